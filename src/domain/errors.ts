@@ -1,0 +1,61 @@
+// Errors are values with stable codes (ARCHITECTURE rule 2). Every surface renders a ServiceError its own way:
+// the API as problem details, MCP as a tool error with the same body, the CLI on stderr, the dashboard by a field.
+
+/** One problem in a list, as in the `errors[]` of a 422. */
+export interface Problem {
+  code: string;
+  param?: string | undefined;
+  message: string;
+  detail?: unknown;
+}
+
+export class ServiceError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly param: string | undefined;
+  readonly detail: unknown;
+  readonly errors: Problem[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    opts: { param?: string; detail?: unknown; errors?: Problem[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.param = opts.param;
+    this.detail = opts.detail;
+    this.errors = opts.errors;
+    this.headers = opts.headers;
+  }
+}
+
+/** A 422 listing every problem; the first one names the error as a whole. */
+export function invalid(problems: Problem[]): ServiceError {
+  const first = problems[0];
+  if (!first) throw new Error("invalid() needs at least one problem");
+  return new ServiceError(422, first.code, first.message, {
+    param: first.param,
+    detail: first.detail,
+    errors: problems,
+  });
+}
+
+export const problem = (code: string, message: string, param?: string, detail?: unknown): Problem => ({
+  code,
+  message,
+  ...(param === undefined ? {} : { param }),
+  ...(detail === undefined ? {} : { detail }),
+});
+
+export const badRequest = (code: string, message: string, param?: string) =>
+  new ServiceError(400, code, message, param === undefined ? {} : { param });
+export const notFound = (message = "No such object in this org and mode.", param?: string) =>
+  new ServiceError(404, "resource_missing", message, param === undefined ? {} : { param });
+export const conflict = (code: string, message: string, opts: { param?: string; detail?: unknown } = {}) =>
+  new ServiceError(409, code, message, opts);
+export const forbidden = (code: string, message: string, param?: string) =>
+  new ServiceError(403, code, message, param === undefined ? {} : { param });
