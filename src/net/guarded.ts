@@ -1,0 +1,344 @@
+// The one guarded client for requests to addresses a tenant chooses (ARCHITECTURE rule 7): webhooks, media URLs,
+// self-hosted network servers. Built on node:http/node:https because Bun's fetch ignores a custom DNS lookup; the
+// lookup in ./lookup.ts checks the resolved address when the socket is opened, IP literals are checked before,
+// and redirects are followed by hand so every hop is checked again.
+
+import http from "node:http";
+import https from "node:https";
+import { type AllowSetting, NOTHING_ALLOWED, parseAllowSetting } from "./allow.ts";
+import { OutboundError, originOf, toOutboundError } from "./errors.ts";
+import { checkLiteralHost, guardedLookup, type Resolver, resolveChecked, systemResolver } from "./lookup.ts";
+
+export { OutboundError, type OutboundErrorKind } from "./errors.ts";
+export type { ResolvedAddress, Resolver } from "./lookup.ts";
+
+export interface GuardedRequestOptions {
+  method?: string;
+  url: string | URL;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  /** Deadline for the whole exchange, redirects and body included. Default 10 000 ms. */
+  timeoutMs?: number;
+  /** Keep at most this many bytes of the final response body; the rest is discarded. Default 1 MiB. */
+  maxResponseBytes?: number;
+  /** Which non-public addresses may be reached: a parsed setting, or its text. Default: none. */
+  allow?: AllowSetting | string;
+  /** Follow 301/302/303/307/308 (at most 5 hops), checking each. Default false: the 3xx is returned. */
+  followRedirects?: boolean;
+  /** Replaces the system resolver (tests). Requests with one never share pooled connections. */
+  resolve?: Resolver;
+}
+
+export interface GuardedResponse {
+  status: number;
+  headers: Headers;
+  /** The body, cut at maxResponseBytes. */
+  body: Uint8Array;
+  /** True when the body was longer than maxResponseBytes. */
+  truncated: boolean;
+  /** The URL that answered, after redirects. */
+  url: string;
+  durationMs: number;
+}
+
+export const MAX_REDIRECTS = 5;
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+/** Past the kept bytes, read this much more so the connection can be reused; beyond it, close the socket. */
+const DRAIN_BYTES = 64 * 1024;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+interface Agents {
+  http: http.Agent;
+  https: https.Agent;
+}
+
+// Pooled sockets were checked under the setting that opened them, so pools are kept per allow setting and a
+// stricter caller never reuses a socket a laxer one opened.
+const pools = new Map<string, Agents>();
+
+function makeAgents(keepAlive: boolean): Agents {
+  const opts = { keepAlive, maxSockets: 64, maxFreeSockets: 16, scheduling: "lifo" as const };
+  return { http: new http.Agent(opts), https: new https.Agent(opts) };
+}
+
+function pooledAgents(allow: AllowSetting): Agents {
+  let agents = pools.get(allow.source);
+  if (!agents) {
+    agents = makeAgents(true);
+    pools.set(allow.source, agents);
+  }
+  return agents;
+}
+
+/** Closes pooled connections (process shutdown, tests). */
+export function closeOutboundPools(): void {
+  for (const agents of pools.values()) {
+    agents.http.destroy();
+    agents.https.destroy();
+  }
+  pools.clear();
+}
+
+/** Parses and vets a URL for the guarded client: http(s) only, no userinfo. */
+export function parseOutboundUrl(input: string | URL): URL {
+  let url: URL;
+  try {
+    url = new URL(String(input));
+  } catch {
+    throw new OutboundError("invalid_url", "not a valid absolute URL");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new OutboundError("invalid_url", `scheme ${url.protocol} is not allowed; use http or https`);
+  }
+  if (url.username !== "" || url.password !== "") {
+    throw new OutboundError("invalid_url", `${originOf(url)}: URLs with credentials are not allowed`);
+  }
+  if (url.hostname === "") throw new OutboundError("invalid_url", "URL has no host");
+  return url;
+}
+
+function resolveAllow(allow: AllowSetting | string | undefined): AllowSetting {
+  if (allow === undefined) return NOTHING_ALLOWED;
+  return typeof allow === "string" ? parseAllowSetting(allow) : allow;
+}
+
+/**
+ * Checks now that a URL is acceptable and its host resolves only to allowed addresses, e.g. when a webhook
+ * endpoint is saved. This is advice for a quick error; the connection-time check in guardedRequest is the guard.
+ */
+export async function checkOutboundUrl(
+  input: string | URL,
+  opts: { allow?: AllowSetting | string; resolve?: Resolver } = {},
+): Promise<URL> {
+  const url = parseOutboundUrl(input);
+  const allow = resolveAllow(opts.allow);
+  if (!checkLiteralHost(url, allow)) {
+    await resolveChecked(url.hostname, allow, opts.resolve ?? systemResolver, originOf(url));
+  }
+  return url;
+}
+
+interface Hop {
+  url: URL;
+  method: string;
+  headers: Record<string, string>;
+  body: Uint8Array | undefined;
+}
+
+interface HopResult {
+  status: number;
+  headers: Headers;
+  body: Uint8Array;
+  truncated: boolean;
+}
+
+/** Sends one request, retrying nothing, following redirects only when asked. Throws OutboundError. */
+export async function guardedRequest(opts: GuardedRequestOptions): Promise<GuardedResponse> {
+  const started = performance.now();
+  const allow = resolveAllow(opts.allow);
+  const resolve = opts.resolve ?? systemResolver;
+  const agents = opts.resolve ? makeAgents(false) : pooledAgents(allow);
+  const maxBytes = Math.max(0, opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const body = typeof opts.body === "string" ? new TextEncoder().encode(opts.body) : opts.body;
+
+  let hop: Hop = {
+    url: parseOutboundUrl(opts.url),
+    method: (opts.method ?? "GET").toUpperCase(),
+    headers: { ...opts.headers },
+    body,
+  };
+
+  const deadline = new Deadline(timeoutMs);
+  try {
+    for (let redirects = 0; ; redirects++) {
+      const result = await sendHop(hop, { allow, resolve, agents, deadline, maxBytes });
+      const location = result.headers.get("location");
+      if (!opts.followRedirects || !REDIRECTS.has(result.status) || location === null) {
+        return { ...result, url: hop.url.href, durationMs: Math.round(performance.now() - started) };
+      }
+      if (redirects >= MAX_REDIRECTS) {
+        throw new OutboundError(
+          "too_many_redirects",
+          `${originOf(hop.url)}: more than ${MAX_REDIRECTS} redirects`,
+        );
+      }
+      hop = nextHop(hop, result.status, location);
+    }
+  } finally {
+    deadline.clear();
+    if (opts.resolve) {
+      agents.http.destroy();
+      agents.https.destroy();
+    }
+  }
+}
+
+function nextHop(hop: Hop, status: number, location: string): Hop {
+  let url: URL;
+  try {
+    url = parseOutboundUrl(new URL(location, hop.url));
+  } catch (err) {
+    const why = err instanceof OutboundError ? err.message : "not a valid URL";
+    throw new OutboundError("invalid_url", `${originOf(hop.url)} redirected to an unusable URL: ${why}`);
+  }
+  const headers = { ...hop.headers };
+  let { method, body } = hop;
+  if (status === 303 ? method !== "HEAD" : (status === 301 || status === 302) && method === "POST") {
+    method = "GET";
+    body = undefined;
+    for (const name of Object.keys(headers)) {
+      if (/^(content-type|content-length|content-encoding|transfer-encoding)$/i.test(name))
+        delete headers[name];
+    }
+  }
+  // Credentials meant for one origin do not travel to another.
+  if (url.origin !== hop.url.origin) {
+    for (const name of Object.keys(headers)) {
+      if (/^(authorization|cookie|proxy-authorization)$/i.test(name)) delete headers[name];
+    }
+  }
+  return { url, method, headers, body };
+}
+
+/** The total time budget; whatever is in flight when it runs out is destroyed with a timeout error. */
+class Deadline {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private expired = false;
+  private onExpire: ((err: OutboundError) => void) | undefined;
+  private readonly timeoutMs: number;
+
+  constructor(timeoutMs: number) {
+    this.timeoutMs = timeoutMs;
+    this.timer = setTimeout(() => {
+      this.expired = true;
+      this.onExpire?.(new OutboundError("timeout", `no complete response within ${this.timeoutMs} ms`));
+    }, timeoutMs);
+  }
+
+  /** Registers what to abort; if the budget is already spent, aborts at once. */
+  watch(abort: (err: OutboundError) => void): void {
+    this.onExpire = abort;
+    if (this.expired) abort(new OutboundError("timeout", `no complete response within ${this.timeoutMs} ms`));
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+    this.onExpire = undefined;
+  }
+}
+
+interface HopContext {
+  allow: AllowSetting;
+  resolve: Resolver;
+  agents: Agents;
+  deadline: Deadline;
+  maxBytes: number;
+}
+
+function sendHop(hop: Hop, ctx: HopContext): Promise<HopResult> {
+  const { url } = hop;
+  checkLiteralHost(url, ctx.allow);
+  const isHttps = url.protocol === "https:";
+  const hostname = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(hop.headers)) {
+    if (!/^(content-length|transfer-encoding)$/i.test(name)) headers[name] = value;
+  }
+  if (hop.body !== undefined) headers["content-length"] = String(hop.body.byteLength);
+
+  return new Promise<HopResult>((resolvePromise, rejectPromise) => {
+    let settled = false;
+    let req: http.ClientRequest | undefined;
+    const fail = (err: unknown) => {
+      if (settled) return;
+      settled = true;
+      req?.destroy();
+      rejectPromise(toOutboundError(err, url));
+    };
+    const succeed = (result: HopResult) => {
+      if (settled) return;
+      settled = true;
+      resolvePromise(result);
+    };
+
+    const requestOptions: https.RequestOptions = {
+      protocol: url.protocol,
+      hostname,
+      port: url.port === "" ? undefined : Number(url.port),
+      path: `${url.pathname}${url.search}`,
+      method: hop.method,
+      headers,
+      agent: isHttps ? ctx.agents.https : ctx.agents.http,
+      lookup: guardedLookup(ctx.allow, ctx.resolve, () =>
+        originOf(url),
+      ) as unknown as https.RequestOptions["lookup"],
+    };
+    req = (isHttps ? https : http).request(requestOptions, (res) => {
+      const status = res.statusCode ?? 0;
+      const resHeaders = toHeaders(res.rawHeaders);
+      readBody(
+        res,
+        ctx.maxBytes,
+        (body, truncated) => succeed({ status, headers: resHeaders, body, truncated }),
+        fail,
+      );
+    });
+    req.on("error", fail);
+    ctx.deadline.watch(fail);
+    req.end(hop.body);
+  });
+}
+
+/**
+ * Keeps the first `maxBytes` and drains a little more so the connection can be reused; past that it reports
+ * what it kept and hangs up. `done` is called before the socket is destroyed, so the hang-up is not an error.
+ */
+function readBody(
+  res: http.IncomingMessage,
+  maxBytes: number,
+  done: (body: Uint8Array, truncated: boolean) => void,
+  fail: (err: unknown) => void,
+): void {
+  const chunks: Uint8Array[] = [];
+  let kept = 0;
+  let seen = 0;
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    const body = new Uint8Array(kept);
+    let at = 0;
+    for (const c of chunks) {
+      body.set(c, at);
+      at += c.byteLength;
+    }
+    done(body, seen > maxBytes);
+  };
+  res.on("data", (chunk: Uint8Array) => {
+    seen += chunk.byteLength;
+    if (kept < maxBytes) {
+      const take = chunk.subarray(0, maxBytes - kept);
+      chunks.push(take);
+      kept += take.byteLength;
+    }
+    if (seen > maxBytes + DRAIN_BYTES) {
+      finish();
+      res.destroy();
+    }
+  });
+  res.on("end", finish);
+  res.on("error", (err) => {
+    if (!finished) fail(err);
+  });
+  res.on("aborted", () => {
+    if (!finished) fail(Object.assign(new Error("response ended early"), { code: "ECONNRESET" }));
+  });
+}
+
+function toHeaders(raw: string[]): Headers {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  return headers;
+}
