@@ -79,6 +79,12 @@ describe("parseTemplate", () => {
     expect(syntaxErrors("Hello {{.name}\nBye")).toEqual([
       "1:7 unclosed action: `{{` has no matching `}}` on its line.",
     ]);
+    // A `{{` left open before another action: the action after it is still read.
+    expect(syntaxErrors("Hi {{ {{.name}} {{nope}}")).toEqual([
+      "1:4 unclosed action: `{{` has no matching `}}` on its line.",
+      "1:17 unknown keyword `nope`; actions are .field, if, with, else, end and thread. " +
+        "To print a field, write `{{.nope}}`.",
+    ]);
     expect(syntaxErrors("{{range .items}}")).toEqual([
       "1:1 unknown keyword `range`; actions are .field, if, with, else, end and thread.",
     ]);

@@ -35,9 +35,11 @@ export function scan(source: string, param: string): { tokens: Token[]; problems
     const at = where(open);
     const inner = close < 0 ? "" : source.slice(open + 2, close);
     // An action never spans lines: a missing `}}` would otherwise swallow text up to some later action.
-    if (close < 0 || close > lineEnd || inner.includes("{{")) {
+    const reopened = inner.indexOf("{{");
+    if (close < 0 || close > lineEnd || reopened >= 0) {
       problems.push(syntaxProblem(param, at, "unclosed action: `{{` has no matching `}}` on its line."));
-      i = lineEnd;
+      // With no `}}` left on the line, any later `{{` on it is unclosed too: one report per line is enough.
+      i = close >= 0 && close <= lineEnd ? open + 2 + reopened : lineEnd;
       continue;
     }
     const { action, problem } = readAction(inner.trim());
