@@ -37,10 +37,10 @@ export interface SourceRules {
   isProvider(name: string): boolean;
 }
 
-/** One text of the source (the body or an override) and the field it came from. */
+/** One parsed text of the source (the body or an override) and the field it came from. */
 interface Text {
   param: string;
-  template: Template | undefined;
+  template: Template;
 }
 
 /**
@@ -60,9 +60,12 @@ export function validateSource(source: TemplateSourceInput, rules: SourceRules):
       return;
     }
     const parsed = parseTemplate(text, param);
-    if (!parsed.ok) problems.push(...parsed.problems);
-    else if (variables.ok) problems.push(...checkTemplate(parsed.template, source.variables, param));
-    texts.push({ param, template: parsed.ok ? parsed.template : undefined });
+    if (!parsed.ok) {
+      problems.push(...parsed.problems);
+      return;
+    }
+    if (variables.ok) problems.push(...checkTemplate(parsed.template, source.variables, param));
+    texts.push({ param, template: parsed.template });
   };
   addText("body", source.body);
   for (const [provider, text] of Object.entries(source.overrides ?? {})) {
@@ -91,7 +94,7 @@ export function validateSource(source: TemplateSourceInput, rules: SourceRules):
   return problems;
 }
 
-/** An example must fit the schema, and then render through every text that parsed. */
+/** An example must fit the schema, and then render through every text that parsed (the others are reported). */
 function checkExample(example: unknown, param: string, validate: ValidateFunction, texts: Text[]): Problem[] {
   const tooLarge = dataTooLarge(example, param);
   if (tooLarge) return [tooLarge];
@@ -102,7 +105,6 @@ function checkExample(example: unknown, param: string, validate: ValidateFunctio
   }
   const problems: Problem[] = [];
   for (const { param: text, template } of texts) {
-    if (!template) continue;
     const rendered = renderTemplate(template, example, text);
     if (rendered.ok) continue;
     for (const p of rendered.problems) {
