@@ -36,6 +36,24 @@ function largestFitting(points: number[], fits: (cut: number) => boolean): numbe
   return undefined;
 }
 
+/**
+ * A prefix of the text that is known not to fit (or the whole text), ending at a space so no link or word is
+ * cut by it. Searching only this far keeps fitting a 64 KiB text into 300-character parts from re-measuring
+ * the whole rest of the text for every part.
+ */
+function searchWindow(text: string, limit: number, fits: (prefix: string) => boolean): string {
+  const space = /\s/g;
+  let size = Math.max(64, limit * 2);
+  for (;;) {
+    if (size >= text.length) return text;
+    space.lastIndex = size;
+    const end = space.exec(text)?.index ?? text.length;
+    const prefix = text.slice(0, end);
+    if (end === text.length || !fits(prefix)) return prefix;
+    size = end * 2;
+  }
+}
+
 /** The last preferred cut at or before `best`, if it keeps at least `share` of what `best` keeps. */
 function prefer(best: number, preferred: Set<number>, share: number): number | undefined {
   let pick: number | undefined;
@@ -51,8 +69,10 @@ export function truncateToFit(text: string, limit: number, counting: Counting): 
   if (measure(text, counting) <= limit) return text;
   if (measure(ELLIPSIS, counting) > limit) return "";
   const withEllipsis = (cut: number) => text.slice(0, cut).trimEnd() + ELLIPSIS;
-  const best = largestFitting(cutPoints(text), (cut) => measure(withEllipsis(cut), counting) <= limit) ?? 0;
-  const cut = prefer(best, wordEnds(text), 2 / 3) ?? best;
+  const fits = (prefix: string) => measure(prefix.trimEnd() + ELLIPSIS, counting) <= limit;
+  const window = searchWindow(text, limit, fits);
+  const best = largestFitting(cutPoints(window), (cut) => fits(window.slice(0, cut))) ?? 0;
+  const cut = prefer(best, wordEnds(window), 2 / 3) ?? best;
   return withEllipsis(cut);
 }
 
@@ -73,7 +93,9 @@ export function splitToFit(
   let rest = text.trim();
   while (rest !== "") {
     const limit = limitFor(parts.length);
-    if (measure(rest, counting) <= limit) {
+    const fits = (prefix: string) => measure(prefix.trimEnd(), counting) <= limit;
+    const window = searchWindow(rest, limit, fits);
+    if (window.length === rest.length && fits(rest)) {
       parts.push(rest);
       break;
     }
@@ -81,13 +103,13 @@ export function splitToFit(
       parts.push(truncateToFit(rest, limit, counting));
       break;
     }
-    const points = cutPoints(rest).filter((i) => i > 0);
-    const fitting = largestFitting(points, (cut) => measure(rest.slice(0, cut).trimEnd(), counting) <= limit);
+    const points = cutPoints(window).filter((i) => i > 0);
+    const fitting = largestFitting(points, (cut) => fits(window.slice(0, cut)));
     const best = fitting ?? points[0] ?? rest.length;
     const cut =
       fitting === undefined
         ? best
-        : (prefer(best, sentenceEnds(rest), 1 / 2) ?? prefer(best, wordEnds(rest), 1 / 2) ?? best);
+        : (prefer(best, sentenceEnds(window), 1 / 2) ?? prefer(best, wordEnds(window), 1 / 2) ?? best);
     const part = rest.slice(0, cut).trimEnd();
     if (part !== "") parts.push(part);
     rest = rest.slice(cut).trimStart();
