@@ -172,7 +172,7 @@ describe("applyFit", () => {
     expect(applyFit([text], rules("linkedin"), "thread")).toEqual([text]);
   });
 
-  test("the first part of a telegram thread with media would use the caption limit", () => {
+  test("truncate uses telegram's caption limit for the part that carries media", () => {
     const out = applyFit(["a ".repeat(1000).trim()], rules("telegram"), "truncate", 1);
     expect(measure(out[0]!, "characters")).toBeLessThanOrEqual(1024);
     expect(out[0]?.endsWith("a…")).toBe(true);
