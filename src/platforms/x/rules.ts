@@ -1,0 +1,71 @@
+import type { PlatformRules } from "../types.ts";
+import { GIF, JPEG, MiB, MP4, PNG, QUICKTIME, WEBP } from "../units.ts";
+
+// 280 weighted characters (twitter-text v3). Channels connect by OAuth 2 with PKCE, or with pasted OAuth 1 keys,
+// which are the four fields below. Not idempotent: a repeated create posts twice.
+export const x: PlatformRules = {
+  provider: "x",
+  name: "X",
+  max_length: 280,
+  counting: "x_weighted",
+  threads: true,
+  max_thread_parts: 25,
+  media_required: false,
+  max_media: 4,
+  images: {
+    max_bytes: { [JPEG]: 5_000_000, [PNG]: 5_000_000, [WEBP]: 5_000_000, [GIF]: 15_000_000 },
+    min_aspect_ratio: null,
+    max_aspect_ratio: null,
+    max_width_plus_height: null,
+    max_length_with_media: null,
+  },
+  connect_fields: [
+    {
+      name: "api_key",
+      label: "API key",
+      help: "The app's consumer key (developer portal → Keys and tokens).",
+      secret: true,
+      optional: false,
+      default: null,
+    },
+    {
+      name: "api_key_secret",
+      label: "API key secret",
+      help: "The app's consumer secret.",
+      secret: true,
+      optional: false,
+      default: null,
+    },
+    {
+      name: "access_token",
+      label: "Access token",
+      help: "The account's access token, with read and write permission.",
+      secret: true,
+      optional: false,
+      default: null,
+    },
+    {
+      name: "access_token_secret",
+      label: "Access token secret",
+      help: "The secret that belongs to the access token.",
+      secret: true,
+      optional: false,
+      default: null,
+    },
+  ],
+  video: {
+    types: [MP4, QUICKTIME],
+    max_bytes: 512 * MiB,
+    min_seconds: 0.5,
+    max_seconds: 140,
+    max_fps: 60,
+    codecs: ["h264"],
+    min_aspect_ratio: 1 / 3,
+    max_aspect_ratio: 3,
+  },
+  idempotent: false,
+  media_by_link: false,
+  test_only: false,
+  video_only: false,
+  title_max: null,
+};
