@@ -1,0 +1,222 @@
+// Deployment configuration: the SVC_* variables of the specification, read once at start and validated with one
+// clear message per wrong variable. `*_FILE` variants read secrets from files (Docker/Kubernetes secrets).
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+export interface Config {
+  databaseUrl: string;
+  dialect: "sqlite" | "postgres";
+  /** File path for SQLite (":memory:" allowed in tests). */
+  sqlitePath: string | null;
+  dataDir: string;
+  masterKeys: string | null;
+  baseUrl: string;
+  listenHost: string;
+  listenPort: number;
+  autoMigrate: boolean;
+  clientIpHeader: string | null;
+  allowPrivateNetworks: string | null;
+  allowPrivateWebhooks: string | null;
+  insecureCookies: boolean;
+  logLevel: LogLevel;
+  s3: {
+    bucket: string;
+    endpoint: string;
+    accessKeyId: string;
+    secretAccessKey: string;
+    region: string;
+    prefix: string;
+  } | null;
+  maxVideoBytes: number;
+  signupUrl: string | null;
+  billingUrl: string | null;
+  billingLinkKey: string | null;
+  smtp: {
+    host: string;
+    from: string;
+    port: number;
+    tls: "starttls" | "tls" | "none";
+    username: string | null;
+    password: string | null;
+  } | null;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads VAR, or the file named by VAR_FILE (trailing newline dropped). */
+function secret(env: Env, name: string, problems: string[]): string | null {
+  const direct = env[name];
+  const file = env[`${name}_FILE`];
+  if (direct && file) problems.push(`${name} and ${name}_FILE are both set; set one`);
+  if (direct) return direct;
+  if (file) {
+    try {
+      return readFileSync(file, "utf8").trim();
+    } catch (e) {
+      problems.push(`${name}_FILE: cannot read ${file}: ${(e as Error).message}`);
+    }
+  }
+  return null;
+}
+
+function bool(env: Env, name: string, dflt: boolean, problems: string[]): boolean {
+  const v = env[name];
+  if (v === undefined || v === "") return dflt;
+  if (/^(true|1|yes|on)$/i.test(v)) return true;
+  if (/^(false|0|no|off)$/i.test(v)) return false;
+  problems.push(`${name}: expected true or false, got ${JSON.stringify(v)}`);
+  return dflt;
+}
+
+function parseListen(v: string, problems: string[]): { host: string; port: number } {
+  const m = /^(.*):(\d{1,5})$/.exec(v);
+  const port = m ? Number(m[2]) : Number.NaN;
+  if (!m || port > 65535) {
+    problems.push(
+      `SVC_LISTEN: expected [host]:port such as :8080 or 127.0.0.1:8080, got ${JSON.stringify(v)}`,
+    );
+    return { host: "0.0.0.0", port: 8080 };
+  }
+  const host = m[1]!.replace(/^\[(.*)\]$/, "$1");
+  return { host: host === "" ? "0.0.0.0" : host, port };
+}
+
+function url(env: Env, name: string, problems: string[]): string | null {
+  const v = env[name];
+  if (!v) return null;
+  try {
+    const u = new URL(v);
+    if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("not http(s)");
+    return v.replace(/\/+$/, "");
+  } catch {
+    problems.push(`${name}: expected an absolute http(s) URL, got ${JSON.stringify(v)}`);
+    return null;
+  }
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const dataDir = resolve(env.SVC_DATA_DIR || "./data");
+
+  const rawDb = env.SVC_DATABASE_URL || env.DATABASE_URL || `sqlite:${join(dataDir, "svc.db")}`;
+  let dialect: Config["dialect"] = "sqlite";
+  let sqlitePath: string | null = null;
+  if (/^postgres(ql)?:\/\//.test(rawDb)) dialect = "postgres";
+  else if (rawDb.startsWith("sqlite:")) {
+    sqlitePath = rawDb.slice("sqlite:".length).replace(/^\/\/(?=\/)/, "");
+    if (sqlitePath === "")
+      problems.push("SVC_DATABASE_URL: sqlite: needs a file path, such as sqlite:./data/svc.db");
+  } else
+    problems.push(
+      `SVC_DATABASE_URL: expected postgres://… or sqlite:PATH, got ${JSON.stringify(rawDb.replace(/:[^:@/]*@/, ":***@"))}`,
+    );
+
+  // Master keys: SVC_MASTER_KEYS(_FILE), else the key file the installer writes into the data directory.
+  let masterKeys = secret(env, "SVC_MASTER_KEYS", problems);
+  const defaultKeyFile = join(dataDir, "master.key");
+  if (!masterKeys && !env.SVC_MASTER_KEYS_FILE && existsSync(defaultKeyFile)) {
+    masterKeys = readFileSync(defaultKeyFile, "utf8").trim();
+  }
+  if (env.SVC_TRANSIT_ADDR || env.SVC_TRANSIT_KEY) {
+    problems.push(
+      "SVC_TRANSIT_ADDR: a Transit key service is not supported by this build; use SVC_MASTER_KEYS",
+    );
+  }
+
+  const listen = parseListen(env.SVC_LISTEN || ":8080", problems);
+  const baseUrl =
+    url(env, "SVC_BASE_URL", problems) ??
+    `http://${listen.host === "0.0.0.0" || listen.host === "::" ? "localhost" : listen.host}:${listen.port}`;
+
+  const logLevel = (env.SVC_LOG_LEVEL || "info") as LogLevel;
+  if (!["debug", "info", "warn", "error"].includes(logLevel)) {
+    problems.push(
+      `SVC_LOG_LEVEL: expected debug, info, warn or error, got ${JSON.stringify(env.SVC_LOG_LEVEL)}`,
+    );
+  }
+
+  let s3: Config["s3"] = null;
+  if (env.SVC_S3_BUCKET) {
+    const endpoint = url(env, "SVC_S3_ENDPOINT", problems);
+    if (!env.SVC_S3_ENDPOINT) problems.push("SVC_S3_ENDPOINT: required with SVC_S3_BUCKET");
+    const accessKeyId = env.SVC_S3_ACCESS_KEY_ID ?? "";
+    const secretAccessKey = secret(env, "SVC_S3_SECRET_ACCESS_KEY", problems) ?? "";
+    if (!accessKeyId) problems.push("SVC_S3_ACCESS_KEY_ID: required with SVC_S3_BUCKET");
+    if (!secretAccessKey) problems.push("SVC_S3_SECRET_ACCESS_KEY: required with SVC_S3_BUCKET");
+    s3 = {
+      bucket: env.SVC_S3_BUCKET,
+      endpoint: endpoint ?? "",
+      accessKeyId,
+      secretAccessKey,
+      region: env.SVC_S3_REGION || "auto",
+      prefix: env.SVC_S3_PREFIX ?? "media/",
+    };
+  }
+
+  const maxVideoBytes = Number(env.SVC_MAX_VIDEO_BYTES || 1073741824);
+  if (!Number.isSafeInteger(maxVideoBytes) || maxVideoBytes <= 0) {
+    problems.push(
+      `SVC_MAX_VIDEO_BYTES: expected a positive whole number of bytes, got ${JSON.stringify(env.SVC_MAX_VIDEO_BYTES)}`,
+    );
+  }
+
+  const billingUrl = url(env, "SVC_BILLING_URL", problems);
+  const billingLinkKey = secret(env, "SVC_BILLING_LINK_KEY", problems);
+  if (billingUrl && (!billingLinkKey || billingLinkKey.length < 32)) {
+    problems.push("SVC_BILLING_LINK_KEY: required with SVC_BILLING_URL, at least 32 characters");
+  }
+
+  let smtp: Config["smtp"] = null;
+  if (env.SVC_SMTP_HOST) {
+    const tls = (env.SVC_SMTP_TLS || "starttls") as "starttls" | "tls" | "none";
+    if (!["starttls", "tls", "none"].includes(tls))
+      problems.push(`SVC_SMTP_TLS: expected starttls, tls or none, got ${JSON.stringify(tls)}`);
+    const port = Number(env.SVC_SMTP_PORT || (tls === "tls" ? 465 : 587));
+    if (!Number.isInteger(port) || port < 1 || port > 65535)
+      problems.push(`SVC_SMTP_PORT: expected a port number, got ${JSON.stringify(env.SVC_SMTP_PORT)}`);
+    if (!env.SVC_SMTP_FROM) problems.push("SVC_SMTP_FROM: required with SVC_SMTP_HOST");
+    smtp = {
+      host: env.SVC_SMTP_HOST,
+      from: env.SVC_SMTP_FROM ?? "",
+      port,
+      tls,
+      username: env.SVC_SMTP_USERNAME || null,
+      password: secret(env, "SVC_SMTP_PASSWORD", problems),
+    };
+  }
+
+  const autoMigrate = bool(env, "SVC_AUTO_MIGRATE", true, problems);
+  const insecureCookies = bool(env, "SVC_INSECURE_COOKIES", false, problems);
+  const signupUrl = url(env, "SVC_SIGNUP_URL", problems);
+  if (problems.length) throw new ConfigError(problems);
+  return {
+    databaseUrl: rawDb,
+    dialect,
+    sqlitePath,
+    dataDir,
+    masterKeys,
+    baseUrl,
+    listenHost: listen.host,
+    listenPort: listen.port,
+    autoMigrate,
+    clientIpHeader: env.SVC_CLIENT_IP_HEADER || null,
+    allowPrivateNetworks: env.SVC_ALLOW_PRIVATE_NETWORKS || null,
+    allowPrivateWebhooks: env.SVC_ALLOW_PRIVATE_WEBHOOKS || null,
+    insecureCookies,
+    logLevel,
+    s3,
+    maxVideoBytes,
+    signupUrl,
+    billingUrl,
+    billingLinkKey,
+    smtp,
+  };
+}

@@ -1,0 +1,63 @@
+// The App: one object passed everywhere (database, clock, keys, log, config), built once per process.
+import { randomBase62 } from "../crypto/hash.ts";
+import { Keyring } from "../crypto/keyring.ts";
+import { LocalMasterKeys, parseMasterKeys } from "../crypto/master.ts";
+import { type Database, type Db, type Dialect, openDatabase } from "../db/index.ts";
+import { latestVersion, schemaVersion } from "../db/migrate.ts";
+import { type Clock, systemClock } from "../lib/clock.ts";
+import { type Config, ConfigError } from "./config.ts";
+import { createLogger, type Logger } from "./log.ts";
+import { Signals } from "./signals.ts";
+
+export interface App {
+  config: Config;
+  db: Db;
+  dialect: Dialect;
+  clock: Clock;
+  log: Logger;
+  keys: Keyring;
+  /** Names this process in leases it holds. */
+  instanceId: string;
+  /** In-process wake-ups (a post became due, an event was written). */
+  signals: Signals;
+  /** True once the schema is at the version this build knows. */
+  schemaReady(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface AppOptions {
+  clock?: Clock;
+  log?: Logger;
+  database?: Database;
+}
+
+export function createApp(config: Config, opts: AppOptions = {}): App {
+  let keys: LocalMasterKeys | null = null;
+  if (config.masterKeys) {
+    try {
+      keys = new LocalMasterKeys(parseMasterKeys(config.masterKeys));
+    } catch (e) {
+      throw new ConfigError([`SVC_MASTER_KEYS: ${(e as Error).message}`]);
+    }
+  }
+  const database =
+    opts.database ??
+    openDatabase(config.dialect === "sqlite" ? `sqlite:${config.sqlitePath}` : config.databaseUrl);
+  let ready = false;
+  return {
+    config,
+    db: database.db,
+    dialect: database.dialect,
+    clock: opts.clock ?? systemClock,
+    log: opts.log ?? createLogger(config.logLevel),
+    keys: new Keyring(keys),
+    instanceId: `${process.pid}-${randomBase62(8)}`,
+    signals: new Signals(),
+    async schemaReady() {
+      // Once current, stays current for this process: a newer schema still serves this build (expand/contract).
+      if (!ready) ready = (await schemaVersion(database.db)) >= latestVersion();
+      return ready;
+    },
+    close: () => database.close(),
+  };
+}

@@ -1,0 +1,25 @@
+// One JSON line per record on stderr; level from SVC_LOG_LEVEL.
+import type { LogLevel } from "./config.ts";
+
+const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+export interface Logger {
+  debug(msg: string, fields?: Record<string, unknown>): void;
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+export function createLogger(
+  level: LogLevel,
+  write: (line: string) => void = (l) => process.stderr.write(l),
+): Logger {
+  const min = ORDER[level];
+  const at = (lvl: LogLevel) => (msg: string, fields?: Record<string, unknown>) => {
+    if (ORDER[lvl] < min) return;
+    write(`${JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields })}\n`);
+  };
+  return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+}
+
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };

@@ -1,0 +1,61 @@
+// Master keys wrap the per-org data keys and never touch tenant data directly. Local keys come from
+// SVC_MASTER_KEYS (`id:base64key,…`, primary first). A key service (Transit) would be another MasterKeys.
+import { randomBytes } from "node:crypto";
+import { decrypt, encrypt } from "./aead.ts";
+
+export interface MasterKeys {
+  /** The key new wraps use. */
+  readonly primaryId: string;
+  readonly ids: readonly string[];
+  wrap(dataKey: Uint8Array, aad: string): { keyId: string; wrapped: string };
+  unwrap(keyId: string, wrapped: string, aad: string): Buffer;
+}
+
+const ID = /^[A-Za-z0-9_.-]{1,64}$/;
+
+export function parseMasterKeys(value: string): { id: string; key: Buffer }[] {
+  const out: { id: string; key: Buffer }[] = [];
+  for (const part of value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const i = part.indexOf(":");
+    const id = part.slice(0, i);
+    const key = Buffer.from(part.slice(i + 1), "base64");
+    if (i <= 0 || !ID.test(id))
+      throw new Error(
+        `master key ${JSON.stringify(id || part.slice(0, 8))}: the id must be 1-64 letters, digits, _ . -`,
+      );
+    if (key.length !== 32)
+      throw new Error(`master key ${id}: expected 32 bytes of base64, got ${key.length} bytes`);
+    if (out.some((k) => k.id === id)) throw new Error(`master key ${id}: listed twice`);
+    out.push({ id, key });
+  }
+  if (out.length === 0) throw new Error("no master key in the value");
+  return out;
+}
+
+export class LocalMasterKeys implements MasterKeys {
+  private readonly keys: Map<string, Buffer>;
+  readonly primaryId: string;
+  readonly ids: readonly string[];
+  constructor(list: { id: string; key: Buffer }[]) {
+    this.keys = new Map(list.map((k) => [k.id, k.key]));
+    this.ids = list.map((k) => k.id);
+    this.primaryId = list[0]!.id;
+  }
+  wrap(dataKey: Uint8Array, aad: string) {
+    return { keyId: this.primaryId, wrapped: encrypt(this.keys.get(this.primaryId)!, dataKey, aad) };
+  }
+  unwrap(keyId: string, wrapped: string, aad: string): Buffer {
+    const key = this.keys.get(keyId);
+    if (!key) throw new Error(`master key ${keyId} is not configured`);
+    return decrypt(key, wrapped, aad);
+  }
+}
+
+/** `svc admin keys generate --id <id>`: a new key line. */
+export const generateMasterKey = (id: string): string => {
+  if (!ID.test(id)) throw new Error("the id must be 1-64 letters, digits, _ . -");
+  return `${id}:${randomBytes(32).toString("base64")}`;
+};

@@ -1,0 +1,192 @@
+// Table types for Kysely. Times are epoch ms; booleans are 0/1; JSON columns are TEXT.
+import type { Generated } from "kysely";
+
+export type Bool = 0 | 1;
+
+export interface OrgsTable {
+  id: string;
+  name: string;
+  status: string;
+  status_note: string | null;
+  require_mfa: Bool;
+  require_sso: Bool;
+  limit_brands: number | null;
+  limit_channels: number | null;
+  limit_members: number | null;
+  limit_posts_per_month: number | null;
+  external_ref: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface OrgKeysTable {
+  org_id: string;
+  master_key_id: string;
+  wrapped: string;
+  created_at: number;
+  rotated_at: number | null;
+}
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  name: string | null;
+  password_hash: string | null;
+  timezone: string;
+  disabled_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MembersTable {
+  org_id: string;
+  user_id: string;
+  role: string;
+  created_at: number;
+}
+
+export interface BrandsTable {
+  id: string;
+  org_id: string;
+  name: string;
+  slug: string;
+  timezone: string;
+  approval_policy: string;
+  utm_domains: string;
+  slots: string;
+  email_theme: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  org_id: string;
+  livemode: Bool;
+  name: string;
+  hash: string;
+  hint: string;
+  scopes: string | null;
+  brand_id: string | null;
+  expires_at: number | null;
+  revoked_at: number | null;
+  rolled_from: string | null;
+  created_by_user: string | null;
+  created_by_key: string | null;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+export interface UserTokensTable {
+  id: string;
+  user_id: string;
+  livemode: Bool;
+  name: string;
+  hash: string;
+  hint: string;
+  via_sso: Bool;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface OperatorKeysTable {
+  id: string;
+  name: string;
+  hash: string;
+  hint: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface AuditEventsTable {
+  id: string;
+  org_id: string | null;
+  livemode: Bool | null;
+  action: string;
+  target: string | null;
+  user_id: string | null;
+  api_key_id: string | null;
+  user_token_id: string | null;
+  operator: string | null;
+  outcome: string;
+  request_id: string | null;
+  detail: string | null;
+  created_at: number;
+}
+
+export interface AuditThrottleTable {
+  key: string;
+  created_at: number;
+}
+
+export interface EventsTable {
+  seq: Generated<number>;
+  id: string;
+  org_id: string;
+  livemode: Bool;
+  type: string;
+  request_id: string | null;
+  data: string;
+  created_at: number;
+}
+
+export interface RequestLogTable {
+  id: string;
+  org_id: string;
+  livemode: Bool;
+  method: string;
+  path: string;
+  status: number;
+  code: string | null;
+  duration_ms: number;
+  api_key_id: string | null;
+  user_token_id: string | null;
+  created_at: number;
+}
+
+export interface IdempotencyKeysTable {
+  credential_id: string;
+  key: string;
+  fingerprint: string;
+  state: "running" | "done";
+  response_status: number | null;
+  response_body: string | null;
+  created_at: number;
+}
+
+export interface TaskLeasesTable {
+  name: string;
+  owner: string | null;
+  leased_until: number | null;
+  last_fire: number | null;
+  last_started_at: number | null;
+  last_success_at: number | null;
+  consecutive_failures: number;
+  last_error: string | null;
+}
+
+export interface SchemaMigrationsTable {
+  version: number;
+  name: string;
+  applied_at: number;
+}
+
+export interface DB {
+  orgs: OrgsTable;
+  org_keys: OrgKeysTable;
+  users: UsersTable;
+  members: MembersTable;
+  brands: BrandsTable;
+  api_keys: ApiKeysTable;
+  user_tokens: UserTokensTable;
+  operator_keys: OperatorKeysTable;
+  audit_events: AuditEventsTable;
+  audit_throttle: AuditThrottleTable;
+  events: EventsTable;
+  request_log: RequestLogTable;
+  idempotency_keys: IdempotencyKeysTable;
+  task_leases: TaskLeasesTable;
+  schema_migrations: SchemaMigrationsTable;
+}

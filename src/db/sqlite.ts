@@ -1,0 +1,106 @@
+// Kysely over bun:sqlite. Our own small driver because write transactions must start with BEGIN IMMEDIATE:
+// several processes may share one SQLite file (server + worker), and a deferred transaction that reads first
+// and writes later fails with SQLITE_BUSY instead of waiting its turn.
+import { Database } from "bun:sqlite";
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from "kysely";
+
+class BunSqliteConnection implements DatabaseConnection {
+  constructor(readonly db: Database) {}
+
+  async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
+    // db.query caches the prepared statement by SQL text, so a hot query is prepared once.
+    const stmt = this.db.query(q.sql);
+    const params = q.parameters as never[];
+    if (stmt.columnNames.length > 0) return { rows: stmt.all(...params) as R[] };
+    const r = stmt.run(...params);
+    return { rows: [], numAffectedRows: BigInt(r.changes), insertId: BigInt(r.lastInsertRowid) };
+  }
+
+  // biome-ignore lint/correctness/useYield: streaming is not used; Kysely requires the method.
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error("streamQuery is not supported on bun:sqlite");
+  }
+}
+
+/** Serializes use of the one connection: a transaction holds it until commit or rollback. */
+class Mutex {
+  private tail: Promise<void> = Promise.resolve();
+  private release: (() => void) | null = null;
+  async lock(): Promise<void> {
+    const prev = this.tail;
+    let release!: () => void;
+    this.tail = new Promise<void>((r) => {
+      release = r;
+    });
+    await prev;
+    this.release = release;
+  }
+  unlock(): void {
+    const r = this.release;
+    this.release = null;
+    r?.();
+  }
+}
+
+class BunSqliteDriver implements Driver {
+  private readonly mutex = new Mutex();
+  private readonly connection: BunSqliteConnection;
+  constructor(readonly db: Database) {
+    this.connection = new BunSqliteConnection(db);
+  }
+  async init(): Promise<void> {}
+  async acquireConnection(): Promise<DatabaseConnection> {
+    await this.mutex.lock();
+    return this.connection;
+  }
+  async beginTransaction(): Promise<void> {
+    this.db.run("BEGIN IMMEDIATE");
+  }
+  async commitTransaction(): Promise<void> {
+    this.db.run("COMMIT");
+  }
+  async rollbackTransaction(): Promise<void> {
+    this.db.run("ROLLBACK");
+  }
+  async releaseConnection(): Promise<void> {
+    this.mutex.unlock();
+  }
+  async destroy(): Promise<void> {
+    this.db.close();
+  }
+}
+
+export class BunSqliteDialect implements Dialect {
+  constructor(readonly db: Database) {}
+  createAdapter() {
+    return new SqliteAdapter();
+  }
+  createDriver() {
+    return new BunSqliteDriver(this.db);
+  }
+  createQueryCompiler() {
+    return new SqliteQueryCompiler();
+  }
+  createIntrospector(db: Kysely<unknown>) {
+    return new SqliteIntrospector(db);
+  }
+}
+
+export function openSqlite(path: string): Database {
+  const db = new Database(path, { create: true, strict: true });
+  db.run("PRAGMA journal_mode = WAL");
+  db.run("PRAGMA busy_timeout = 5000");
+  db.run("PRAGMA synchronous = NORMAL");
+  db.run("PRAGMA foreign_keys = ON");
+  return db;
+}

@@ -1,0 +1,62 @@
+// Who is acting: an API key, a person with a user token, or the operator through `svc admin`. Every service
+// function takes one; permission checks read it and audit rows record it.
+import { ServiceError } from "./errors.ts";
+import type { Role, Scope } from "./scopes.ts";
+
+export interface Actor {
+  kind: "api_key" | "user" | "admin_cli";
+  orgId: string;
+  livemode: boolean;
+  scopes: ReadonlySet<Scope>;
+  /** A brand-limited key sees and changes only this brand. */
+  brandId: string | null;
+  apiKeyId: string | null;
+  /** Listed scopes of the key (null = full integration access); what a key may pass on when it creates keys. */
+  keyScopes: readonly string[] | null;
+  keyExpiresAt: number | null;
+  userId: string | null;
+  userTokenId: string | null;
+  role: Role | null;
+  /** The admin command name, for audit rows written by `svc admin`. */
+  operator: string | null;
+  requestId: string;
+}
+
+/** 403 for a missing permission: keys lack a scope, people lack a role. */
+export function requireScope(actor: Actor, scope: Scope): void {
+  if (actor.scopes.has(scope)) return;
+  if (actor.kind === "api_key") {
+    throw new ServiceError(403, "scope_missing", `This key lacks the ${scope} scope.`, { detail: { scope } });
+  }
+  throw new ServiceError(403, "forbidden", `Your role does not allow this (needs ${scope}).`, {
+    detail: { scope },
+  });
+}
+
+/** A brand-limited key may touch only its brand; other brands look missing. */
+export function brandVisible(actor: Actor, brandId: string): boolean {
+  return actor.brandId === null || actor.brandId === brandId;
+}
+
+export function adminActor(
+  orgId: string,
+  command: string,
+  scopes: ReadonlySet<Scope>,
+  livemode = false,
+): Actor {
+  return {
+    kind: "admin_cli",
+    orgId,
+    livemode,
+    scopes,
+    brandId: null,
+    apiKeyId: null,
+    keyScopes: null,
+    keyExpiresAt: null,
+    userId: null,
+    userTokenId: null,
+    role: "owner",
+    operator: command,
+    requestId: "admin-cli",
+  };
+}

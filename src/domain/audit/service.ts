@@ -1,0 +1,69 @@
+// The audit log: one row for every change (in the change's transaction) and every refusal.
+import type { App } from "../../app/context.ts";
+import type { Db, Tx } from "../../db/index.ts";
+import { newId } from "../../lib/ids.ts";
+import type { Actor } from "../actor.ts";
+import { requireScope } from "../actor.ts";
+import { listParams, page } from "../pagination.ts";
+import { presentAudit } from "./present.ts";
+
+export interface AuditEntry {
+  action: string;
+  target?: string | null;
+  outcome?: "success" | "denied";
+  detail?: Record<string, unknown> | null;
+}
+
+export async function audit(tx: Tx | Db, app: App, actor: Actor, entry: AuditEntry): Promise<void> {
+  await tx
+    .insertInto("audit_events")
+    .values({
+      id: newId("audit"),
+      org_id: actor.orgId,
+      livemode: actor.livemode ? 1 : 0,
+      action: entry.action,
+      target: entry.target ?? null,
+      user_id: actor.userId,
+      api_key_id: actor.apiKeyId,
+      user_token_id: actor.userTokenId,
+      operator: actor.operator,
+      outcome: entry.outcome ?? "success",
+      request_id: actor.requestId,
+      detail: entry.detail ? JSON.stringify(entry.detail) : null,
+      created_at: app.clock.now(),
+    })
+    .execute();
+}
+
+/** access.denied, at most once per credential and route per minute (across processes, by a unique key). */
+export async function auditDenied(
+  app: App,
+  actor: Actor,
+  route: string,
+  code: string,
+  reason: string,
+): Promise<void> {
+  const now = app.clock.now();
+  const credential = actor.apiKeyId ?? actor.userTokenId ?? actor.userId ?? "unknown";
+  const key = `${credential}|${route}|${Math.floor(now / 60000)}`;
+  await app.db.transaction().execute(async (tx) => {
+    const r = await tx
+      .insertInto("audit_throttle")
+      .values({ key, created_at: now })
+      .onConflict((oc) => oc.column("key").doNothing())
+      .executeTakeFirst();
+    if (Number(r.numInsertedOrUpdatedRows ?? 0) === 0) return;
+    await audit(tx, app, actor, {
+      action: "access.denied",
+      target: route,
+      outcome: "denied",
+      detail: { code, reason },
+    });
+  });
+}
+
+export async function listAudit(app: App, actor: Actor, query: Record<string, unknown>) {
+  requireScope(actor, "audit:read");
+  const q = app.db.selectFrom("audit_events").selectAll().where("org_id", "=", actor.orgId);
+  return page(q, listParams(query, "audit"), "/v1/audit_events", presentAudit);
+}

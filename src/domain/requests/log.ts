@@ -1,0 +1,40 @@
+// The request log (admins and owners read it): method, path, status, code, duration, key, request ID; no bodies.
+// Rows are buffered and written in batches so logging does not add a write to every request.
+import type { App } from "../../app/context.ts";
+import type { RequestLogTable } from "../../db/schema.ts";
+
+export class RequestLog {
+  private buffer: RequestLogTable[] = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+  constructor(
+    private readonly app: App,
+    private readonly maxDelayMs = 1000,
+    private readonly maxRows = 200,
+  ) {}
+
+  add(row: RequestLogTable): void {
+    this.buffer.push(row);
+    if (this.buffer.length >= this.maxRows) void this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush(), this.maxDelayMs);
+      this.timer.unref?.();
+    }
+  }
+
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const rows = this.buffer;
+    this.buffer = [];
+    this.flushing = this.flushing.then(async () => {
+      if (rows.length === 0) return;
+      try {
+        await this.app.db.insertInto("request_log").values(rows).execute();
+      } catch (e) {
+        this.app.log.warn("request log write failed", { rows: rows.length, error: String(e) });
+      }
+    });
+    return this.flushing;
+  }
+}

@@ -1,0 +1,8 @@
+// Every /v1 route with a credential. The OpenAPI document is generated from this same list.
+import type { RouteDef } from "../../route.ts";
+import { apiKeyRoutes } from "./api-keys.ts";
+import { auditRoutes } from "./audit.ts";
+import { brandRoutes } from "./brands.ts";
+import { meRoutes } from "./me.ts";
+
+export const v1Routes: RouteDef[] = [...meRoutes, ...apiKeyRoutes, ...brandRoutes, ...auditRoutes];

@@ -1,0 +1,78 @@
+// GET /v1/openapi.yaml: generated from the route table and the same valibot schemas the services parse with.
+import { toJsonSchema } from "@valibot/to-json-schema";
+import YAML from "yaml";
+import pkg from "../../package.json" with { type: "json" };
+import { componentSchemas, listSchema } from "./openapi-schemas.ts";
+import type { RouteDef } from "./route.ts";
+
+export const toOpenApiPath = (p: string) => p.replace(/:([A-Za-z_]+)/g, "{$1}");
+
+const problemRef = { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } };
+
+export function openApiDocument(routes: RouteDef[]) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const schemas: Record<string, unknown> = { ...componentSchemas };
+  for (const r of routes) {
+    if (r.response.endsWith("List") && !schemas[r.response])
+      schemas[r.response] = listSchema(r.response.slice(0, -4));
+    const parameters: unknown[] = [];
+    for (const m of r.path.matchAll(/:([A-Za-z_]+)/g))
+      parameters.push({ name: m[1], in: "path", required: true, schema: { type: "string" } });
+    for (const q of r.query ?? [])
+      parameters.push({ name: q, in: "query", required: false, schema: { type: "string" } });
+    if (r.list) {
+      parameters.push(
+        { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
+        { name: "starting_after", in: "query", schema: { type: "string" } },
+        { name: "ending_before", in: "query", schema: { type: "string" } },
+      );
+    }
+    if (r.method === "POST")
+      parameters.push({
+        name: "Idempotency-Key",
+        in: "header",
+        required: false,
+        schema: { type: "string", maxLength: 255 },
+      });
+    const op: Record<string, unknown> = {
+      operationId: `${r.method.toLowerCase()}${toOpenApiPath(r.path)
+        .replace(/[{}]/g, "")
+        .replace(/[/_](\w)/g, (_, c: string) => c.toUpperCase())}`,
+      summary: r.summary,
+      tags: [r.tag],
+      ...(r.scope ? { "x-scope": r.scope } : {}),
+      parameters,
+      responses: {
+        [String(r.status ?? 200)]: {
+          description: "OK",
+          content: { "application/json": { schema: { $ref: `#/components/schemas/${r.response}` } } },
+        },
+        default: { description: "Problem", content: problemRef },
+      },
+    };
+    if (r.body) {
+      op.requestBody = {
+        required: false,
+        content: { "application/json": { schema: toJsonSchema(r.body, { errorMode: "ignore" }) } },
+      };
+    }
+    const path = toOpenApiPath(r.path);
+    paths[path] ??= {};
+    paths[path][r.method.toLowerCase()] = op;
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "svc API",
+      version: pkg.version,
+      description: "Multi-tenant publishing service. Authenticate with Authorization: Bearer <key>.",
+    },
+    servers: [{ url: "/" }],
+    security: [{ bearer: [] }],
+    paths,
+    components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } }, schemas },
+  };
+}
+
+let cached: string | null = null;
+export const openApiYaml = (routes: RouteDef[]) => (cached ??= YAML.stringify(openApiDocument(routes)));

@@ -1,0 +1,236 @@
+// What every /v1 request goes through (reference §1): request ID, bearer auth, org status, rate limit, query and
+// body rules, Idempotency-Key, the handler, problem details, security headers, request log and access.denied.
+import type { App } from "../app/context.ts";
+import { isUnavailable } from "../db/index.ts";
+import type { Actor } from "../domain/actor.ts";
+import { auditDenied } from "../domain/audit/service.ts";
+import { authenticate } from "../domain/auth/authenticate.ts";
+import { badRequest, ServiceError } from "../domain/errors.ts";
+import { checkKey, claim, complete, fingerprintOf } from "../domain/idempotency/service.ts";
+import type { RequestLog } from "../domain/requests/log.ts";
+import { newId } from "../lib/ids.ts";
+import { internalError, problemBody } from "./problem.ts";
+import type { RateLimiter } from "./ratelimit.ts";
+import { isReply, type RouteDef } from "./route.ts";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface HttpContext {
+  app: App;
+  limiter: RateLimiter;
+  requestLog: RequestLog;
+}
+
+export const SECURITY_HEADERS: Record<string, string> = {
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "same-origin",
+  "X-Frame-Options": "DENY",
+};
+
+export function jsonResponse(
+  status: number,
+  body: unknown,
+  requestId: string,
+  extra?: Record<string, string>,
+  problem = false,
+): Response {
+  const headers: Record<string, string> = {
+    "Content-Type": problem ? "application/problem+json" : "application/json",
+    "Cache-Control": "no-store",
+    "Request-Id": requestId,
+    ...SECURITY_HEADERS,
+    ...extra,
+  };
+  return new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers });
+}
+
+export function problemResponse(
+  e: ServiceError,
+  requestId: string,
+  extra?: Record<string, string>,
+): Response {
+  const headers = { ...extra, ...e.headers };
+  if (e.status === 503 && !headers["Retry-After"]) headers["Retry-After"] = "30";
+  return jsonResponse(e.status, problemBody(e, requestId), requestId, headers, true);
+}
+
+/** Maps anything thrown to a ServiceError: ours as they are, a lost database as 503, the rest as 500. */
+export function asServiceError(app: App, e: unknown, requestId: string): ServiceError {
+  if (e instanceof ServiceError) return e;
+  if (isUnavailable(e)) {
+    return new ServiceError(
+      503,
+      "database_unavailable",
+      "The database cannot be reached right now; retry shortly.",
+      { headers: { "Retry-After": "30" } },
+    );
+  }
+  app.log.error("unhandled error", {
+    request_id: requestId,
+    error: e instanceof Error ? (e.stack ?? e.message) : String(e),
+  });
+  return internalError();
+}
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/** Reads at most 1 MiB of body as UTF-8 text. */
+async function readBody(request: Request): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw badRequest("body_too_large", "The request body is over 1 MiB.");
+  if (!request.body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        await reader.cancel().catch(() => {});
+        throw badRequest("body_too_large", "The request body is over 1 MiB.");
+      }
+      chunks.push(value);
+    }
+  } catch (e) {
+    if (e instanceof ServiceError) throw e;
+    throw badRequest("body_unreadable", "The request body could not be read.");
+  }
+  try {
+    return decoder.decode(Buffer.concat(chunks));
+  } catch {
+    throw badRequest("body_unreadable", "The request body is not valid UTF-8.");
+  }
+}
+
+function parseJson(raw: string): unknown {
+  if (raw.trim() === "") return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch (e) {
+    throw badRequest("json_invalid", `The body is not valid JSON: ${(e as Error).message}`);
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw badRequest("json_invalid", "The body must be a JSON object.");
+  return body;
+}
+
+const LIST_PARAMS = ["limit", "starting_after", "ending_before"];
+
+function parseQuery(url: URL, route: RouteDef): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) {
+    const known =
+      route.query?.includes(k) ||
+      (route.list && LIST_PARAMS.includes(k)) ||
+      route.queryPrefixes?.some((p) => k.startsWith(p));
+    if (!known) throw badRequest("parameter_unknown", `Unknown query parameter ${k}.`, k);
+    out[k] = v;
+  }
+  return out;
+}
+
+export async function runRoute(
+  ctx: HttpContext,
+  route: RouteDef,
+  request: Request,
+  params: Record<string, string>,
+): Promise<Response> {
+  const { app } = ctx;
+  const started = performance.now();
+  const requestId = newId("req");
+  const url = new URL(request.url);
+  let actor: Actor | null = null;
+  let rateHeaders: Record<string, string> = {};
+  let status = 500;
+  let code: string | null = null;
+  let idem: { credential: string; key: string } | null = null;
+  let response: Response;
+  try {
+    if (!(await app.schemaReady())) {
+      throw new ServiceError(
+        503,
+        "service_unavailable",
+        "The database schema is being migrated; retry shortly.",
+      );
+    }
+    const a = await authenticate(app, {
+      authorization: request.headers.get("authorization"),
+      org: request.headers.get("svc-org"),
+      requestId,
+    });
+    actor = a;
+    const rl = ctx.limiter.take(a.apiKeyId ?? a.userTokenId ?? a.orgId, app.clock.now());
+    rateHeaders = rl.headers;
+    if (!rl.ok) {
+      throw new ServiceError(429, "rate_limited", "Too many requests; slow down.", {
+        headers: { "Retry-After": String(rl.retryAfter) },
+      });
+    }
+    if (a.orgStatus === "read_only" && route.method !== "GET" && !route.safe) {
+      throw new ServiceError(
+        403,
+        "org_read_only",
+        `This org is read-only.${a.orgStatusNote ? ` ${a.orgStatusNote}` : ""}`,
+      );
+    }
+    const query = parseQuery(url, route);
+    let body: unknown = {};
+    let raw = "";
+    if (route.method !== "GET") {
+      raw = await readBody(request);
+      body = parseJson(raw);
+    }
+    const idemKey = request.headers.get("idempotency-key");
+    if (idemKey !== null && route.method === "POST" && a.kind === "api_key") {
+      checkKey(idemKey);
+      const c = await claim(app, a.apiKeyId!, idemKey, fingerprintOf(route.method, url.pathname, raw));
+      if (c.kind === "replay") {
+        status = c.status;
+        return finish(
+          jsonResponse(c.status, c.body, requestId, { ...rateHeaders, "Idempotent-Replayed": "true" }),
+        );
+      }
+      idem = { credential: a.apiKeyId!, key: idemKey };
+    }
+    const out = await route.handler({ app, actor: a, params, query, body, request });
+    const r = isReply(out) ? out : { status: route.status ?? 200, body: out };
+    status = r.status;
+    const text = JSON.stringify(r.body);
+    if (idem) await complete(app, idem.credential, idem.key, status, text);
+    response = jsonResponse(status, text, requestId, { ...rateHeaders, ...r.headers });
+  } catch (e) {
+    const err = asServiceError(app, e, requestId);
+    status = err.status;
+    code = err.code;
+    if (idem) await complete(app, idem.credential, idem.key, status, "").catch(() => {});
+    if (err.status === 403 && actor) {
+      await auditDenied(app, actor, `${route.method} ${route.path}`, err.code, err.message).catch((x) =>
+        app.log.warn("access.denied audit failed", { error: String(x) }),
+      );
+    }
+    response = problemResponse(err, requestId, rateHeaders);
+  }
+  return finish(response);
+
+  function finish(res: Response): Response {
+    if (actor) {
+      ctx.requestLog.add({
+        id: requestId,
+        org_id: actor.orgId,
+        livemode: actor.livemode ? 1 : 0,
+        method: route.method,
+        path: url.pathname,
+        status,
+        code,
+        duration_ms: Math.round(performance.now() - started),
+        api_key_id: actor.apiKeyId,
+        user_token_id: actor.userTokenId,
+        created_at: app.clock.now(),
+      });
+    }
+    return res;
+  }
+}

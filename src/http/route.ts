@@ -1,0 +1,59 @@
+// A /v1 route: what the pipeline needs to run it and what the OpenAPI document says about it.
+// Handlers are thin: they pass path, query and body to one domain function and return what it presents.
+import type * as v from "valibot";
+import type { App } from "../app/context.ts";
+import type { Actor } from "../domain/actor.ts";
+import type { Scope } from "../domain/scopes.ts";
+
+export type Method = "GET" | "POST" | "DELETE";
+
+export interface Req {
+  app: App;
+  actor: Actor;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  body: unknown;
+  request: Request;
+}
+
+export interface Reply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RouteDef {
+  method: Method;
+  /** Elysia pattern, e.g. /v1/brands/:id */
+  path: string;
+  summary: string;
+  tag: string;
+  /** The scope the route needs (documented; the domain function checks it). */
+  scope?: Scope;
+  /** Allowed query parameters; `list: true` adds limit, starting_after, ending_before. */
+  query?: readonly string[];
+  list?: boolean;
+  /** Query parameter names allowed as a prefix family, such as metadata[key]. */
+  queryPrefixes?: readonly string[];
+  /** The body schema, for the OpenAPI document (the domain function parses). */
+  body?: v.GenericSchema;
+  /** Name of the response schema in components (object name). */
+  response: string;
+  /** A POST that changes nothing (a preview): allowed while the org is read-only. */
+  safe?: boolean;
+  status?: number;
+  handler: (req: Req) => Promise<unknown | Reply>;
+}
+
+export const reply = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({
+  status,
+  body,
+  ...(headers ? { headers } : {}),
+});
+export const isReply = (x: unknown): x is Reply =>
+  typeof x === "object" &&
+  x !== null &&
+  "status" in x &&
+  "body" in x &&
+  Object.keys(x).length <= 3 &&
+  typeof (x as Reply).status === "number";

@@ -1,0 +1,95 @@
+// The HTTP server: Elysia routes every /v1 route through the pipeline; anything else is route_unknown, and a
+// known path with another method is method_not_allowed with Allow.
+import { Elysia } from "elysia";
+import type { App } from "../app/context.ts";
+import { ServiceError } from "../domain/errors.ts";
+import { RequestLog } from "../domain/requests/log.ts";
+import { newId } from "../lib/ids.ts";
+import { v1Routes } from "./api/v1/index.ts";
+import { openApiYaml } from "./openapi.ts";
+import { type HttpContext, jsonResponse, problemResponse, runRoute, SECURITY_HEADERS } from "./pipeline.ts";
+import { RateLimiter } from "./ratelimit.ts";
+import type { RouteDef } from "./route.ts";
+
+/** Routes outside the credential pipeline: [method, path]. */
+export const publicRoutes: [string, string][] = [
+  ["GET", "/healthz"],
+  ["GET", "/readyz"],
+  ["GET", "/v1/openapi.yaml"],
+];
+
+const patternOf = (path: string) =>
+  new RegExp(`^${path.replace(/[.]/g, "\\.").replace(/:[A-Za-z_]+/g, "[^/]+")}$`);
+
+export interface HttpServer {
+  // biome-ignore lint/suspicious/noExplicitAny: Elysia's route-typed generics are of no use here
+  elysia: Elysia<any, any, any, any, any, any, any>;
+  ctx: HttpContext;
+  handle(request: Request): Promise<Response>;
+}
+
+export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer {
+  const ctx: HttpContext = { app, limiter: new RateLimiter(), requestLog: new RequestLog(app) };
+  const known = [...publicRoutes, ...routes.map((r) => [r.method, r.path] as [string, string])].map(
+    ([m, p]) => ({ m, re: patternOf(p) }),
+  );
+
+  const elysia = new Elysia()
+    .onError(({ code, request, error }) => {
+      const requestId = newId("req");
+      if (code === "NOT_FOUND") {
+        const path = new URL(request.url).pathname;
+        const allow = [...new Set(known.filter((k) => k.re.test(path)).map((k) => k.m))];
+        if (allow.length) {
+          return problemResponse(
+            new ServiceError(
+              405,
+              "method_not_allowed",
+              `${request.method} is not allowed here; use ${allow.join(", ")}.`,
+            ),
+            requestId,
+            { Allow: allow.join(", ") },
+          );
+        }
+        return problemResponse(
+          new ServiceError(404, "route_unknown", `No route ${request.method} ${path}.`),
+          requestId,
+        );
+      }
+      app.log.error("http error outside the pipeline", { code: String(code), error: String(error) });
+      return problemResponse(
+        new ServiceError(500, "internal_error", "Something went wrong on our side."),
+        requestId,
+      );
+    })
+    .get("/healthz", () => jsonResponse(200, { status: "ok" }, newId("req")))
+    .get("/readyz", async () => {
+      const requestId = newId("req");
+      try {
+        if (await app.schemaReady()) return jsonResponse(200, { status: "ready" }, requestId);
+        return jsonResponse(503, { status: "migrating" }, requestId, { "Retry-After": "5" });
+      } catch {
+        return jsonResponse(503, { status: "database_unavailable" }, requestId, { "Retry-After": "5" });
+      }
+    })
+    .get(
+      "/v1/openapi.yaml",
+      () =>
+        new Response(openApiYaml(routes), {
+          headers: { "Content-Type": "application/yaml", "Request-Id": newId("req"), ...SECURITY_HEADERS },
+        }),
+    );
+
+  for (const r of routes) {
+    elysia.route(
+      r.method,
+      r.path,
+      ({ request, params }: { request: Request; params: Record<string, string> }) =>
+        runRoute(ctx, r, request, params),
+      {
+        parse: "none",
+      },
+    );
+  }
+  return { elysia, ctx, handle: (req) => elysia.handle(req) };
+}

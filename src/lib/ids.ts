@@ -1,0 +1,105 @@
+// IDs are `<prefix>_<26 chars>`: a UUIDv7 written in lowercase Crockford base32, so they sort by creation time
+// and a wrong prefix can be refused before any lookup (reference §1).
+
+const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
+
+export const PREFIXES = [
+  "org",
+  "brand",
+  "user",
+  "chan",
+  "tmpl",
+  "post",
+  "ptgt",
+  "evt",
+  "whep",
+  "whdel",
+  "key",
+  "req",
+  "slot",
+  "media",
+  "adacct",
+  "anlsrc",
+  "mailacct",
+  "nl",
+  "nldel",
+  "inv",
+  "utok",
+  "dev",
+  "app",
+  "opkey",
+  "rshare",
+  "ntf",
+  "audit",
+  "att",
+  "sess",
+] as const;
+export type Prefix = (typeof PREFIXES)[number];
+
+let lastMs = 0;
+let lastRand = new Uint8Array(10);
+
+/** 16 bytes of UUIDv7: 48-bit ms timestamp, version, counter-ish randomness, variant. Monotonic within a process. */
+function uuidv7Bytes(now: number): Uint8Array {
+  const b = new Uint8Array(16);
+  if (now <= lastMs) {
+    // Same millisecond (or clock went back): increment the random part so IDs keep sorting in creation order.
+    now = lastMs;
+    for (let i = lastRand.length - 1; i >= 0; i--) {
+      lastRand[i] = (lastRand[i]! + 1) & 0xff;
+      if (lastRand[i] !== 0) break;
+    }
+  } else {
+    lastMs = now;
+    lastRand = crypto.getRandomValues(new Uint8Array(10));
+    lastRand[0]! &= 0x0f; // leave headroom for increments within the millisecond
+  }
+  let t = now;
+  for (let i = 5; i >= 0; i--) {
+    b[i] = t % 256;
+    t = Math.floor(t / 256);
+  }
+  b.set(lastRand, 6);
+  b[6] = 0x70 | (b[6]! & 0x0f);
+  b[8] = 0x80 | (b[8]! & 0x3f);
+  return b;
+}
+
+/** 128 bits → 26 base32 chars (130 bits, the first char carries only 3 bits, so it is 0-7). */
+function encode(bytes: Uint8Array): string {
+  let n = 0n;
+  for (const x of bytes) n = (n << 8n) | BigInt(x);
+  let out = "";
+  for (let i = 0; i < 26; i++) {
+    out = ALPHABET[Number(n & 31n)] + out;
+    n >>= 5n;
+  }
+  return out;
+}
+
+export function newId(prefix: Prefix, now = Date.now()): string {
+  return `${prefix}_${encode(uuidv7Bytes(now))}`;
+}
+
+const SHAPE = /^[0-7][0-9a-hjkmnp-tv-z]{25}$/;
+
+/** True when `id` is a well-formed ID of this prefix. */
+export function isId(prefix: Prefix, id: unknown): id is string {
+  return (
+    typeof id === "string" &&
+    id.length === prefix.length + 27 &&
+    id.startsWith(`${prefix}_`) &&
+    SHAPE.test(id.slice(prefix.length + 1))
+  );
+}
+
+/** The smallest ID of a prefix created at `ms`: lets a time bound be used as a cursor over time-sorted IDs. */
+export function idAtTime(prefix: Prefix, ms: number): string {
+  const b = new Uint8Array(16);
+  let t = ms;
+  for (let i = 5; i >= 0; i--) {
+    b[i] = t % 256;
+    t = Math.floor(t / 256);
+  }
+  return `${prefix}_${encode(b)}`;
+}

@@ -1,0 +1,85 @@
+// A test App over a fresh database, with its HTTP surface, a fake clock and a master key.
+
+import { afterAll } from "bun:test";
+import { randomBytes } from "node:crypto";
+import { loadConfig } from "../../src/app/config.ts";
+import { type App, createApp } from "../../src/app/context.ts";
+import { silentLogger } from "../../src/app/log.ts";
+import type { Dialect } from "../../src/db/migration.ts";
+import { createHttp, type HttpServer } from "../../src/http/server.ts";
+import type { Clock } from "../../src/lib/clock.ts";
+import { dropCreatedDatabases, freshDatabase } from "./db.ts";
+
+export interface TestApp {
+  app: App;
+  http: HttpServer;
+  dbUrl: string;
+  masterKeys: string;
+  /** In-process request: path relative to the server, JSON body, bearer credential. */
+  request(
+    method: string,
+    path: string,
+    opts?: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> },
+  ): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+  body: any;
+}
+
+let registered = false;
+
+export async function testApp(
+  dialect: Dialect,
+  opts: { clock?: Clock; env?: Record<string, string> } = {},
+): Promise<TestApp> {
+  if (!registered) {
+    registered = true;
+    afterAll(dropCreatedDatabases);
+  }
+  const { database, url } = await freshDatabase(dialect);
+  const masterKeys = `k1:${randomBytes(32).toString("base64")}`;
+  const config = loadConfig({
+    SVC_DATABASE_URL: url,
+    SVC_MASTER_KEYS: masterKeys,
+    SVC_BASE_URL: "http://localhost:8080",
+    SVC_DATA_DIR: "/tmp/svc-test-data",
+    ...opts.env,
+  });
+  const app = createApp(config, {
+    database,
+    log: silentLogger,
+    ...(opts.clock ? { clock: opts.clock } : {}),
+  });
+  const http = createHttp(app);
+  return {
+    app,
+    http,
+    dbUrl: url,
+    masterKeys,
+    async request(method, path, o = {}) {
+      const headers: Record<string, string> = { ...o.headers };
+      if (o.key) headers.authorization = `Bearer ${o.key}`;
+      let body: string | undefined = o.raw;
+      if (o.body !== undefined) {
+        body = JSON.stringify(o.body);
+        headers["content-type"] = "application/json";
+      }
+      const res = await http.handle(new Request(`http://localhost${path}`, { method, headers, body }));
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : null;
+      } catch {}
+      return { status: res.status, headers: res.headers, body: parsed };
+    },
+    async close() {
+      await http.ctx.requestLog.flush();
+      await app.close();
+    },
+  };
+}

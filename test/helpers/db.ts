@@ -1,0 +1,60 @@
+// One test body looped over every dialect (the Kysely model): SQLite always, Postgres when the test runner
+// made a template database for this run (SVC_TEST_PG_TEMPLATE). Each test app gets a fresh database.
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { type Database, openDatabase } from "../../src/db/index.ts";
+import { migrate } from "../../src/db/migrate.ts";
+import type { Dialect } from "../../src/db/migration.ts";
+
+const PG_BASE = process.env.SVC_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const PG_TEMPLATE = process.env.SVC_TEST_PG_TEMPLATE ?? null;
+
+export const dialects: Dialect[] = PG_TEMPLATE ? ["sqlite", "postgres"] : ["sqlite"];
+
+const withDb = (url: string, name: string) => {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+};
+
+let tmp: string | null = null;
+const created: string[] = [];
+
+/** A fresh, migrated database of the dialect, and its URL (for child processes). */
+export async function freshDatabase(dialect: Dialect): Promise<{ database: Database; url: string }> {
+  if (dialect === "sqlite") {
+    tmp ??= mkdtempSync(join(tmpdir(), "svc-test-"));
+    const url = `sqlite:${join(tmp, `${randomBytes(6).toString("hex")}.db`)}`;
+    const database = openDatabase(url);
+    await migrate(database.db, "sqlite");
+    return { database, url };
+  }
+  if (!PG_TEMPLATE) throw new Error("Postgres tests need SVC_TEST_PG_TEMPLATE (run them with bun run test)");
+  const name = `${PG_TEMPLATE}_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: PG_BASE });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${PG_TEMPLATE}"`);
+  } finally {
+    await admin.end();
+  }
+  created.push(name);
+  const url = withDb(PG_BASE, name);
+  const database = openDatabase(url, { poolSize: 5 });
+  return { database, url };
+}
+
+/** Drops this file's Postgres databases (the runner also drops leftovers at the end). */
+export async function dropCreatedDatabases(): Promise<void> {
+  if (!created.length) return;
+  const admin = new pg.Client({ connectionString: PG_BASE });
+  await admin.connect();
+  try {
+    for (const name of created.splice(0)) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}

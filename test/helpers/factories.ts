@@ -1,0 +1,73 @@
+// Ready-made tenants for tests, built through the same domain functions the admin commands use.
+import { randomBytes } from "node:crypto";
+import type { App } from "../../src/app/context.ts";
+import { adminActor } from "../../src/domain/actor.ts";
+import { createApiKey } from "../../src/domain/api-keys/service.ts";
+import { bootstrap } from "../../src/domain/bootstrap/service.ts";
+import { scopesOfRole } from "../../src/domain/scopes.ts";
+
+export interface Tenant {
+  orgId: string;
+  userId: string;
+  email: string;
+  brandId: string;
+  brandSlug: string;
+  /** Full-access keys (all integration scopes plus every administrative scope). */
+  testKey: string;
+  liveKey: string;
+}
+
+export const ADMIN = ["keys:write", "posts:approve", "audit:read", "ads:write"];
+export const INTEGRATION = [
+  "posts:read",
+  "posts:write",
+  "templates:read",
+  "templates:write",
+  "channels:read",
+  "channels:write",
+  "brands:read",
+  "brands:write",
+  "events:read",
+  "webhooks:read",
+  "webhooks:write",
+  "ads:read",
+  "newsletters:read",
+  "newsletters:write",
+];
+
+/** An org with an owner, a brand, and a full test and live key. */
+export async function tenant(app: App, name = `Org ${randomBytes(3).toString("hex")}`): Promise<Tenant> {
+  const email = `owner-${randomBytes(4).toString("hex")}@example.com`;
+  const b = await bootstrap(app, {
+    email,
+    org: name,
+    brand: `${name} Brand`,
+    password: "correct horse battery staple",
+  });
+  const testKey = await key(app, b.org.id, { name: "test full", scopes: [...INTEGRATION, ...ADMIN] });
+  const liveKey = await key(app, b.org.id, { name: "live full", scopes: [...INTEGRATION, ...ADMIN] }, true);
+  return {
+    orgId: b.org.id,
+    userId: b.user.id,
+    email,
+    brandId: b.brand.id,
+    brandSlug: b.brand.slug,
+    testKey,
+    liveKey,
+  };
+}
+
+/** Creates a key as the operator would (`svc admin apikeys create`) and returns its secret. */
+export async function key(
+  app: App,
+  orgId: string,
+  input: Record<string, unknown>,
+  livemode = false,
+): Promise<string> {
+  const k = await createApiKey(
+    app,
+    adminActor(orgId, "apikeys create", scopesOfRole("owner"), livemode),
+    input,
+  );
+  return k.secret!;
+}
