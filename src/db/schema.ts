@@ -173,7 +173,8 @@ export interface SchemaMigrationsTable {
   applied_at: number;
 }
 
-export interface DB {
+/** The core tables; features add theirs in src/db/tables/<noun>.ts and extend DB below. */
+export interface CoreTables {
   orgs: OrgsTable;
   org_keys: OrgKeysTable;
   users: UsersTable;
@@ -190,3 +191,5 @@ export interface DB {
   task_leases: TaskLeasesTable;
   schema_migrations: SchemaMigrationsTable;
 }
+
+export interface DB extends CoreTables {}

@@ -2,14 +2,14 @@
 import { toJsonSchema } from "@valibot/to-json-schema";
 import YAML from "yaml";
 import pkg from "../../package.json" with { type: "json" };
-import { componentSchemas, listSchema } from "./openapi-schemas.ts";
+import { listSchema } from "./openapi-schemas.ts";
 import type { RouteDef } from "./route.ts";
 
 export const toOpenApiPath = (p: string) => p.replace(/:([A-Za-z_]+)/g, "{$1}");
 
 const problemRef = { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } };
 
-export function openApiDocument(routes: RouteDef[]) {
+export function openApiDocument(routes: RouteDef[], componentSchemas: Record<string, unknown>) {
   const paths: Record<string, Record<string, unknown>> = {};
   const schemas: Record<string, unknown> = { ...componentSchemas };
   for (const r of routes) {
@@ -75,4 +75,5 @@ export function openApiDocument(routes: RouteDef[]) {
 }
 
 let cached: string | null = null;
-export const openApiYaml = (routes: RouteDef[]) => (cached ??= YAML.stringify(openApiDocument(routes)));
+export const openApiYaml = (routes: RouteDef[], schemas: Record<string, unknown>) =>
+  (cached ??= YAML.stringify(openApiDocument(routes, schemas)));

@@ -5,7 +5,7 @@ import type { App } from "../app/context.ts";
 import { ServiceError } from "../domain/errors.ts";
 import { RequestLog } from "../domain/requests/log.ts";
 import { newId } from "../lib/ids.ts";
-import { v1Routes } from "./api/v1/index.ts";
+import { v1Routes, v1Schemas } from "./api/v1/index.ts";
 import { openApiYaml } from "./openapi.ts";
 import { type HttpContext, jsonResponse, problemResponse, runRoute, SECURITY_HEADERS } from "./pipeline.ts";
 import { RateLimiter } from "./ratelimit.ts";
@@ -75,7 +75,7 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
     .get(
       "/v1/openapi.yaml",
       () =>
-        new Response(openApiYaml(routes), {
+        new Response(openApiYaml(routes, v1Schemas), {
           headers: { "Content-Type": "application/yaml", "Request-Id": newId("req"), ...SECURITY_HEADERS },
         }),
     );

@@ -1,4 +1,5 @@
 // Every /v1 route with a credential. The OpenAPI document is generated from this same list.
+import { componentSchemas } from "../../openapi-schemas.ts";
 import type { RouteDef } from "../../route.ts";
 import { apiKeyRoutes } from "./api-keys.ts";
 import { auditRoutes } from "./audit.ts";
@@ -6,3 +7,6 @@ import { brandRoutes } from "./brands.ts";
 import { meRoutes } from "./me.ts";
 
 export const v1Routes: RouteDef[] = [...meRoutes, ...apiKeyRoutes, ...brandRoutes, ...auditRoutes];
+
+/** Response shapes by name; a feature adds its own from its route file. */
+export const v1Schemas: Record<string, unknown> = { ...componentSchemas };

@@ -1,0 +1,15 @@
+// Every named task and every long-running worker loop a `svc worker` process runs.
+import type { App } from "../app/context.ts";
+import { idempotencyPrune } from "./tasks/idempotency-prune.ts";
+import { requestsPrune } from "./tasks/requests-prune.ts";
+import type { TaskDef } from "./tasks.ts";
+
+export const tasks: TaskDef[] = [requestsPrune, idempotencyPrune];
+
+/** A loop that runs for the life of a worker process (the publish queue, webhook deliveries). */
+export interface WorkerLoop {
+  name: string;
+  start(app: App): { stop(): Promise<void> };
+}
+
+export const workerLoops: WorkerLoop[] = [];
