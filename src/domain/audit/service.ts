@@ -67,3 +67,30 @@ export async function listAudit(app: App, actor: Actor, query: Record<string, un
   const q = app.db.selectFrom("audit_events").selectAll().where("org_id", "=", actor.orgId);
   return page(q, listParams(query, "audit"), "/v1/audit_events", presentAudit);
 }
+
+/** An operator action outside any org (accounts): `svc admin users …`. */
+export async function auditOperator(
+  tx: Tx | Db,
+  app: App,
+  command: string,
+  entry: AuditEntry,
+): Promise<void> {
+  await tx
+    .insertInto("audit_events")
+    .values({
+      id: newId("audit"),
+      org_id: null,
+      livemode: null,
+      action: entry.action,
+      target: entry.target ?? null,
+      user_id: null,
+      api_key_id: null,
+      user_token_id: null,
+      operator: command,
+      outcome: entry.outcome ?? "success",
+      request_id: "admin-cli",
+      detail: entry.detail ? JSON.stringify(entry.detail) : null,
+      created_at: app.clock.now(),
+    })
+    .execute();
+}

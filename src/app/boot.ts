@@ -1,0 +1,84 @@
+// Process roles: `server` serves HTTP, `worker` runs the named tasks and the queues, `all` runs both.
+// Start-up migrates in the background (retrying 5 s doubling to 1 min) while /readyz answers 503.
+
+import { MigrationLockTimeout, migrate } from "../db/migrate.ts";
+import { createHttp } from "../http/server.ts";
+import { tasks, workerLoops } from "../queue/registry.ts";
+import { TaskRunner } from "../queue/tasks.ts";
+import type { App } from "./context.ts";
+
+export interface Running {
+  url: string | null;
+  stop(): Promise<void>;
+}
+
+/** Applies migrations until it succeeds (a database that is down or a lock held by another migrator). */
+export function migrateInBackground(app: App): { done: Promise<void>; cancel(): void } {
+  let canceled = false;
+  const done = (async () => {
+    for (let delay = 5000; !canceled; delay = Math.min(delay * 2, 60_000)) {
+      try {
+        const v = await migrate(app.db, app.dialect);
+        app.log.info("schema is current", { version: v });
+        return;
+      } catch (e) {
+        app.log.warn("migration failed; retrying", {
+          error: e instanceof MigrationLockTimeout ? e.message : String(e),
+          retry_in_ms: delay,
+        });
+        await Bun.sleep(delay);
+      }
+    }
+  })();
+  return { done, cancel: () => (canceled = true) };
+}
+
+export async function start(app: App, role: "server" | "worker" | "all"): Promise<Running> {
+  const stops: (() => Promise<void>)[] = [];
+  const migration = app.config.autoMigrate ? migrateInBackground(app) : null;
+  let url: string | null = null;
+
+  if (role === "server" || role === "all") {
+    const http = createHttp(app);
+    const server = Bun.serve({
+      hostname: app.config.listenHost,
+      port: app.config.listenPort,
+      fetch: (req) => http.handle(req),
+      idleTimeout: 60,
+    });
+    url = `http://${app.config.listenHost === "0.0.0.0" ? "localhost" : app.config.listenHost}:${server.port}`;
+    app.log.info("listening", { url, base_url: app.config.baseUrl });
+    stops.push(async () => {
+      await server.stop();
+      await http.ctx.requestLog.flush();
+    });
+  }
+
+  if (role === "worker" || role === "all") {
+    // The worker waits for the schema it knows before it claims anything.
+    const workerStarted = (async () => {
+      while (!(await app.schemaReady().catch(() => false))) await Bun.sleep(500);
+      const runner = new TaskRunner(app, tasks);
+      await runner.start();
+      const loops = workerLoops.map((l) => l.start(app));
+      app.log.info("worker started", { tasks: tasks.length, loops: workerLoops.map((l) => l.name) });
+      return async () => {
+        await runner.stop();
+        await Promise.all(loops.map((l) => l.stop()));
+      };
+    })();
+    stops.push(async () => {
+      const stop = await Promise.race([workerStarted, Bun.sleep(100).then(() => null)]);
+      if (stop) await stop();
+    });
+  }
+
+  return {
+    url,
+    async stop() {
+      migration?.cancel();
+      for (const s of stops.reverse()) await s();
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { bootstrap } from "../../domain/bootstrap/service.ts";
+import { type AdminCommand, flags, passwordFromStdin } from "./command.ts";
+import { withAdmin } from "./context.ts";
+
+export const bootstrapCommand: AdminCommand = {
+  name: "bootstrap",
+  usage:
+    "svc admin bootstrap --email EMAIL --org NAME [--brand NAME] [--name NAME] [--timezone UTC] [--sandbox true] [--password-stdin]",
+  async run(args, io) {
+    const f = flags(
+      args,
+      {
+        email: { type: "string" },
+        org: { type: "string" },
+        brand: { type: "string" },
+        name: { type: "string" },
+        timezone: { type: "string" },
+        sandbox: { type: "string" },
+        "password-stdin": { type: "boolean" },
+      },
+      ["email", "org"],
+    );
+    const password = f["password-stdin"] ? await passwordFromStdin(io) : null;
+    await withAdmin(io, async ({ app }) => {
+      const r = await bootstrap(app, {
+        email: f.email!,
+        org: f.org!,
+        brand: f.brand,
+        name: f.name ?? null,
+        timezone: f.timezone,
+        sandbox: f.sandbox === undefined ? true : f.sandbox !== "false",
+        password,
+      });
+      io.out(`Org:      ${r.org.name} (${r.org.id})`);
+      io.out(`Brand:    ${r.brand.name} (${r.brand.slug}, ${r.brand.id})`);
+      const channel = (r as { channel?: { id: string; provider: string; emulates: string } }).channel;
+      if (channel) io.out(`Channel:  sandbox emulating ${channel.emulates} (${channel.id}, test mode)`);
+      io.out(`Admin:    ${r.user.email}`);
+      if (r.password) io.out(`Password: ${r.password}\n          (shown once; change it after signing in)`);
+    });
+  },
+};

@@ -1,0 +1,40 @@
+// Printing for commands: errors on stderr as `svc <cmd>: <message>`; exit 1 for runtime/API errors, 2 for usage.
+import { ServiceError } from "../domain/errors.ts";
+
+export class UsageError extends Error {}
+
+export interface Io {
+  out(s: string): void;
+  err(s: string): void;
+  stdin(): Promise<string>;
+}
+
+export const processIo: Io = {
+  out: (s) => process.stdout.write(s.endsWith("\n") ? s : `${s}\n`),
+  err: (s) => process.stderr.write(s.endsWith("\n") ? s : `${s}\n`),
+  stdin: async () => await new Response(Bun.stdin.stream()).text(),
+};
+
+export function describeError(e: unknown): { message: string; code: number } {
+  if (e instanceof UsageError) return { message: e.message, code: 2 };
+  if (e instanceof ServiceError) {
+    const extra =
+      e.errors && e.errors.length > 1
+        ? `\n${e.errors.map((p) => `  - ${p.param ? `${p.param}: ` : ""}${p.message} (${p.code})`).join("\n")}`
+        : "";
+    return { message: `${e.message} (${e.code})${extra}`, code: 1 };
+  }
+  const msg = e instanceof Error ? e.message : String(e);
+  if (/unknown option|Unexpected argument|argument missing|requires a value/i.test(msg))
+    return { message: msg, code: 2 };
+  return { message: msg, code: 1 };
+}
+
+/** Aligned columns for a terminal; tab-separated values when piped. */
+export function table(rows: string[][], tty = Boolean(process.stdout.isTTY)): string {
+  if (!tty) return rows.map((r) => r.join("\t")).join("\n");
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];
+  return rows
+    .map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  "))
+    .join("\n");
+}

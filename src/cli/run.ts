@@ -1,0 +1,94 @@
+// argv → a process role, an admin command or (later) a client command.
+import pkg from "../../package.json" with { type: "json" };
+import { start } from "../app/boot.ts";
+import { ConfigError, loadConfig } from "../app/config.ts";
+import { createApp } from "../app/context.ts";
+import { migrate } from "../db/migrate.ts";
+import { adminUsage, findAdmin, LEGACY_ADMIN } from "./admin/index.ts";
+import { describeError, type Io, processIo, UsageError } from "./output.ts";
+
+const USAGE = `svc ${pkg.version}: a self-hosted publishing service
+
+Process commands:
+  svc all        serve HTTP and run the worker in one process (the appliance)
+  svc server     serve HTTP (the /v1 API)
+  svc worker     run the publishing queue and the named background tasks
+  svc migrate    apply schema migrations and print the schema version
+  svc version    print the version
+
+Administration (where the deployment configuration is):
+  svc admin …    run "svc admin help" for the commands
+`;
+
+export async function run(argv: string[], io: Io = processIo): Promise<number> {
+  const [cmd, ...rest] = argv;
+  try {
+    switch (cmd) {
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        io.out(USAGE);
+        return 0;
+      case "version":
+      case "--version":
+        io.out(`svc ${pkg.version}`);
+        return 0;
+      case "migrate": {
+        const app = createApp(loadConfig());
+        try {
+          io.out(`schema version ${await migrate(app.db, app.dialect)}`);
+        } finally {
+          await app.close();
+        }
+        return 0;
+      }
+      case "server":
+      case "worker":
+      case "all":
+        return await serve(cmd);
+      case "admin":
+        return await admin(rest, io);
+      default:
+        if (LEGACY_ADMIN.has(cmd)) return await admin(argv, io);
+        throw new UsageError(`unknown command ${JSON.stringify(cmd)}\n\n${USAGE}`);
+    }
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      io.err(`svc: ${e.message}`);
+      return 2;
+    }
+    const d = describeError(e);
+    io.err(`svc ${[cmd, ...rest.filter((a) => !a.startsWith("-"))].slice(0, 3).join(" ")}: ${d.message}`);
+    return d.code;
+  }
+}
+
+async function admin(args: string[], io: Io): Promise<number> {
+  if (args.length === 0 || args[0] === "help" || args[0] === "--help") {
+    io.out(adminUsage());
+    return 0;
+  }
+  const found = findAdmin(args);
+  if (!found) throw new UsageError(`unknown admin command "${args.join(" ")}"\n${adminUsage()}`);
+  if (found.rest.includes("--help")) {
+    io.out(`Usage: ${found.cmd.usage}`);
+    return 0;
+  }
+  await found.cmd.run(found.rest, io);
+  return typeof process.exitCode === "number" ? process.exitCode : 0;
+}
+
+async function serve(role: "server" | "worker" | "all"): Promise<number> {
+  const app = createApp(loadConfig());
+  const running = await start(app, role);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+  });
+  app.log.info("shutting down");
+  // Give in-flight work up to 45 s to finish (reference §6), then leave.
+  await Promise.race([running.stop(), Bun.sleep(45_000)]);
+  return 0;
+}
