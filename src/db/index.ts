@@ -2,7 +2,6 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { Kysely, PostgresDialect, type Transaction } from "kysely";
-import pg from "pg";
 import type { Dialect } from "./migration.ts";
 import type { DB } from "./schema.ts";
 import { BunSqliteDialect, openSqlite } from "./sqlite.ts";
@@ -11,8 +10,16 @@ export type Db = Kysely<DB>;
 export type Tx = Transaction<DB>;
 export type { Dialect };
 
-// int8 (COUNT, BIGINT times, BIGSERIAL) comes back as a string by default; our values fit in a double.
-pg.types.setTypeParser(20, (v) => Number(v));
+// pg is loaded only for Postgres: an appliance on SQLite never pays its start-up time and memory.
+let pgModule: typeof import("pg") | null = null;
+function loadPg(): typeof import("pg") {
+  if (!pgModule) {
+    pgModule = require("pg") as typeof import("pg");
+    // int8 (COUNT, BIGINT times, BIGSERIAL) comes back as a string by default; our values fit in a double.
+    pgModule.types.setTypeParser(20, (v) => Number(v));
+  }
+  return pgModule;
+}
 
 export interface Database {
   db: Db;
@@ -22,6 +29,7 @@ export interface Database {
 
 export function openDatabase(url: string, opts: { poolSize?: number } = {}): Database {
   if (/^postgres(ql)?:\/\//.test(url)) {
+    const pg = loadPg();
     const pool = new pg.Pool({
       connectionString: url,
       max: opts.poolSize ?? 10,

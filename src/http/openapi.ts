@@ -1,6 +1,4 @@
 // GET /v1/openapi.yaml: generated from the route table and the same valibot schemas the services parse with.
-import { toJsonSchema } from "@valibot/to-json-schema";
-import YAML from "yaml";
 import pkg from "../../package.json" with { type: "json" };
 import { listSchema } from "./openapi-schemas.ts";
 import type { RouteDef } from "./route.ts";
@@ -9,7 +7,9 @@ export const toOpenApiPath = (p: string) => p.replace(/:([A-Za-z_]+)/g, "{$1}");
 
 const problemRef = { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } };
 
-export function openApiDocument(routes: RouteDef[], componentSchemas: Record<string, unknown>) {
+// The document is built on first request; its libraries load then, not at start-up.
+export async function openApiDocument(routes: RouteDef[], componentSchemas: Record<string, unknown>) {
+  const { toJsonSchema } = await import("@valibot/to-json-schema");
   const paths: Record<string, Record<string, unknown>> = {};
   const schemas: Record<string, unknown> = { ...componentSchemas };
   for (const r of routes) {
@@ -75,5 +75,10 @@ export function openApiDocument(routes: RouteDef[], componentSchemas: Record<str
 }
 
 let cached: string | null = null;
-export const openApiYaml = (routes: RouteDef[], schemas: Record<string, unknown>) =>
-  (cached ??= YAML.stringify(openApiDocument(routes, schemas)));
+export async function openApiYaml(routes: RouteDef[], schemas: Record<string, unknown>): Promise<string> {
+  if (cached === null) {
+    const YAML = (await import("yaml")).default;
+    cached = YAML.stringify(await openApiDocument(routes, schemas));
+  }
+  return cached;
+}

@@ -74,8 +74,8 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
     })
     .get(
       "/v1/openapi.yaml",
-      () =>
-        new Response(openApiYaml(routes, v1Schemas), {
+      async () =>
+        new Response(await openApiYaml(routes, v1Schemas), {
           headers: { "Content-Type": "application/yaml", "Request-Id": newId("req"), ...SECURITY_HEADERS },
         }),
     );
