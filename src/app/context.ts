@@ -22,6 +22,8 @@ export interface App {
   signals: Signals;
   /** True once the schema is at the version this build knows. */
   schemaReady(): Promise<boolean>;
+  /** Postgres LISTEN; resolves to a function that stops listening (a no-op on SQLite). */
+  listen(channel: string, fn: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
       if (!ready) ready = (await schemaVersion(database.db)) >= latestVersion();
       return ready;
     },
+    listen: (channel, fn) => database.listen(channel, fn),
     close: () => database.close(),
   };
 }

@@ -24,6 +24,11 @@ function loadPg(): typeof import("pg") {
 export interface Database {
   db: Db;
   dialect: Dialect;
+  /**
+   * Calls `fn` whenever another connection NOTIFYs `channel` (Postgres). SQLite has no such thing: one file is
+   * served by processes that wake each other through polling, and in-process through App.signals.
+   */
+  listen(channel: string, fn: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -39,12 +44,24 @@ export function openDatabase(url: string, opts: { poolSize?: number } = {}): Dat
     // A dropped idle connection must not crash the process; the pool makes a new one on the next query.
     pool.on("error", () => {});
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: "postgres", close: () => db.destroy() };
+    const listen = async (channel: string, fn: () => void) => {
+      const client = new pg.Client({ connectionString: url });
+      client.on("error", () => {});
+      client.on("notification", (n) => {
+        if (n.channel === channel) fn();
+      });
+      await client.connect();
+      await client.query(`LISTEN "${channel.replace(/"/g, "")}"`);
+      return async () => {
+        await client.end().catch(() => {});
+      };
+    };
+    return { db, dialect: "postgres", listen, close: () => db.destroy() };
   }
   const path = url.replace(/^sqlite:/, "");
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new Kysely<DB>({ dialect: new BunSqliteDialect(openSqlite(path)) });
-  return { db, dialect: "sqlite", close: () => db.destroy() };
+  return { db, dialect: "sqlite", listen: async () => async () => {}, close: () => db.destroy() };
 }
 
 /** True for errors that mean the database cannot be reached right now (not a bad query). */

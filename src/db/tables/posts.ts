@@ -1,0 +1,86 @@
+import type { Bool } from "../schema.ts";
+
+export interface PostsTable {
+  id: string;
+  org_id: string;
+  brand_id: string;
+  livemode: Bool;
+  status: string;
+  template_id: string | null;
+  template_key: string | null;
+  template_version: number | null;
+  data: string | null;
+  content: string | null;
+  publish_at: number | null;
+  publish_by: number | null;
+  slot: Bool;
+  metadata: string;
+  media: string;
+  approval_required: Bool;
+  reviewed_by: string | null;
+  reviewed_by_key: string | null;
+  reviewed_at: number | null;
+  review_note: string | null;
+  created_by_key: string | null;
+  created_by_user: string | null;
+  search_text: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PostTargetsTable {
+  id: string;
+  org_id: string;
+  livemode: Bool;
+  post_id: string;
+  channel_id: string;
+  provider: string;
+  channel_name: string;
+  parts: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: number | null;
+  publish_by: number | null;
+  permalink: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  published_at: number | null;
+  leased_until: number | null;
+  lease_owner: string | null;
+  remote_parts: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PostAttemptsTable {
+  id: string;
+  org_id: string;
+  target_id: string;
+  attempt: number;
+  started_at: number;
+  finished_at: number | null;
+  outcome: string;
+  error_code: string | null;
+  error_message: string | null;
+}
+
+export interface PostSlotsTable {
+  brand_id: string;
+  livemode: Bool;
+  slot_time: number;
+  post_id: string;
+}
+
+export interface ChannelLocksTable {
+  channel_id: string;
+  target_id: string;
+  leased_until: number;
+}
+
+export interface PostTables {
+  posts: PostsTable;
+  post_targets: PostTargetsTable;
+  post_attempts: PostAttemptsTable;
+  post_slots: PostSlotsTable;
+  channel_locks: ChannelLocksTable;
+}

@@ -1,0 +1,60 @@
+// The public Post and PostTarget shapes (reference §4). A post embeds its targets.
+import type { PostAttemptsTable, PostsTable, PostTargetsTable } from "../../db/tables/posts.ts";
+import { iso, isoOrNull } from "../../lib/clock.ts";
+
+export const presentTarget = (t: PostTargetsTable) => ({
+  id: t.id,
+  object: "post_target" as const,
+  post: t.post_id,
+  channel: t.channel_id,
+  channel_name: t.channel_name,
+  provider: t.provider,
+  livemode: t.livemode === 1,
+  parts: JSON.parse(t.parts) as string[],
+  status: t.status,
+  attempts: t.attempts,
+  next_attempt_at: t.status === "queued" ? isoOrNull(t.next_attempt_at) : null,
+  publish_by: isoOrNull(t.publish_by),
+  permalink: t.permalink,
+  error: t.error_code ? { code: t.error_code, message: t.error_message ?? "" } : null,
+  published_at: isoOrNull(t.published_at),
+  engagement: null,
+});
+export type PresentedTarget = ReturnType<typeof presentTarget>;
+
+export const presentPost = (p: PostsTable, targets: PostTargetsTable[]) => ({
+  id: p.id,
+  object: "post" as const,
+  brand: p.brand_id,
+  livemode: p.livemode === 1,
+  status: p.status,
+  template: p.template_key,
+  template_version: p.template_version,
+  data: p.data === null ? null : (JSON.parse(p.data) as unknown),
+  content: p.content === null ? null : (JSON.parse(p.content) as unknown),
+  publish_at: isoOrNull(p.publish_at),
+  publish_by: isoOrNull(p.publish_by),
+  slot: p.slot === 1,
+  metadata: JSON.parse(p.metadata) as Record<string, string>,
+  approval: {
+    required: p.approval_required === 1,
+    reviewed_by: p.reviewed_by,
+    reviewed_by_key: p.reviewed_by_key,
+    reviewed_at: isoOrNull(p.reviewed_at),
+    note: p.review_note,
+  },
+  media: JSON.parse(p.media) as string[],
+  targets: targets.map(presentTarget),
+  created_at: iso(p.created_at),
+  updated_at: iso(p.updated_at),
+});
+export type PresentedPost = ReturnType<typeof presentPost>;
+
+export const presentAttempt = (a: PostAttemptsTable) => ({
+  object: "publish_attempt" as const,
+  attempt: a.attempt,
+  started_at: iso(a.started_at),
+  finished_at: isoOrNull(a.finished_at),
+  outcome: a.outcome,
+  error: a.error_code ? { code: a.error_code, message: a.error_message ?? "" } : null,
+});

@@ -1,0 +1,46 @@
+// After targets change, each affected post's status is derived again (reference §3); reaching a final status
+// emits post.published, post.partially_published or post.failed, in the same transaction.
+import type { App } from "../../app/context.ts";
+import type { Tx } from "../../db/index.ts";
+import type { PostTargetsTable } from "../../db/tables/posts.ts";
+import { recordEvent } from "../events/record.ts";
+import { presentPost } from "./present.ts";
+import { derivePostStatus, postEventFor } from "./status.ts";
+
+export async function refreshPosts(
+  tx: Tx,
+  app: App,
+  postIds: string[],
+  requestId: string | null = null,
+): Promise<void> {
+  if (postIds.length === 0) return;
+  const now = app.clock.now();
+  const posts = await tx.selectFrom("posts").selectAll().where("id", "in", postIds).execute();
+  const targets = await tx
+    .selectFrom("post_targets")
+    .selectAll()
+    .where("post_id", "in", postIds)
+    .orderBy("id")
+    .execute();
+  const byPost = new Map<string, PostTargetsTable[]>();
+  for (const t of targets) byPost.set(t.post_id, [...(byPost.get(t.post_id) ?? []), t]);
+  for (const p of posts) {
+    const ts = byPost.get(p.id) ?? [];
+    const status = derivePostStatus(
+      p.status,
+      ts.map((t) => t.status),
+    );
+    if (status === p.status) continue;
+    await tx.updateTable("posts").set({ status, updated_at: now }).where("id", "=", p.id).execute();
+    const event = postEventFor(status);
+    if (event) {
+      await recordEvent(
+        tx,
+        app,
+        { orgId: p.org_id, livemode: p.livemode === 1, requestId },
+        event,
+        presentPost({ ...p, status, updated_at: now }, ts),
+      );
+    }
+  }
+}

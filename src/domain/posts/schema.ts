@@ -1,0 +1,67 @@
+// POST /v1/posts and /v1/posts/preview input (reference §4 PostInput). Types here; rules (each with its code)
+// are checked by the service so that one response lists every problem.
+import * as v from "valibot";
+import { rule } from "../validate.ts";
+
+const FITS = ["error", "truncate", "thread"] as const;
+
+export const Content = v.strictObject({
+  body: v.optional(v.string()),
+  parts: v.optional(v.array(v.string())),
+  overrides: v.optional(v.record(v.string(), v.string())),
+  fit: v.optional(
+    v.record(
+      v.string(),
+      v.pipe(v.string(), v.picklist(FITS, rule("fit_invalid", "fit must be error, truncate or thread."))),
+    ),
+  ),
+});
+export type ContentInput = v.InferOutput<typeof Content>;
+
+const base = {
+  brand: v.string(),
+  template: v.optional(v.string()),
+  data: v.optional(v.unknown()),
+  content: v.optional(Content),
+  channels: v.optional(v.array(v.string())),
+  media: v.optional(v.array(v.string())),
+  overrides: v.optional(v.record(v.string(), v.string())),
+  fit: v.optional(
+    v.record(
+      v.string(),
+      v.pipe(v.string(), v.picklist(FITS, rule("fit_invalid", "fit must be error, truncate or thread."))),
+    ),
+  ),
+};
+
+export const PostCreate = v.strictObject({
+  ...base,
+  publish_at: v.optional(v.string()),
+  publish_by: v.optional(v.nullable(v.string())),
+  metadata: v.optional(v.record(v.string(), v.unknown())),
+});
+export type PostCreateInput = v.InferOutput<typeof PostCreate>;
+
+export const PostPreview = v.strictObject({
+  ...base,
+  metadata: v.optional(v.record(v.string(), v.unknown())),
+  publish_at: v.optional(v.string()),
+  publish_by: v.optional(v.nullable(v.string())),
+});
+
+export const Reschedule = v.strictObject({
+  publish_at: v.optional(v.string()),
+  publish_by: v.optional(v.nullable(v.string())),
+  swap_with: v.optional(v.string()),
+});
+
+const note = v.optional(
+  v.pipe(v.string(), v.maxLength(500, rule("parameter_invalid", "note is at most 500 characters."))),
+);
+export const Review = v.strictObject({ note });
+
+export const MarkPublished = v.strictObject({
+  permalink: v.optional(
+    v.nullable(v.pipe(v.string(), v.url(rule("url_invalid", "permalink must be an absolute URL.")))),
+  ),
+});

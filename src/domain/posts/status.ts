@@ -1,0 +1,50 @@
+// A post's status is derived from its targets (reference §3): any held → pending_approval; all published →
+// published; all finished → partially_published if any published, else failed if any failed, else canceled;
+// any publishing/needs_attention or some finished → publishing; else scheduled. `rejected` is final.
+
+export const TARGET_STATUSES = [
+  "held",
+  "queued",
+  "publishing",
+  "published",
+  "failed",
+  "needs_attention",
+  "canceled",
+] as const;
+export type TargetStatus = (typeof TARGET_STATUSES)[number];
+export const POST_STATUSES = [
+  "pending_approval",
+  "scheduled",
+  "publishing",
+  "published",
+  "partially_published",
+  "failed",
+  "canceled",
+  "rejected",
+] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];
+
+const FINISHED = new Set<string>(["published", "failed", "canceled"]);
+
+export function derivePostStatus(current: string, targets: readonly string[]): PostStatus {
+  if (current === "rejected") return "rejected";
+  if (targets.length === 0) return "canceled";
+  if (targets.includes("held")) return "pending_approval";
+  if (targets.every((s) => s === "published")) return "published";
+  if (targets.every((s) => FINISHED.has(s))) {
+    if (targets.includes("published")) return "partially_published";
+    if (targets.includes("failed")) return "failed";
+    return "canceled";
+  }
+  if (targets.some((s) => s === "publishing" || s === "needs_attention" || FINISHED.has(s)))
+    return "publishing";
+  return "scheduled";
+}
+
+/** The event a post emits when its derived status becomes final. */
+export function postEventFor(status: PostStatus): string | null {
+  if (status === "published") return "post.published";
+  if (status === "partially_published") return "post.partially_published";
+  if (status === "failed") return "post.failed";
+  return null;
+}

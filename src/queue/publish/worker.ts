@@ -1,0 +1,245 @@
+// The publish worker: claims due targets in batches (up to 10 in flight), calls each target's adapter with a
+// renewed lease and a timeout, and records outcomes in batches. Woken at once when something becomes due (NOTIFY
+// on Postgres, an in-process signal on SQLite), else it polls every 5 s.
+import type { App } from "../../app/context.ts";
+import type { Adapter, PublishedPart, PublishOutcome } from "../../platforms/adapter.ts";
+import { type Claimed, claimTargets, LEASE_MS } from "./claim.ts";
+import { completeTargets, type Finished } from "./complete.ts";
+import { decide } from "./decide.ts";
+
+export const PUBLISH_CHANNEL = "svc_publish";
+
+export interface PublishWorkerOptions {
+  adapterFor: (provider: string) => Adapter | null;
+  maxInFlight?: number;
+  pollMs?: number;
+  timeoutMs?: number;
+  renewMs?: number;
+}
+
+export interface PublishWorker {
+  wake(): void;
+  /** Resolves when nothing is in flight and nothing is waiting to be recorded. */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function startPublishWorker(app: App, opts: PublishWorkerOptions): PublishWorker {
+  const max = opts.maxInFlight ?? 10;
+  const pollMs = opts.pollMs ?? 5000;
+  const timeoutMs = opts.timeoutMs ?? 90_000;
+  const renewMs = opts.renewMs ?? 60_000;
+  let stopped = false;
+  let wakeUp: (() => void) | null = null;
+  let woken = false;
+  const inflight = new Set<Promise<void>>();
+  let pending: Finished[] = [];
+  let flushing: Promise<void> = Promise.resolve();
+
+  const wake = () => {
+    woken = true;
+    wakeUp?.();
+  };
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (woken) {
+        woken = false;
+        return resolve();
+      }
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = null;
+        woken = false;
+        resolve();
+      }
+      wakeUp = done;
+    });
+
+  function flush(): Promise<void> {
+    flushing = flushing.then(async () => {
+      const batch = pending;
+      pending = [];
+      if (batch.length === 0) return;
+      try {
+        await completeTargets(app, batch);
+      } catch (e) {
+        // The database is unreachable: keep the outcomes and try again; if it stays down past the lease, the
+        // reclaimer decides (needs_attention, never a blind retry).
+        app.log.error("recording publish outcomes failed; retrying", {
+          error: String(e),
+          count: batch.length,
+        });
+        pending = [...batch, ...pending];
+        await Bun.sleep(1000);
+        if (!stopped || pending.length) void flush();
+      }
+    });
+    return flushing;
+  }
+
+  async function runOne(c: Claimed): Promise<void> {
+    const adapter = opts.adapterFor(c.channel.provider);
+    let outcome: PublishOutcome | { kind: "error"; message: string };
+    if (!adapter) {
+      outcome = {
+        kind: "rejected",
+        code: "provider_unsupported",
+        message: `No adapter publishes to ${c.channel.provider}.`,
+      };
+    } else {
+      outcome = await attempt(app, c, adapter, timeoutMs, renewMs);
+    }
+    pending.push({
+      claimed: c,
+      decision: decide(outcome, c.target, adapter?.idempotent ?? false, app.clock.now()),
+    });
+    // Outcomes that arrive together are recorded together.
+    queueMicrotask(() => void flush());
+  }
+
+  const loop = (async () => {
+    const offSignal = app.signals.on("publish", wake);
+    const unlisten = await app.listen(PUBLISH_CHANNEL, wake).catch(() => async () => {});
+    while (!stopped) {
+      const free = max - inflight.size;
+      let claimed: Claimed[] = [];
+      if (free > 0) {
+        try {
+          claimed = await claimTargets(app, free);
+        } catch (e) {
+          app.log.error("claiming targets failed", { error: String(e) });
+          await sleep(1000);
+          continue;
+        }
+      }
+      for (const c of claimed) {
+        const p: Promise<void> = runOne(c)
+          .catch((e) => app.log.error("publish run failed", { target: c.target.id, error: String(e) }))
+          .finally(() => {
+            inflight.delete(p);
+            wake();
+          });
+        inflight.add(p);
+      }
+      if (claimed.length < free || inflight.size >= max) await sleep(pollMs);
+    }
+    offSignal();
+    await unlisten();
+  })();
+
+  return {
+    wake,
+    async idle() {
+      while (inflight.size || pending.length) {
+        await Promise.allSettled([...inflight]);
+        await flush();
+      }
+      await flushing;
+    },
+    async stop() {
+      stopped = true;
+      wake();
+      await loop;
+      await Promise.race([Promise.allSettled([...inflight]), Bun.sleep(45_000)]);
+      await flush();
+    },
+  };
+}
+
+/** One adapter call with its lease renewed every minute and a deadline (uncertain when it passes). */
+async function attempt(
+  app: App,
+  c: Claimed,
+  adapter: Adapter,
+  timeoutMs: number,
+  renewMs: number,
+): Promise<PublishOutcome | { kind: "error"; message: string }> {
+  let secrets: Record<string, string> = {};
+  try {
+    if (c.channel.secrets) {
+      secrets = JSON.parse(
+        await app.keys.open(
+          app.db,
+          c.target.org_id,
+          { table: "channels", row: c.target.channel_id, column: "secrets" },
+          c.channel.secrets,
+        ),
+      );
+    }
+  } catch (e) {
+    return { kind: "transient", message: `credentials_unreadable: ${(e as Error).message}` };
+  }
+  const controller = new AbortController();
+  const renew = setInterval(() => {
+    const until = app.clock.now() + LEASE_MS;
+    void app.db
+      .updateTable("post_targets")
+      .set({ leased_until: until })
+      .where("id", "=", c.target.id)
+      .where("lease_owner", "=", app.instanceId)
+      .execute()
+      .then(() =>
+        app.db
+          .updateTable("channel_locks")
+          .set({ leased_until: until })
+          .where("target_id", "=", c.target.id)
+          .execute(),
+      )
+      .catch((e) => app.log.warn("lease renewal failed", { target: c.target.id, error: String(e) }));
+  }, renewMs);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<PublishOutcome>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve({ kind: "uncertain", message: `no answer within ${Math.round(timeoutMs / 1000)} s` });
+    }, timeoutMs);
+  });
+  try {
+    const done = JSON.parse(c.target.remote_parts) as PublishedPart[];
+    return await Promise.race([
+      adapter.publish(app, {
+        targetId: c.target.id,
+        postId: c.target.post_id,
+        livemode: c.target.livemode === 1,
+        attempt: c.target.attempts,
+        channel: {
+          id: c.target.channel_id,
+          provider: c.channel.provider,
+          emulates: c.channel.emulates,
+          settings: c.channel.settings ? (JSON.parse(c.channel.settings) as Record<string, unknown>) : {},
+          secrets,
+        },
+        parts: (JSON.parse(c.target.parts) as string[]).map((text, index) => ({ index, text, media: [] })),
+        done,
+        metadata: c.metadata,
+        signal: controller.signal,
+        onPartPublished: (part) => savePart(app, c.target.id, part),
+      }),
+      deadline,
+    ]);
+  } catch (e) {
+    return { kind: "error", message: e instanceof Error ? e.message : String(e) };
+  } finally {
+    clearInterval(renew);
+    clearTimeout(timer);
+  }
+}
+
+/** Each part's remote reference is saved as it succeeds, so a retry resumes at the first part not yet posted. */
+async function savePart(app: App, targetId: string, part: PublishedPart): Promise<void> {
+  await app.db.transaction().execute(async (tx) => {
+    const row = await tx
+      .selectFrom("post_targets")
+      .select("remote_parts")
+      .where("id", "=", targetId)
+      .executeTakeFirstOrThrow();
+    const parts = (JSON.parse(row.remote_parts) as PublishedPart[]).filter((p) => p.index !== part.index);
+    parts.push(part);
+    await tx
+      .updateTable("post_targets")
+      .set({ remote_parts: JSON.stringify(parts) })
+      .where("id", "=", targetId)
+      .execute();
+  });
+}
