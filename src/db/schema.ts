@@ -1,6 +1,7 @@
 // Table types for Kysely. Times are epoch ms; booleans are 0/1; JSON columns are TEXT.
 import type { Generated } from "kysely";
 import type { PostTables } from "./tables/posts.ts";
+import type { TemplateTables } from "./tables/templates.ts";
 
 export type Bool = 0 | 1;
 
@@ -193,4 +194,4 @@ export interface CoreTables {
   schema_migrations: SchemaMigrationsTable;
 }
 
-export interface DB extends CoreTables, PostTables {}
+export interface DB extends CoreTables, TemplateTables, PostTables {}

@@ -23,7 +23,35 @@ export const fixtures: Record<string, Make> = {
     body: { name: "Renamed" },
     modeScoped: false,
   }),
+  "GET /v1/templates/:id": async (t, a) => ({ params: { id: await templateId(t, a) }, modeScoped: false }),
+  "POST /v1/templates/:id": async (t, a) => ({
+    params: { id: await templateId(t, a) },
+    body: { name: "Renamed" },
+    modeScoped: false,
+  }),
+  "DELETE /v1/templates/:id": async (t, a) => ({ params: { id: await templateId(t, a) }, modeScoped: false }),
+  "POST /v1/templates/:id/versions": async (t, a) => ({
+    params: { id: await templateId(t, a) },
+    body: { variables: { type: "object" }, examples: [{}], body: "Version two" },
+    modeScoped: false,
+  }),
 };
+
+let templates = 0;
+async function templateId(t: TestApp, a: Tenant): Promise<string> {
+  const r = await t.request("POST", "/v1/templates", {
+    key: a.testKey,
+    body: {
+      brand: a.brandId,
+      key: `fixture-${++templates}`,
+      variables: { type: "object" },
+      examples: [{}],
+      body: "Hello",
+    },
+  });
+  if (r.status !== 201) throw new Error(`template fixture: ${JSON.stringify(r.body)}`);
+  return r.body.id;
+}
 
 async function keyId(t: TestApp, a: Tenant): Promise<string> {
   const secret = await key(t.app, a.orgId, { name: "fixture" });

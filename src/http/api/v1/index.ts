@@ -5,8 +5,15 @@ import { apiKeyRoutes } from "./api-keys.ts";
 import { auditRoutes } from "./audit.ts";
 import { brandRoutes } from "./brands.ts";
 import { meRoutes } from "./me.ts";
+import { templateRoutes, templateSchemas } from "./templates.ts";
 
-export const v1Routes: RouteDef[] = [...meRoutes, ...apiKeyRoutes, ...brandRoutes, ...auditRoutes];
+export const v1Routes: RouteDef[] = [
+  ...meRoutes,
+  ...apiKeyRoutes,
+  ...brandRoutes,
+  ...auditRoutes,
+  ...templateRoutes,
+];
 
 /** Response shapes by name; a feature adds its own from its route file. */
-export const v1Schemas: Record<string, unknown> = { ...componentSchemas };
+export const v1Schemas: Record<string, unknown> = { ...componentSchemas, ...templateSchemas };
