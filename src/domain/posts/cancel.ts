@@ -1,0 +1,41 @@
+// Cancel: every target not yet published, failed, publishing or canceled becomes canceled; nothing left to
+// cancel is 409 post_not_cancelable.
+import type { App } from "../../app/context.ts";
+import { type Actor, requireScope } from "../actor.ts";
+import { audit } from "../audit/service.ts";
+import { conflict } from "../errors.ts";
+import { recordEvent, scopeOf } from "../events/record.ts";
+import { releaseSlots } from "../slots/take.ts";
+import { inTx } from "../tx.ts";
+import { loadPost, targetsOf } from "./load.ts";
+import { presentPost } from "./present.ts";
+import { refreshPosts } from "./refresh.ts";
+
+const CANCELABLE = ["held", "queued", "needs_attention"];
+
+export async function cancelPost(app: App, actor: Actor, id: string) {
+  requireScope(actor, "posts:write");
+  const now = app.clock.now();
+  return inTx(app, async (tx) => {
+    const post = await loadPost(tx, actor, id);
+    const r = await tx
+      .updateTable("post_targets")
+      .set({ status: "canceled", next_attempt_at: null, updated_at: now })
+      .where("post_id", "=", post.id)
+      .where("status", "in", CANCELABLE)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) === 0)
+      throw conflict("post_not_cancelable", "Nothing in this post is left to cancel.");
+    await releaseSlots(tx, post.id);
+    await refreshPosts(tx, app, [post.id], actor.requestId);
+    const fresh = await tx
+      .selectFrom("posts")
+      .selectAll()
+      .where("id", "=", post.id)
+      .executeTakeFirstOrThrow();
+    const presented = presentPost(fresh, (await targetsOf(tx, [post.id])).get(post.id) ?? []);
+    await recordEvent(tx, app, scopeOf(actor), "post.canceled", presented);
+    await audit(tx, app, actor, { action: "post.cancel", target: post.id });
+    return presented;
+  });
+}

@@ -1,0 +1,55 @@
+// Finding posts and targets in the actor's org and mode; anything else looks missing.
+import type { Db, Tx } from "../../db/index.ts";
+import type { PostsTable, PostTargetsTable } from "../../db/tables/posts.ts";
+import { isId } from "../../lib/ids.ts";
+import { type Actor, brandVisible } from "../actor.ts";
+import { notFound } from "../errors.ts";
+
+export async function loadPost(db: Db | Tx, actor: Actor, id: string, param = "id"): Promise<PostsTable> {
+  if (!isId("post", id)) throw notFound(`No post ${id}.`, param);
+  const row = await db
+    .selectFrom("posts")
+    .selectAll()
+    .where("id", "=", id)
+    .where("org_id", "=", actor.orgId)
+    .where("livemode", "=", actor.livemode ? 1 : 0)
+    .executeTakeFirst();
+  if (!row || !brandVisible(actor, row.brand_id)) throw notFound(`No post ${id}.`, param);
+  return row;
+}
+
+export async function targetsOf(db: Db | Tx, postIds: string[]): Promise<Map<string, PostTargetsTable[]>> {
+  const out = new Map<string, PostTargetsTable[]>();
+  if (postIds.length === 0) return out;
+  const rows = await db
+    .selectFrom("post_targets")
+    .selectAll()
+    .where("post_id", "in", postIds)
+    .orderBy("id")
+    .execute();
+  for (const t of rows) out.set(t.post_id, [...(out.get(t.post_id) ?? []), t]);
+  return out;
+}
+
+export async function loadTarget(
+  db: Db | Tx,
+  actor: Actor,
+  id: string,
+): Promise<{ target: PostTargetsTable; post: PostsTable }> {
+  if (!isId("ptgt", id)) throw notFound(`No post target ${id}.`, "id");
+  const target = await db
+    .selectFrom("post_targets")
+    .selectAll()
+    .where("id", "=", id)
+    .where("org_id", "=", actor.orgId)
+    .where("livemode", "=", actor.livemode ? 1 : 0)
+    .executeTakeFirst();
+  if (!target) throw notFound(`No post target ${id}.`, "id");
+  const post = await db
+    .selectFrom("posts")
+    .selectAll()
+    .where("id", "=", target.post_id)
+    .executeTakeFirstOrThrow();
+  if (!brandVisible(actor, post.brand_id)) throw notFound(`No post target ${id}.`, "id");
+  return { target, post };
+}

@@ -1,0 +1,71 @@
+// Reading posts: get one (with its targets), list with filters, and a target's attempts.
+import { sql } from "kysely";
+import type { App } from "../../app/context.ts";
+import { type Actor, requireScope } from "../actor.ts";
+import { loadBrand } from "../brands/service.ts";
+import { badRequest, invalid, problem } from "../errors.ts";
+import { listParams, page } from "../pagination.ts";
+import { loadPost, loadTarget, targetsOf } from "./load.ts";
+import { presentAttempt, presentPost } from "./present.ts";
+import { POST_STATUSES } from "./status.ts";
+
+export async function getPost(app: App, actor: Actor, id: string) {
+  requireScope(actor, "posts:read");
+  const post = await loadPost(app.db, actor, id);
+  return presentPost(post, (await targetsOf(app.db, [post.id])).get(post.id) ?? []);
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export async function listPosts(app: App, actor: Actor, query: Record<string, string | undefined>) {
+  requireScope(actor, "posts:read");
+  const params = listParams(query, "post");
+  let q = app.db
+    .selectFrom("posts")
+    .selectAll()
+    .where("org_id", "=", actor.orgId)
+    .where("livemode", "=", actor.livemode ? 1 : 0);
+  if (actor.brandId) q = q.where("brand_id", "=", actor.brandId);
+  if (query.brand) q = q.where("brand_id", "=", (await loadBrand(app.db, actor, query.brand)).id);
+  if (query.status !== undefined) {
+    if (!(POST_STATUSES as readonly string[]).includes(query.status))
+      throw badRequest("parameter_invalid", `status must be one of ${POST_STATUSES.join(", ")}.`, "status");
+    q = q.where("status", "=", query.status);
+  }
+  if (query.q !== undefined) {
+    if (query.q.length > 200) throw invalid([problem("query_too_long", "q is at most 200 characters.", "q")]);
+    q = q.where(sql<boolean>`search_text LIKE ${`%${escapeLike(query.q.toLowerCase())}%`} ESCAPE '\\'`);
+  }
+  for (const [k, v] of Object.entries(query)) {
+    const m = /^metadata\[(.{1,40})\]$/.exec(k);
+    if (!m || v === undefined) continue;
+    const key = m[1]!;
+    q =
+      app.dialect === "postgres"
+        ? q.where(sql<boolean>`(metadata::jsonb ->> ${key}) = ${v}`)
+        : q.where(sql<boolean>`json_extract(metadata, ${`$."${key.replace(/"/g, '\\"')}"`}) = ${v}`);
+  }
+  const env = await page(q, params, "/v1/posts", (p) => p);
+  const targets = await targetsOf(
+    app.db,
+    env.data.map((p) => p.id),
+  );
+  return { ...env, data: env.data.map((p) => presentPost(p, targets.get(p.id) ?? [])) };
+}
+
+export async function listAttempts(app: App, actor: Actor, targetId: string) {
+  requireScope(actor, "posts:read");
+  const { target } = await loadTarget(app.db, actor, targetId);
+  const rows = await app.db
+    .selectFrom("post_attempts")
+    .selectAll()
+    .where("target_id", "=", target.id)
+    .orderBy("attempt", "asc")
+    .execute();
+  return {
+    object: "list" as const,
+    data: rows.map(presentAttempt),
+    has_more: false,
+    url: `/v1/post_targets/${target.id}/attempts`,
+  };
+}

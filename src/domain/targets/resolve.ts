@@ -1,0 +1,79 @@
+// A person resolves a failed or uncertain target: retry it (queued again, deadline now + 24 h) or mark it
+// published (they saw it on the network). Any other state is 409 target_not_resolvable.
+import type { App } from "../../app/context.ts";
+import { type Actor, requireScope } from "../actor.ts";
+import { audit } from "../audit/service.ts";
+import { conflict } from "../errors.ts";
+import { recordEvent, scopeOf } from "../events/record.ts";
+import { loadTarget } from "../posts/load.ts";
+import { notifyDue, wakeLocal } from "../posts/notify.ts";
+import { presentTarget } from "../posts/present.ts";
+import { DEFAULT_WINDOW_MS } from "../posts/publish-time.ts";
+import { refreshPosts } from "../posts/refresh.ts";
+import { MarkPublished } from "../posts/schema.ts";
+import { inTx } from "../tx.ts";
+import { parse } from "../validate.ts";
+
+const RESOLVABLE = ["failed", "needs_attention"];
+
+export async function retryTarget(app: App, actor: Actor, id: string) {
+  requireScope(actor, "posts:write");
+  const now = app.clock.now();
+  const out = await inTx(app, async (tx) => {
+    const { target } = await loadTarget(tx, actor, id);
+    if (!RESOLVABLE.includes(target.status))
+      throw conflict("target_not_resolvable", "Only a failed or uncertain target can be retried.");
+    const row = await tx
+      .updateTable("post_targets")
+      .set({
+        status: "queued",
+        next_attempt_at: now,
+        publish_by: now + DEFAULT_WINDOW_MS,
+        error_code: null,
+        error_message: null,
+        updated_at: now,
+      })
+      .where("id", "=", target.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await refreshPosts(tx, app, [target.post_id], actor.requestId);
+    await audit(tx, app, actor, { action: "post_target.retry", target: target.id });
+    await notifyDue(tx, app);
+    return presentTarget(row);
+  });
+  wakeLocal(app);
+  return out;
+}
+
+export async function markTargetPublished(app: App, actor: Actor, id: string, input: unknown) {
+  requireScope(actor, "posts:write");
+  const b = parse(MarkPublished, input);
+  const now = app.clock.now();
+  return inTx(app, async (tx) => {
+    const { target } = await loadTarget(tx, actor, id);
+    if (!RESOLVABLE.includes(target.status))
+      throw conflict("target_not_resolvable", "Only a failed or uncertain target can be marked published.");
+    const row = await tx
+      .updateTable("post_targets")
+      .set({
+        status: "published",
+        permalink: b.permalink ?? target.permalink,
+        published_at: now,
+        next_attempt_at: null,
+        error_code: null,
+        error_message: null,
+        updated_at: now,
+      })
+      .where("id", "=", target.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordEvent(tx, app, scopeOf(actor), "post_target.published", presentTarget(row));
+    await refreshPosts(tx, app, [target.post_id], actor.requestId);
+    await audit(tx, app, actor, {
+      action: "post_target.mark_published",
+      target: target.id,
+      detail: { permalink: row.permalink },
+    });
+    return presentTarget(row);
+  });
+}
