@@ -23,7 +23,28 @@ export const fixtures: Record<string, Make> = {
     body: { name: "Renamed" },
     modeScoped: false,
   }),
+  "GET /v1/channels/:id": async (t, a) => ({ params: { id: await channelId(t, a) }, modeScoped: true }),
+  "POST /v1/channels/:id": async (t, a) => ({
+    params: { id: await channelId(t, a) },
+    body: { status: "disabled" },
+    modeScoped: true,
+  }),
+  "DELETE /v1/channels/:id": async (t, a) => ({ params: { id: await channelId(t, a) }, modeScoped: true }),
+  "POST /v1/channels/:id/reconnect": async (t, a) => ({
+    params: { id: await channelId(t, a) },
+    body: { fields: { handle: "renewed" } },
+    modeScoped: true,
+  }),
 };
+
+/** A fresh sandbox channel of org A in test mode. */
+async function channelId(t: TestApp, a: Tenant): Promise<string> {
+  const r = await t.request("POST", "/v1/channels", {
+    key: a.testKey,
+    body: { brand: a.brandId, provider: "sandbox" },
+  });
+  return r.body.id;
+}
 
 async function keyId(t: TestApp, a: Tenant): Promise<string> {
   const secret = await key(t.app, a.orgId, { name: "fixture" });

@@ -4,9 +4,22 @@ import type { RouteDef } from "../../route.ts";
 import { apiKeyRoutes } from "./api-keys.ts";
 import { auditRoutes } from "./audit.ts";
 import { brandRoutes } from "./brands.ts";
+import { channelRoutes, channelSchemas } from "./channels.ts";
 import { meRoutes } from "./me.ts";
+import { platformRoutes, platformSchemas } from "./platforms.ts";
 
-export const v1Routes: RouteDef[] = [...meRoutes, ...apiKeyRoutes, ...brandRoutes, ...auditRoutes];
+export const v1Routes: RouteDef[] = [
+  ...meRoutes,
+  ...apiKeyRoutes,
+  ...brandRoutes,
+  ...auditRoutes,
+  ...platformRoutes,
+  ...channelRoutes,
+];
 
 /** Response shapes by name; a feature adds its own from its route file. */
-export const v1Schemas: Record<string, unknown> = { ...componentSchemas };
+export const v1Schemas: Record<string, unknown> = {
+  ...componentSchemas,
+  ...platformSchemas,
+  ...channelSchemas,
+};
