@@ -1,7 +1,8 @@
 // Every migration in order. Listed by import, not read from disk, so a compiled single executable carries them.
 import type { Migration } from "../src/db/migration.ts";
 import core from "./0001_core.ts";
+import channels from "./0002_channels.ts";
 import templates from "./0003_templates.ts";
 import posts from "./0005_posts.ts";
 
-export const migrations: Migration[] = [core, templates, posts];
+export const migrations: Migration[] = [core, channels, templates, posts];

@@ -1,5 +1,6 @@
 // Table types for Kysely. Times are epoch ms; booleans are 0/1; JSON columns are TEXT.
 import type { Generated } from "kysely";
+import type { ChannelTables } from "./tables/channels.ts";
 import type { PostTables } from "./tables/posts.ts";
 import type { TemplateTables } from "./tables/templates.ts";
 
@@ -194,4 +195,4 @@ export interface CoreTables {
   schema_migrations: SchemaMigrationsTable;
 }
 
-export interface DB extends CoreTables, TemplateTables, PostTables {}
+export interface DB extends CoreTables, ChannelTables, TemplateTables, PostTables {}

@@ -10,12 +10,14 @@ import { openApiYaml } from "./openapi.ts";
 import { type HttpContext, jsonResponse, problemResponse, runRoute, SECURITY_HEADERS } from "./pipeline.ts";
 import { RateLimiter } from "./ratelimit.ts";
 import type { RouteDef } from "./route.ts";
+import { sandboxPage } from "./web/sandbox.ts";
 
 /** Routes outside the credential pipeline: [method, path]. */
 export const publicRoutes: [string, string][] = [
   ["GET", "/healthz"],
   ["GET", "/readyz"],
   ["GET", "/v1/openapi.yaml"],
+  ["GET", "/sandbox/:id"],
 ];
 
 const patternOf = (path: string) =>
@@ -72,6 +74,7 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
         return jsonResponse(503, { status: "database_unavailable" }, requestId, { "Retry-After": "5" });
       }
     })
+    .get("/sandbox/:id", ({ params }: { params: { id: string } }) => sandboxPage(app, params.id))
     .get(
       "/v1/openapi.yaml",
       async () =>

@@ -35,6 +35,18 @@ export const fixtures: Record<string, Make> = {
     body: { variables: { type: "object" }, examples: [{}], body: "Version two" },
     modeScoped: false,
   }),
+  "GET /v1/channels/:id": async (t, a) => ({ params: { id: await channelId(t, a) }, modeScoped: true }),
+  "POST /v1/channels/:id": async (t, a) => ({
+    params: { id: await channelId(t, a) },
+    body: { status: "disabled" },
+    modeScoped: true,
+  }),
+  "DELETE /v1/channels/:id": async (t, a) => ({ params: { id: await channelId(t, a) }, modeScoped: true }),
+  "POST /v1/channels/:id/reconnect": async (t, a) => ({
+    params: { id: await channelId(t, a) },
+    body: { fields: { handle: "renewed" } },
+    modeScoped: true,
+  }),
 };
 
 let templates = 0;
@@ -50,6 +62,15 @@ async function templateId(t: TestApp, a: Tenant): Promise<string> {
     },
   });
   if (r.status !== 201) throw new Error(`template fixture: ${JSON.stringify(r.body)}`);
+  return r.body.id;
+}
+
+/** A fresh sandbox channel of org A in test mode. */
+async function channelId(t: TestApp, a: Tenant): Promise<string> {
+  const r = await t.request("POST", "/v1/channels", {
+    key: a.testKey,
+    body: { brand: a.brandId, provider: "sandbox" },
+  });
   return r.body.id;
 }
 

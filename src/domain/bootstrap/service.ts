@@ -5,6 +5,7 @@ import { adminActor } from "../actor.ts";
 import { audit } from "../audit/service.ts";
 import { presentBrand } from "../brands/present.ts";
 import { BrandCreate, DEFAULT_SLOTS } from "../brands/schema.ts";
+import "../channels/bootstrap.ts";
 import { insertOrg, presentOrg } from "../orgs/service.ts";
 import { scopesOfRole } from "../scopes.ts";
 import { inTx } from "../tx.ts";

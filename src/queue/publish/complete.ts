@@ -1,11 +1,10 @@
 // Recording outcomes: a batch of finished attempts in one transaction, each guarded by our lease (a target the
 // reclaimer took back is left alone), with the channel's lock released, channel effects applied, the events
 // written and the posts' statuses derived again.
-import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
 import type { PostTargetsTable } from "../../db/tables/posts.ts";
-import { markNeedsReauth } from "../../domain/channels/reauth.ts";
+import { holdChannel, markNeedsReauth } from "../../domain/channels/service.ts";
 import { recordEvent } from "../../domain/events/record.ts";
 import { presentTarget } from "../../domain/posts/present.ts";
 import { refreshPosts } from "../../domain/posts/refresh.ts";
@@ -54,9 +53,7 @@ export async function completeTargets(app: App, finished: Finished[]): Promise<v
       if (!row) continue; // reclaimed meanwhile: the reclaimer decided its state
       done.push(row);
       if (d.rateLimitedUntil !== null) {
-        await sql`UPDATE channels SET rate_limited_until = ${d.rateLimitedUntil} WHERE id = ${row.channel_id}`.execute(
-          tx,
-        );
+        await holdChannel(tx, row.channel_id, d.rateLimitedUntil);
       }
       if (d.needsReauth !== null) await markNeedsReauth(tx, app, row.channel_id, d.needsReauth);
       for (const type of d.events)

@@ -4,7 +4,9 @@ import type { RouteDef } from "../../route.ts";
 import { apiKeyRoutes } from "./api-keys.ts";
 import { auditRoutes } from "./audit.ts";
 import { brandRoutes } from "./brands.ts";
+import { channelRoutes, channelSchemas } from "./channels.ts";
 import { meRoutes } from "./me.ts";
+import { platformRoutes, platformSchemas } from "./platforms.ts";
 import { templateRoutes, templateSchemas } from "./templates.ts";
 
 export const v1Routes: RouteDef[] = [
@@ -12,8 +14,15 @@ export const v1Routes: RouteDef[] = [
   ...apiKeyRoutes,
   ...brandRoutes,
   ...auditRoutes,
+  ...platformRoutes,
+  ...channelRoutes,
   ...templateRoutes,
 ];
 
 /** Response shapes by name; a feature adds its own from its route file. */
-export const v1Schemas: Record<string, unknown> = { ...componentSchemas, ...templateSchemas };
+export const v1Schemas: Record<string, unknown> = {
+  ...componentSchemas,
+  ...platformSchemas,
+  ...channelSchemas,
+  ...templateSchemas,
+};

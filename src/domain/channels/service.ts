@@ -1,0 +1,261 @@
+// Channels: accounts on networks, each of one brand and one mode. Test mode reaches only the sandbox, live mode
+// every real network; a channel's secret connect fields are sealed and never returned.
+import type { App } from "../../app/context.ts";
+import type { Tx } from "../../db/index.ts";
+import type { ChannelsTable } from "../../db/tables/channels.ts";
+import { newId } from "../../lib/ids.ts";
+import { DEFAULT_EMULATES, getPlatform, isProvider } from "../../platforms/registry.ts";
+import type { Provider } from "../../platforms/types.ts";
+import { type Actor, requireScope } from "../actor.ts";
+import { audit } from "../audit/service.ts";
+import { loadBrand } from "../brands/service.ts";
+import { conflict, invalid, type Problem, problem } from "../errors.ts";
+import { recordEvent, scopeOf } from "../events/record.ts";
+import { assertWithinLimit } from "../orgs/limits.ts";
+import { listParams, page } from "../pagination.ts";
+import { inTx } from "../tx.ts";
+import { parse } from "../validate.ts";
+import { sealSecrets, splitFields } from "./fields.ts";
+import { loadChannel } from "./load.ts";
+import { presentChannel } from "./present.ts";
+import { ChannelCreate, ChannelReconnect, ChannelUpdate } from "./schema.ts";
+
+// What the publishing engine uses, from one place.
+export { openSecrets } from "./fields.ts";
+export { channelsForPost, loadChannel, type PostChannels } from "./load.ts";
+export { type Channel, presentChannel } from "./present.ts";
+export { adapterChannel, holdChannel, markNeedsReauth } from "./state.ts";
+
+export interface ConnectInput {
+  provider: string;
+  emulates?: string | null | undefined;
+  fields?: Record<string, string> | undefined;
+}
+
+export async function listChannels(app: App, actor: Actor, query: Record<string, unknown>) {
+  requireScope(actor, "channels:read");
+  const p = listParams(query, "chan");
+  let q = app.db
+    .selectFrom("channels")
+    .selectAll()
+    .where("org_id", "=", actor.orgId)
+    .where("livemode", "=", actor.livemode ? 1 : 0);
+  if (typeof query.brand === "string" && query.brand !== "")
+    q = q.where("brand_id", "=", (await loadBrand(app.db, actor, query.brand)).id);
+  if (actor.brandId) q = q.where("brand_id", "=", actor.brandId);
+  return page(q, p, "/v1/channels", presentChannel);
+}
+
+export async function getChannel(app: App, actor: Actor, id: string) {
+  requireScope(actor, "channels:read");
+  return presentChannel(await loadChannel(app.db, actor, id));
+}
+
+export async function createChannel(app: App, actor: Actor, input: unknown) {
+  requireScope(actor, "channels:write");
+  const b = parse(ChannelCreate, input);
+  return inTx(app, async (tx) => {
+    const brand = await loadBrand(tx, actor, b.brand);
+    return connectChannel(tx, app, actor, brand.id, b);
+  });
+}
+
+/** What a provider and mode allow; the rules of reference §1 (test reaches only the sandbox). */
+function providerProblems(actor: Actor, c: ConnectInput): Problem[] {
+  const out: Problem[] = [];
+  const rules = getPlatform(c.provider);
+  if (!rules) {
+    out.push(problem("provider_invalid", `There is no provider ${c.provider}.`, "provider"));
+  } else if (rules.test_only && actor.livemode) {
+    out.push(
+      problem("provider_unavailable", `${rules.name} is for test mode only; use a test key.`, "provider"),
+    );
+  } else if (!rules.test_only && !actor.livemode) {
+    out.push(
+      problem(
+        "provider_unavailable",
+        `Test mode reaches only sandbox channels; connect ${rules.name} with a live key.`,
+        "provider",
+      ),
+    );
+  }
+  if (c.emulates != null) {
+    if (c.provider !== "sandbox")
+      out.push(problem("provider_invalid", "Only a sandbox channel emulates another provider.", "emulates"));
+    else if (!isProvider(c.emulates))
+      out.push(problem("provider_unknown", `There is no provider ${c.emulates} to emulate.`, "emulates"));
+  }
+  return out;
+}
+
+/** The name and handle a channel shows. Real networks' adapters fill them from the account when they check it. */
+function identity(
+  provider: Provider,
+  emulates: Provider | null,
+  settings: Record<string, string>,
+  id: string,
+) {
+  if (provider !== "sandbox") return { display_name: getPlatform(provider)!.name, handle: null };
+  return {
+    display_name: settings.display_name ?? `Sandbox ${getPlatform(emulates ?? DEFAULT_EMULATES)!.name}`,
+    handle: settings.handle ?? `sandbox-${id.slice(-6)}`,
+  };
+}
+
+/**
+ * Connects a channel to a brand the caller has already found, in the caller's transaction: the row, its sealed
+ * secrets, the `channel.connected` event and the audit row. Bootstrap uses it for the first sandbox channel.
+ */
+export async function connectChannel(tx: Tx, app: App, actor: Actor, brandId: string, c: ConnectInput) {
+  const problems = providerProblems(actor, c);
+  const rules = getPlatform(c.provider);
+  const split = rules ? splitFields(rules, c.fields ?? {}) : null;
+  if (split) problems.push(...split.problems);
+  if (problems.length || !rules || !split) throw invalid(problems);
+  if (actor.livemode)
+    await assertWithinLimit(
+      tx,
+      actor.orgId,
+      "channels",
+      async () => 1 + (await countLiveChannels(tx, actor.orgId)),
+    );
+  const provider = rules.provider;
+  const emulates = provider === "sandbox" ? ((c.emulates ?? DEFAULT_EMULATES) as Provider) : null;
+  const now = app.clock.now();
+  const id = newId("chan", now);
+  const row: ChannelsTable = {
+    id,
+    org_id: actor.orgId,
+    brand_id: brandId,
+    livemode: actor.livemode ? 1 : 0,
+    provider,
+    emulates,
+    ...identity(provider, emulates, split.settings, id),
+    profile_url: null,
+    settings: JSON.stringify(split.settings),
+    secrets: await sealSecrets(tx, app, actor.orgId, id, split.secrets),
+    status: "active",
+    status_note: null,
+    // The sandbox has nothing to verify; a real network's credentials are checked by its adapter later.
+    checked_at: provider === "sandbox" ? now : null,
+    check_error: null,
+    rate_limited_until: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await tx.insertInto("channels").values(row).execute();
+  const channel = presentChannel(row);
+  await recordEvent(tx, app, scopeOf(actor), "channel.connected", channel);
+  await audit(tx, app, actor, {
+    action: "channel.create",
+    target: id,
+    detail: { brand: brandId, provider, emulates, fields: Object.keys(c.fields ?? {}) },
+  });
+  return channel;
+}
+
+export async function updateChannel(app: App, actor: Actor, id: string, input: unknown) {
+  requireScope(actor, "channels:write");
+  const b = parse(ChannelUpdate, input);
+  return inTx(app, async (tx) => {
+    const cur = await loadChannel(tx, actor, id);
+    if (b.status === undefined || b.status === cur.status) return presentChannel(cur);
+    if (b.status === "active" && cur.status === "needs_reauth")
+      throw conflict("needs_reauth", "This channel must be connected again before it is enabled.", {
+        param: "status",
+        detail: `Reconnect it with POST /v1/channels/${cur.id}/reconnect; that makes it active.`,
+      });
+    const now = app.clock.now();
+    const next: ChannelsTable = { ...cur, status: b.status, status_note: null, updated_at: now };
+    await tx
+      .updateTable("channels")
+      .set({ status: next.status, status_note: null, updated_at: now })
+      .where("id", "=", cur.id)
+      .where("org_id", "=", actor.orgId)
+      .execute();
+    await audit(tx, app, actor, {
+      action: "channel.update",
+      target: cur.id,
+      detail: { status: { from: cur.status, to: next.status } },
+    });
+    return presentChannel(next);
+  });
+}
+
+export async function deleteChannel(app: App, actor: Actor, id: string) {
+  requireScope(actor, "channels:write");
+  return inTx(app, async (tx) => {
+    const cur = await loadChannel(tx, actor, id);
+    await tx.deleteFrom("channels").where("id", "=", cur.id).where("org_id", "=", actor.orgId).execute();
+    await audit(tx, app, actor, {
+      action: "channel.delete",
+      target: cur.id,
+      detail: { brand: cur.brand_id, provider: cur.provider },
+    });
+    return { id: cur.id, object: "channel" as const, deleted: true as const };
+  });
+}
+
+/** New connect fields for a channel; a channel that needed them again becomes active. */
+export async function reconnectChannel(app: App, actor: Actor, id: string, input: unknown) {
+  requireScope(actor, "channels:write");
+  const b = parse(ChannelReconnect, input);
+  return inTx(app, async (tx) => {
+    const cur = await loadChannel(tx, actor, id);
+    const rules = getPlatform(cur.provider);
+    if (!rules) throw new Error(`channel ${cur.id} has an unknown provider ${cur.provider}`);
+    const split = splitFields(rules, b.fields ?? {});
+    if (split.problems.length) throw invalid(split.problems);
+    const now = app.clock.now();
+    const given = identity(rules.provider, cur.emulates as Provider | null, split.settings, cur.id);
+    const reauthed = cur.status === "needs_reauth";
+    const next: ChannelsTable = {
+      ...cur,
+      // Only what was given replaces the sandbox's made-up name and handle.
+      display_name: split.settings.display_name !== undefined ? given.display_name : cur.display_name,
+      handle: split.settings.handle !== undefined ? given.handle : cur.handle,
+      settings: JSON.stringify(split.settings),
+      secrets: await sealSecrets(tx, app, cur.org_id, cur.id, split.secrets),
+      // A disabled channel stays disabled: someone turned it off on purpose.
+      status: reauthed ? "active" : cur.status,
+      status_note: reauthed ? null : cur.status_note,
+      checked_at: rules.provider === "sandbox" ? now : null,
+      check_error: null,
+      updated_at: now,
+    };
+    await tx
+      .updateTable("channels")
+      .set({
+        display_name: next.display_name,
+        handle: next.handle,
+        settings: next.settings,
+        secrets: next.secrets,
+        status: next.status,
+        status_note: next.status_note,
+        checked_at: next.checked_at,
+        check_error: null,
+        updated_at: now,
+      })
+      .where("id", "=", cur.id)
+      .where("org_id", "=", actor.orgId)
+      .execute();
+    const channel = presentChannel(next);
+    await recordEvent(tx, app, scopeOf(actor), "channel.connected", channel);
+    await audit(tx, app, actor, {
+      action: "channel.reconnect",
+      target: cur.id,
+      detail: { fields: Object.keys(b.fields ?? {}), status: { from: cur.status, to: next.status } },
+    });
+    return channel;
+  });
+}
+
+async function countLiveChannels(tx: Tx, orgId: string): Promise<number> {
+  const r = await tx
+    .selectFrom("channels")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("org_id", "=", orgId)
+    .where("livemode", "=", 1)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}

@@ -1,0 +1,109 @@
+// The sandbox network: test mode's only destination. It "posts" into the database and behaves like a real
+// network that makes no idempotency promise, and metadata.svc_simulate makes it fail the way networks do
+// (reference §3), so a product can test its handling of every outcome without a real account.
+import type { App } from "../../app/context.ts";
+import type { Adapter, PublishInput, PublishOutcome } from "../adapter.ts";
+import { sandboxPermalink, storeSandboxPart } from "./posts.ts";
+
+/** The values of metadata.svc_simulate; anything else is refused by the post (`simulation_invalid`). */
+export const SIMULATIONS = [
+  "rate_limited",
+  "auth_revoked",
+  "rejected",
+  "timeout_after_send",
+  "slow",
+] as const;
+export type Simulation = (typeof SIMULATIONS)[number];
+export const isSimulation = (s: unknown): s is Simulation =>
+  typeof s === "string" && (SIMULATIONS as readonly string[]).includes(s);
+
+export const SIMULATED_RETRY_AFTER_MS = 5000;
+export const SLOW_MS = 3000;
+
+/** Resolves true after `ms`, or false as soon as the signal aborts. */
+function wait(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
+  if (input.livemode)
+    return {
+      kind: "rejected",
+      code: "provider_unsupported",
+      message: "The sandbox is test mode only; a live post never reaches it.",
+    };
+  const simulate = input.metadata.svc_simulate;
+  switch (simulate) {
+    case "rate_limited":
+      if (input.attempt === 1)
+        return {
+          kind: "rate_limited",
+          retryAfterMs: SIMULATED_RETRY_AFTER_MS,
+          message: "The sandbox asks to slow down (svc_simulate=rate_limited); a later attempt succeeds.",
+        };
+      break;
+    case "auth_revoked":
+      return {
+        kind: "auth_revoked",
+        message: "The sandbox revoked this channel's access (svc_simulate=auth_revoked).",
+      };
+    case "rejected":
+      return {
+        kind: "rejected",
+        code: "rejected",
+        message: "The sandbox refused the post (svc_simulate=rejected).",
+      };
+    case "slow":
+      if (!(await wait(SLOW_MS, input.signal)))
+        return { kind: "transient", message: "Stopped while the sandbox was slow; nothing was posted." };
+      break;
+  }
+
+  // The sandbox_posts rows belong to the channel's org, so deleting the org removes them.
+  const channel = await app.db
+    .selectFrom("channels")
+    .select("org_id")
+    .where("id", "=", input.channel.id)
+    .executeTakeFirst();
+  if (!channel)
+    return { kind: "rejected", code: "unauthorized", message: "The sandbox channel no longer exists." };
+
+  const done = new Set(input.done.map((p) => p.index));
+  const todo = input.parts.filter((p) => !done.has(p.index)).sort((a, b) => a.index - b.index);
+  const at = {
+    orgId: channel.org_id,
+    channelId: input.channel.id,
+    targetId: input.targetId,
+    attempt: input.attempt,
+  };
+  for (const [i, part] of todo.entries()) {
+    if (input.signal.aborted)
+      return {
+        kind: "transient",
+        message: `Stopped before part ${part.index + 1} was sent; the parts before it are saved.`,
+      };
+    const published = await storeSandboxPart(app, at, part);
+    // The network took the last part, but its answer is lost: the service cannot know it was posted.
+    if (simulate === "timeout_after_send" && input.attempt === 1 && i === todo.length - 1)
+      return {
+        kind: "uncertain",
+        message:
+          "The sandbox stored the post but its answer never arrived (svc_simulate=timeout_after_send).",
+      };
+    await input.onPartPublished(published);
+  }
+  return { kind: "published", permalink: sandboxPermalink(app, input.targetId) };
+}
+
+export const sandboxAdapter: Adapter = { provider: "sandbox", idempotent: false, publish };

@@ -1,0 +1,193 @@
+// A channel's life over /v1 after it is connected: status, reauth and reconnect, delete, the live-channel limit.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { adminActor } from "../../../../src/domain/actor.ts";
+import {
+  createChannel,
+  listChannels,
+  markNeedsReauth,
+  openSecrets,
+} from "../../../../src/domain/channels/service.ts";
+import { scopesOfRole } from "../../../../src/domain/scopes.ts";
+import { type TestApp, testApp } from "../../../helpers/app.ts";
+import { dialects } from "../../../helpers/db.ts";
+import { type Tenant, tenant } from "../../../helpers/factories.ts";
+import { schemaErrors } from "../../../helpers/schemas.ts";
+
+for (const dialect of dialects) {
+  describe(`/v1/channels lifecycle (${dialect})`, () => {
+    let t: TestApp;
+    let a: Tenant;
+    beforeAll(async () => {
+      t = await testApp(dialect);
+      a = await tenant(t.app, "Lifecycle Org");
+    });
+    afterAll(() => t.close());
+
+    const create = (k: string, body: unknown) => t.request("POST", "/v1/channels", { key: k, body });
+    const eventsOf = (type: string, objectId: string) =>
+      t.app.db
+        .selectFrom("events")
+        .selectAll()
+        .where("org_id", "=", a.orgId)
+        .where("type", "=", type)
+        .where("data", "like", `%${objectId}%`)
+        .execute();
+
+    test("status: disable and enable; a channel needing reauth is reconnected, not enabled", async () => {
+      const id = (await create(a.testKey, { brand: a.brandId, provider: "sandbox" })).body.id;
+      const off = await t.request("POST", `/v1/channels/${id}`, {
+        key: a.testKey,
+        body: { status: "disabled" },
+      });
+      expect([off.status, off.body.status]).toEqual([200, "disabled"]);
+      const on = await t.request("POST", `/v1/channels/${id}`, {
+        key: a.testKey,
+        body: { status: "active" },
+      });
+      expect(on.body.status).toBe("active");
+      const bad = await t.request("POST", `/v1/channels/${id}`, {
+        key: a.testKey,
+        body: { status: "needs_reauth" },
+      });
+      expect([bad.status, bad.body.code, bad.body.param]).toEqual([422, "status_invalid", "status"]);
+
+      await t.app.db
+        .transaction()
+        .execute((tx) => markNeedsReauth(tx, t.app, id, "Token revoked by the network."));
+      const broken = await t.request("GET", `/v1/channels/${id}`, { key: a.testKey });
+      expect([broken.body.status, broken.body.status_note]).toEqual([
+        "needs_reauth",
+        "Token revoked by the network.",
+      ]);
+      const refused = await t.request("POST", `/v1/channels/${id}`, {
+        key: a.testKey,
+        body: { status: "active" },
+      });
+      expect([refused.status, refused.body.code]).toEqual([409, "needs_reauth"]);
+      expect(refused.body.detail).toContain(`/v1/channels/${id}/reconnect`);
+
+      const back = await t.request("POST", `/v1/channels/${id}/reconnect`, {
+        key: a.testKey,
+        body: { fields: { display_name: "Back Again" } },
+      });
+      expect(back.status).toBe(200);
+      expect(schemaErrors("Channel", back.body)).toBe("");
+      expect([
+        back.body.status,
+        back.body.status_note,
+        back.body.check_error,
+        back.body.display_name,
+      ]).toEqual(["active", null, null, "Back Again"]);
+      expect(await eventsOf("channel.connected", id)).toHaveLength(2);
+      expect(await eventsOf("channel.needs_reauth", id)).toHaveLength(1);
+      const log = await t.request("GET", "/v1/audit_events?limit=100", { key: a.testKey });
+      const actions = log.body.data
+        .filter((e: { target: string }) => e.target === id)
+        .map((e: { action: string }) => e.action);
+      expect(actions).toEqual(["channel.reconnect", "channel.update", "channel.update", "channel.create"]);
+    });
+
+    test("reconnect replaces the fields and seals the new secret; a disabled channel stays disabled", async () => {
+      const id = (
+        await create(a.liveKey, {
+          brand: a.brandId,
+          provider: "mastodon",
+          fields: {
+            instance: "https://social.example",
+            access_token: "old-token",
+          },
+        })
+      ).body.id;
+      await t.request("POST", `/v1/channels/${id}`, { key: a.liveKey, body: { status: "disabled" } });
+      const missing = await t.request("POST", `/v1/channels/${id}/reconnect`, {
+        key: a.liveKey,
+        body: { fields: { instance: "https://social.example" } },
+      });
+      expect([missing.status, missing.body.code, missing.body.param]).toEqual([
+        422,
+        "field_required",
+        "fields.access_token",
+      ]);
+      const r = await t.request("POST", `/v1/channels/${id}/reconnect`, {
+        key: a.liveKey,
+        body: { fields: { instance: "https://other.example", access_token: "new-token" } },
+      });
+      expect([r.status, r.body.status, r.body.settings]).toEqual([
+        200,
+        "disabled",
+        { instance: "https://other.example" },
+      ]);
+      const row = await t.app.db
+        .selectFrom("channels")
+        .selectAll()
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
+      expect(await openSecrets(t.app, row)).toEqual({ access_token: "new-token" });
+      expect(row.secrets).not.toContain("new-token");
+    });
+
+    test("delete answers the deleted envelope and the channel is gone", async () => {
+      const id = (await create(a.testKey, { brand: a.brandId, provider: "sandbox" })).body.id;
+      const r = await t.request("DELETE", `/v1/channels/${id}`, { key: a.testKey });
+      expect([r.status, r.body]).toEqual([200, { id, object: "channel", deleted: true }]);
+      expect(schemaErrors("Deleted", r.body)).toBe("");
+      expect((await t.request("GET", `/v1/channels/${id}`, { key: a.testKey })).status).toBe(404);
+      expect((await t.request("DELETE", `/v1/channels/${id}`, { key: a.testKey })).status).toBe(404);
+      const wrongPrefix = await t.request("GET", `/v1/channels/${a.brandId}`, { key: a.testKey });
+      expect([wrongPrefix.status, wrongPrefix.body.code]).toEqual([404, "resource_missing"]);
+    });
+
+    test("the org's channel limit counts live channels only", async () => {
+      const c = await tenant(t.app, "Limited Org");
+      await t.app.db.updateTable("orgs").set({ limit_channels: 1 }).where("id", "=", c.orgId).execute();
+      const first = await create(c.liveKey, {
+        brand: c.brandId,
+        provider: "discord",
+        fields: {
+          webhook_url: "https://discord.com/api/webhooks/1/abc",
+        },
+      });
+      expect(first.status).toBe(201);
+      const second = await create(c.liveKey, {
+        brand: c.brandId,
+        provider: "discord",
+        fields: {
+          webhook_url: "https://discord.com/api/webhooks/2/def",
+        },
+      });
+      expect([second.status, second.body.code, second.body.param]).toEqual([
+        403,
+        "limit_reached",
+        "channels",
+      ]);
+      // Test channels are not counted (the bootstrap sandbox channel already exists beside the live one).
+      expect((await create(c.testKey, { brand: c.brandId, provider: "sandbox" })).status).toBe(201);
+      const n = await t.app.db
+        .selectFrom("channels")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("org_id", "=", c.orgId)
+        .where("livemode", "=", 1)
+        .executeTakeFirstOrThrow();
+      expect(Number(n.n)).toBe(1);
+    });
+
+    test("a person's role decides: a viewer reads channels but cannot connect one", async () => {
+      const viewer = { ...adminActor(a.orgId, "test", scopesOfRole("viewer")), kind: "user" as const };
+      expect((await listChannels(t.app, viewer, {})).data.length).toBeGreaterThan(0);
+      await expect(
+        createChannel(t.app, viewer, { brand: a.brandId, provider: "sandbox" }),
+      ).rejects.toMatchObject({
+        status: 403,
+        code: "forbidden",
+      });
+    });
+
+    test("the OpenAPI document carries the channel routes and the Channel schema", async () => {
+      const doc = await (await t.http.handle(new Request("http://localhost/v1/openapi.yaml"))).text();
+      expect(doc).toContain("/v1/channels/{id}/reconnect:");
+      expect(doc).toContain("ChannelList:");
+      expect(doc).toContain("PlatformList:");
+      expect(doc).toContain("x-scope: channels:write");
+    });
+  });
+}
