@@ -1,10 +1,14 @@
 // Every named task and every long-running worker loop a `svc worker` process runs.
 import type { App } from "../app/context.ts";
+import { adapterFor } from "../platforms/adapters.ts";
+import { startPublishWorker } from "./publish/worker.ts";
 import { idempotencyPrune } from "./tasks/idempotency-prune.ts";
+import { publishExpire } from "./tasks/publish-expire.ts";
+import { publishReclaim } from "./tasks/publish-reclaim.ts";
 import { requestsPrune } from "./tasks/requests-prune.ts";
 import type { TaskDef } from "./tasks.ts";
 
-export const tasks: TaskDef[] = [requestsPrune, idempotencyPrune];
+export const tasks: TaskDef[] = [requestsPrune, idempotencyPrune, publishReclaim, publishExpire];
 
 /** A loop that runs for the life of a worker process (the publish queue, webhook deliveries). */
 export interface WorkerLoop {
@@ -12,4 +16,6 @@ export interface WorkerLoop {
   start(app: App): { stop(): Promise<void> };
 }
 
-export const workerLoops: WorkerLoop[] = [];
+export const workerLoops: WorkerLoop[] = [
+  { name: "publish", start: (app) => startPublishWorker(app, { adapterFor }) },
+];

@@ -47,6 +47,34 @@ export const fixtures: Record<string, Make> = {
     body: { fields: { handle: "renewed" } },
     modeScoped: true,
   }),
+  "GET /v1/posts/:id": async (t, a) => ({ params: { id: (await post(t, a)).id }, modeScoped: true }),
+  "POST /v1/posts/:id/cancel": async (t, a) => ({ params: { id: (await post(t, a)).id }, modeScoped: true }),
+  "POST /v1/posts/:id/reschedule": async (t, a) => ({
+    params: { id: (await post(t, a)).id },
+    body: { publish_at: new Date(Date.now() + 7200_000).toISOString() },
+    modeScoped: true,
+  }),
+  "POST /v1/posts/:id/approve": async (t, a) => ({
+    params: { id: (await post(t, a, { pending: true })).id },
+    modeScoped: true,
+  }),
+  "POST /v1/posts/:id/reject": async (t, a) => ({
+    params: { id: (await post(t, a, { pending: true })).id },
+    modeScoped: true,
+  }),
+  "POST /v1/post_targets/:id/retry": async (t, a) => ({
+    params: { id: (await post(t, a, { failed: true })).targets[0].id },
+    modeScoped: true,
+  }),
+  "POST /v1/post_targets/:id/mark_published": async (t, a) => ({
+    params: { id: (await post(t, a, { failed: true })).targets[0].id },
+    body: { permalink: "https://bsky.app/profile/x/post/1" },
+    modeScoped: true,
+  }),
+  "GET /v1/post_targets/:id/attempts": async (t, a) => ({
+    params: { id: (await post(t, a)).targets[0].id },
+    modeScoped: true,
+  }),
 };
 
 let templates = 0;
@@ -78,4 +106,41 @@ async function keyId(t: TestApp, a: Tenant): Promise<string> {
   const secret = await key(t.app, a.orgId, { name: "fixture" });
   const me = await t.request("GET", "/v1/me", { key: secret });
   return me.body.api_key.id;
+}
+
+/**
+ * A post of org A in test mode, an hour ahead, made by a key of its own so that org A's test key may review it.
+ * `pending`: the brand requires approval. `failed`: its target has failed (as the worker would leave it).
+ */
+async function post(t: TestApp, a: Tenant, o: { pending?: boolean; failed?: boolean } = {}) {
+  const author = await key(t.app, a.orgId, { name: "author" });
+  if (o.pending)
+    await t.app.db
+      .updateTable("brands")
+      .set({ approval_policy: "required_for_all" })
+      .where("id", "=", a.brandId)
+      .execute();
+  const r = await t.request("POST", "/v1/posts", {
+    key: author,
+    body: {
+      brand: a.brandId,
+      content: { body: "Fixture post" },
+      publish_at: new Date(Date.now() + 3600_000).toISOString(),
+    },
+  });
+  if (o.pending)
+    await t.app.db
+      .updateTable("brands")
+      .set({ approval_policy: "none" })
+      .where("id", "=", a.brandId)
+      .execute();
+  if (r.status !== 201) throw new Error(`post fixture: ${JSON.stringify(r.body)}`);
+  if (o.failed) {
+    await t.app.db
+      .updateTable("post_targets")
+      .set({ status: "failed", error_code: "rejected" })
+      .where("post_id", "=", r.body.id)
+      .execute();
+  }
+  return r.body;
 }

@@ -7,6 +7,7 @@ import { brandRoutes } from "./brands.ts";
 import { channelRoutes, channelSchemas } from "./channels.ts";
 import { meRoutes } from "./me.ts";
 import { platformRoutes, platformSchemas } from "./platforms.ts";
+import { postRoutes, postSchemas } from "./posts.ts";
 import { templateRoutes, templateSchemas } from "./templates.ts";
 
 export const v1Routes: RouteDef[] = [
@@ -17,6 +18,7 @@ export const v1Routes: RouteDef[] = [
   ...platformRoutes,
   ...channelRoutes,
   ...templateRoutes,
+  ...postRoutes,
 ];
 
 /** Response shapes by name; a feature adds its own from its route file. */
@@ -25,4 +27,5 @@ export const v1Schemas: Record<string, unknown> = {
   ...platformSchemas,
   ...channelSchemas,
   ...templateSchemas,
+  ...postSchemas,
 };

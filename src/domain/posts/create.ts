@@ -1,0 +1,161 @@
+// POST /v1/posts (reference §6, "Life of a post"): check every channel's text against its network's rules and
+// refuse with every problem listed; else store the post and one target per channel with the text frozen, take
+// its slot, hold it for approval when needed, and write post.created and the audit row, in one transaction.
+import type { App } from "../../app/context.ts";
+import type { PostsTable, PostTargetsTable } from "../../db/tables/posts.ts";
+import { newId } from "../../lib/ids.ts";
+import { type Actor, requireScope } from "../actor.ts";
+import { audit } from "../audit/service.ts";
+import type { Slot } from "../brands/schema.ts";
+import { invalid, type Problem } from "../errors.ts";
+import { recordEvent, scopeOf } from "../events/record.ts";
+import { assertWithinLimit } from "../orgs/limits.ts";
+import { isSlotTime } from "../slots/next.ts";
+import { takeExactSlot, takeNextSlot } from "../slots/take.ts";
+import { inTx } from "../tx.ts";
+import { parse } from "../validate.ts";
+import { needsApproval } from "./approval.ts";
+import { notifyDue, wakeLocal } from "./notify.ts";
+import { preparePost } from "./prepare.ts";
+import { presentPost } from "./present.ts";
+import { DEFAULT_WINDOW_MS, isProblem, parsePublishAt, parsePublishBy } from "./publish-time.ts";
+import { PostCreate } from "./schema.ts";
+
+const monthStart = (ms: number) => {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+};
+
+export async function createPost(app: App, actor: Actor, input: unknown) {
+  requireScope(actor, "posts:write");
+  const b = parse(PostCreate, input);
+  const now = app.clock.now();
+  const postId = newId("post", now);
+  const out = await inTx(app, async (tx) => {
+    const prep = await preparePost(tx, app, actor, b, postId);
+    const problems: Problem[] = [...prep.problems, ...prep.violations];
+    const at = parsePublishAt(b.publish_at, now);
+    if (isProblem(at)) problems.push(at);
+    const by = parsePublishBy(b.publish_by, now, !isProblem(at) && at.kind === "at" ? at.ms : now);
+    if (isProblem(by)) problems.push(by);
+    if (problems.length) throw invalid(problems);
+    const publishAtKind = at as Exclude<typeof at, Problem>;
+    const deadline = by as number | null;
+
+    if (actor.livemode) {
+      const from = monthStart(now);
+      await assertWithinLimit(tx, actor.orgId, "posts_per_month", async () => {
+        const r = await tx
+          .selectFrom("posts")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("org_id", "=", actor.orgId)
+          .where("livemode", "=", 1)
+          .where("created_at", ">=", from)
+          .executeTakeFirstOrThrow();
+        return Number(r.n) + 1;
+      });
+    }
+
+    const approval = needsApproval(
+      prep.template?.template.approval ?? null,
+      prep.brand.approval_policy,
+      actor,
+    );
+    // The post row exists before its slot: the slot row refers to it.
+    const post: PostsTable = {
+      id: postId,
+      org_id: actor.orgId,
+      brand_id: prep.brand.id,
+      livemode: actor.livemode ? 1 : 0,
+      status: approval ? "pending_approval" : "scheduled",
+      template_id: prep.template?.template.id ?? null,
+      template_key: prep.template?.template.key ?? null,
+      template_version: prep.template?.version ?? null,
+      data: prep.template ? JSON.stringify(prep.data ?? {}) : null,
+      content: prep.content ? JSON.stringify(prep.content) : null,
+      publish_at: null,
+      publish_by: null,
+      slot: 0,
+      metadata: JSON.stringify(prep.metadata),
+      media: JSON.stringify(prep.media),
+      approval_required: approval ? 1 : 0,
+      reviewed_by: null,
+      reviewed_by_key: null,
+      reviewed_at: null,
+      review_note: null,
+      created_by_key: actor.apiKeyId,
+      created_by_user: actor.userId,
+      search_text: prep.renditions
+        .flatMap((r) => r.rendition.parts)
+        .join("\n")
+        .toLowerCase(),
+      created_at: now,
+      updated_at: now,
+    };
+    await tx.insertInto("posts").values(post).execute();
+
+    if (publishAtKind.kind === "next_slot") {
+      post.slot = 1;
+      // A post waiting for approval holds no slot; approval takes the next free one (slot order = approval order).
+      if (!approval)
+        post.publish_at = await takeNextSlot(tx, prep.brand, actor.livemode, post.id, now, deadline);
+    } else {
+      post.publish_at = publishAtKind.kind === "now" ? now : Math.max(publishAtKind.ms, now);
+      if (
+        publishAtKind.kind === "at" &&
+        isSlotTime(JSON.parse(prep.brand.slots) as Slot[], prep.brand.timezone, publishAtKind.ms)
+      ) {
+        await takeExactSlot(tx, prep.brand.id, actor.livemode, post.id, publishAtKind.ms);
+        post.slot = 1;
+      }
+    }
+    post.publish_by = deadline ?? (post.publish_at === null ? null : post.publish_at + DEFAULT_WINDOW_MS);
+    await tx
+      .updateTable("posts")
+      .set({ publish_at: post.publish_at, publish_by: post.publish_by, slot: post.slot })
+      .where("id", "=", post.id)
+      .execute();
+
+    const targets: PostTargetsTable[] = prep.renditions.map(({ channel, rendition }) => ({
+      id: newId("ptgt", now),
+      org_id: actor.orgId,
+      livemode: actor.livemode ? 1 : 0,
+      post_id: post.id,
+      channel_id: channel.id,
+      provider: channel.provider,
+      channel_name: channel.display_name ?? channel.provider,
+      parts: JSON.stringify(rendition.parts),
+      status: approval ? "held" : "queued",
+      attempts: 0,
+      next_attempt_at: post.publish_at,
+      publish_by: post.publish_by,
+      permalink: null,
+      error_code: null,
+      error_message: null,
+      published_at: null,
+      leased_until: null,
+      lease_owner: null,
+      remote_parts: "[]",
+      created_at: now,
+      updated_at: now,
+    }));
+    await tx.insertInto("post_targets").values(targets).execute();
+
+    const presented = presentPost(post, targets);
+    const scope = scopeOf(actor);
+    await recordEvent(tx, app, scope, "post.created", presented);
+    if (approval) {
+      await recordEvent(tx, app, scope, "post.approval_requested", presented);
+      await recordEvent(tx, app, scope, "approval.requested", presented);
+    }
+    await audit(tx, app, actor, {
+      action: "post.create",
+      target: post.id,
+      detail: { channels: targets.length, approval },
+    });
+    if (!approval) await notifyDue(tx, app);
+    return presented;
+  });
+  wakeLocal(app);
+  return out;
+}

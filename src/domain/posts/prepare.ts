@@ -1,0 +1,158 @@
+// What creating and previewing a post share: resolve brand, template or content, channels and metadata, then
+// render each channel's text with that network's rules. Every problem is collected, none stops the rest, so one
+// 422 (or one preview) lists them all.
+import type { App } from "../../app/context.ts";
+import type { Db, Tx } from "../../db/index.ts";
+import type { BrandsTable } from "../../db/schema.ts";
+import type { ChannelsTable } from "../../db/tables/channels.ts";
+import { isProvider } from "../../platforms/registry.ts";
+import { SIMULATIONS } from "../../platforms/sandbox/adapter.ts";
+import type { Provider } from "../../platforms/types.ts";
+import type { Actor } from "../actor.ts";
+import { loadBrand } from "../brands/service.ts";
+import { channelsForPost } from "../channels/service.ts";
+import { type Problem, problem } from "../errors.ts";
+import { type Rendition, renderForProvider, renditionProblems } from "../render/render.ts";
+import { findTemplate, type ResolvedTemplate } from "../templates/resolve.ts";
+import { validateData } from "../templates/variables.ts";
+import { checkMetadata } from "./metadata.ts";
+import type { ContentInput } from "./schema.ts";
+
+export const MAX_MEDIA = 10;
+
+export interface PrepareInput {
+  brand: string;
+  template?: string | undefined;
+  data?: unknown;
+  content?: ContentInput | undefined;
+  channels?: string[] | undefined;
+  media?: string[] | undefined;
+  overrides?: Record<string, string> | undefined;
+  fit?: Record<string, "error" | "truncate" | "thread"> | undefined;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+export interface Prepared {
+  brand: BrandsTable;
+  template: ResolvedTemplate | null;
+  data: unknown;
+  content: ContentInput | null;
+  channels: ChannelsTable[];
+  renditions: { channel: ChannelsTable; rendition: Rendition }[];
+  metadata: Record<string, string>;
+  media: string[];
+  /** Problems of the request itself (template, data, channels, metadata, media). */
+  problems: Problem[];
+  /** Broken platform rules, per channel. */
+  violations: Problem[];
+}
+
+function checkProviders(map: Record<string, unknown> | undefined, param: string, out: Problem[]) {
+  for (const p of Object.keys(map ?? {}))
+    if (!isProvider(p)) out.push(problem("provider_unknown", `Unknown platform ${p}.`, `${param}.${p}`));
+}
+
+export async function preparePost(
+  db: Db | Tx,
+  _app: App,
+  actor: Actor,
+  input: PrepareInput,
+  postId: string,
+): Promise<Prepared> {
+  const problems: Problem[] = [];
+  const brand = await loadBrand(db, actor, input.brand);
+
+  let template: ResolvedTemplate | null = null;
+  const content: ContentInput | null = input.content ?? null;
+  if (input.template !== undefined && input.content !== undefined) {
+    problems.push(problem("content_conflict", "Give template (with data) or content, not both.", "content"));
+  } else if (input.template === undefined && input.content === undefined) {
+    problems.push(problem("content_missing", "Give template (with data) or content.", "content"));
+  }
+  if (input.template !== undefined) {
+    const found = await findTemplate(db, actor, brand.id, input.template);
+    if ("code" in found) problems.push(found);
+    else template = found;
+    if (template) problems.push(...validateData(template.source.variables, input.data ?? {}));
+  } else if (input.data !== undefined) {
+    problems.push(problem("content_conflict", "data goes with a template.", "data"));
+  }
+  const media = input.media ?? [];
+  if (content) {
+    if (content.body !== undefined && content.parts !== undefined)
+      problems.push(
+        problem("content_conflict", "Give content.body or content.parts, not both.", "content.parts"),
+      );
+    const text = content.body ?? (content.parts ?? []).join("");
+    if (text.trim() === "" && media.length === 0)
+      problems.push(problem("content_empty", "The post has no text and no media.", "content.body"));
+    checkProviders(content.overrides, "content.overrides", problems);
+    checkProviders(content.fit, "content.fit", problems);
+  }
+  checkProviders(input.overrides, "overrides", problems);
+  checkProviders(input.fit, "fit", problems);
+
+  if (media.length > MAX_MEDIA)
+    problems.push(problem("too_much_media", `A post carries at most ${MAX_MEDIA} media.`, "media"));
+  const seen = new Set<string>();
+  media.forEach((id, i) => {
+    if (seen.has(id)) problems.push(problem("media_duplicate", `Media ${id} is listed twice.`, `media.${i}`));
+    else problems.push(problem("media_missing", `No media ${id} in this brand.`, `media.${i}`));
+    seen.add(id);
+  });
+
+  const { metadata, problems: metaProblems } = checkMetadata(input.metadata, actor.livemode, SIMULATIONS);
+  problems.push(...metaProblems);
+
+  const found = await channelsForPost(db, actor, brand.id, input.channels);
+  problems.push(...found.problems);
+  if (found.channels.length === 0 && found.problems.length === 0) {
+    problems.push(
+      problem(
+        "no_channels",
+        `Brand ${brand.slug} has no active channel in ${actor.livemode ? "live" : "test"} mode.`,
+        "channels",
+      ),
+    );
+  }
+
+  const violations: Problem[] = [];
+  const renditions: Prepared["renditions"] = [];
+  const dataOk = template !== null && !problems.some((p) => p.param?.startsWith("data"));
+  if (template === null ? content !== null : dataOk) {
+    const utm = {
+      domains: JSON.parse(brand.utm_domains) as string[],
+      campaign: template?.template.key ?? null,
+      postId,
+    };
+    for (const channel of found.channels) {
+      const rendition = renderForProvider({
+        provider: channel.provider as Provider,
+        emulates: (channel.emulates as Provider | null) ?? null,
+        ...(template
+          ? { template: { source: template.source, data: input.data ?? {} } }
+          : content?.parts !== undefined
+            ? { parts: content.parts }
+            : { body: content?.body ?? "" }),
+        overrides: { ...input.overrides, ...content?.overrides },
+        fit: { ...input.fit, ...content?.fit },
+        mediaCount: media.length,
+        utm,
+      });
+      renditions.push({ channel, rendition });
+      violations.push(...renditionProblems(rendition, channel.id));
+    }
+  }
+  return {
+    brand,
+    template,
+    data: input.data ?? null,
+    content,
+    channels: found.channels,
+    renditions,
+    metadata,
+    media,
+    problems,
+    violations,
+  };
+}

@@ -1,0 +1,210 @@
+import { cancelPost } from "../../../domain/posts/cancel.ts";
+import { createPost } from "../../../domain/posts/create.ts";
+import { previewPost } from "../../../domain/posts/preview.ts";
+import { getPost, listAttempts, listPosts } from "../../../domain/posts/read.ts";
+import { reschedulePost } from "../../../domain/posts/reschedule.ts";
+import { approvePost, rejectPost } from "../../../domain/posts/review.ts";
+import { MarkPublished, PostCreate, PostPreview, Reschedule, Review } from "../../../domain/posts/schema.ts";
+import { markTargetPublished, retryTarget } from "../../../domain/targets/resolve.ts";
+import { type RouteDef, reply } from "../../route.ts";
+
+export const postRoutes: RouteDef[] = [
+  {
+    method: "GET",
+    path: "/v1/posts",
+    tag: "Posts",
+    summary: "List posts (filters: brand, status, q, metadata[key])",
+    scope: "posts:read",
+    list: true,
+    query: ["brand", "status", "q"],
+    queryPrefixes: ["metadata["],
+    response: "PostList",
+    handler: ({ app, actor, query }) => listPosts(app, actor, query),
+  },
+  {
+    method: "POST",
+    path: "/v1/posts",
+    tag: "Posts",
+    summary: "Create a post: checked against every channel's rules; 422 lists every problem",
+    scope: "posts:write",
+    body: PostCreate,
+    response: "Post",
+    status: 201,
+    handler: async ({ app, actor, body }) => reply(201, await createPost(app, actor, body)),
+  },
+  {
+    method: "POST",
+    path: "/v1/posts/preview",
+    tag: "Posts",
+    summary: "What each channel would receive and every rule it breaks",
+    scope: "posts:read",
+    body: PostPreview,
+    response: "Preview",
+    safe: true,
+    handler: ({ app, actor, body }) => previewPost(app, actor, body),
+  },
+  {
+    method: "GET",
+    path: "/v1/posts/:id",
+    tag: "Posts",
+    summary: "Get a post with its targets",
+    scope: "posts:read",
+    response: "Post",
+    handler: ({ app, actor, params }) => getPost(app, actor, params.id!),
+  },
+  {
+    method: "POST",
+    path: "/v1/posts/:id/cancel",
+    tag: "Posts",
+    summary: "Cancel every target not yet published",
+    scope: "posts:write",
+    response: "Post",
+    handler: ({ app, actor, params }) => cancelPost(app, actor, params.id!),
+  },
+  {
+    method: "POST",
+    path: "/v1/posts/:id/reschedule",
+    tag: "Posts",
+    summary: "Move a post (publish_at, publish_by) or swap times with another (swap_with)",
+    scope: "posts:write",
+    body: Reschedule,
+    response: "Post",
+    handler: ({ app, actor, params, body }) => reschedulePost(app, actor, params.id!, body),
+  },
+  {
+    method: "POST",
+    path: "/v1/posts/:id/approve",
+    tag: "Posts",
+    summary: "Approve a pending post (never one the key created); takes its slot",
+    scope: "posts:approve",
+    body: Review,
+    response: "Post",
+    handler: ({ app, actor, params, body }) => approvePost(app, actor, params.id!, body),
+  },
+  {
+    method: "POST",
+    path: "/v1/posts/:id/reject",
+    tag: "Posts",
+    summary: "Reject a pending post",
+    scope: "posts:approve",
+    body: Review,
+    response: "Post",
+    handler: ({ app, actor, params, body }) => rejectPost(app, actor, params.id!, body),
+  },
+  {
+    method: "POST",
+    path: "/v1/post_targets/:id/retry",
+    tag: "Posts",
+    summary: "Queue a failed or uncertain target again (deadline now + 24 h)",
+    scope: "posts:write",
+    response: "PostTarget",
+    handler: ({ app, actor, params }) => retryTarget(app, actor, params.id!),
+  },
+  {
+    method: "POST",
+    path: "/v1/post_targets/:id/mark_published",
+    tag: "Posts",
+    summary: "Record that a failed or uncertain target is on the network",
+    scope: "posts:write",
+    body: MarkPublished,
+    response: "PostTarget",
+    handler: ({ app, actor, params, body }) => markTargetPublished(app, actor, params.id!, body),
+  },
+  {
+    method: "GET",
+    path: "/v1/post_targets/:id/attempts",
+    tag: "Posts",
+    summary: "A target's publish attempts, oldest first",
+    scope: "posts:read",
+    response: "PublishAttemptList",
+    handler: ({ app, actor, params }) => listAttempts(app, actor, params.id!),
+  },
+];
+
+const str = { type: "string" } as const;
+const nstr = { type: ["string", "null"] } as const;
+const ntime = { type: ["string", "null"], format: "date-time" } as const;
+const obj = (properties: Record<string, unknown>, required = Object.keys(properties)) => ({
+  type: "object",
+  properties,
+  required,
+  additionalProperties: false,
+});
+const error = { oneOf: [{ type: "null" }, obj({ code: str, message: str })] };
+
+export const postSchemas: Record<string, unknown> = {
+  PostTarget: obj({
+    id: str,
+    object: { const: "post_target" },
+    post: str,
+    channel: str,
+    channel_name: str,
+    provider: str,
+    livemode: { type: "boolean" },
+    parts: { type: "array", items: str },
+    status: { enum: ["held", "queued", "publishing", "published", "failed", "needs_attention", "canceled"] },
+    attempts: { type: "integer" },
+    next_attempt_at: ntime,
+    publish_by: ntime,
+    permalink: nstr,
+    error,
+    published_at: ntime,
+    engagement: {},
+  }),
+  Post: obj({
+    id: str,
+    object: { const: "post" },
+    brand: str,
+    livemode: { type: "boolean" },
+    status: {
+      enum: [
+        "pending_approval",
+        "scheduled",
+        "publishing",
+        "published",
+        "partially_published",
+        "failed",
+        "canceled",
+        "rejected",
+      ],
+    },
+    template: nstr,
+    template_version: { type: ["integer", "null"] },
+    data: {},
+    content: {},
+    publish_at: ntime,
+    publish_by: ntime,
+    slot: { type: "boolean" },
+    metadata: { type: "object", additionalProperties: str },
+    approval: obj({
+      required: { type: "boolean" },
+      reviewed_by: nstr,
+      reviewed_by_key: nstr,
+      reviewed_at: ntime,
+      note: nstr,
+    }),
+    media: { type: "array", items: str },
+    targets: { type: "array", items: { $ref: "#/components/schemas/PostTarget" } },
+    created_at: { type: "string", format: "date-time" },
+    updated_at: { type: "string", format: "date-time" },
+  }),
+  PublishAttempt: obj({
+    object: { const: "publish_attempt" },
+    attempt: { type: "integer" },
+    started_at: { type: "string", format: "date-time" },
+    finished_at: ntime,
+    outcome: {
+      enum: [
+        "published",
+        "rate_limited",
+        "auth_revoked",
+        "rejected",
+        "transient",
+        "uncertain",
+        "unknown",
+        "running",
+      ],
+    },
+    error,
+  }),
+};

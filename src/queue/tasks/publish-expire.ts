@@ -1,0 +1,52 @@
+// publish.expire (every minute): a target still queued after its publish_by fails with `expired`; a post whose
+// deadline passed is not published late (reference §6).
+import type { App } from "../../app/context.ts";
+import { recordEvent } from "../../domain/events/record.ts";
+import { presentTarget } from "../../domain/posts/present.ts";
+import { refreshPosts } from "../../domain/posts/refresh.ts";
+import type { TaskDef } from "../tasks.ts";
+
+export async function expireOverdue(app: App, limit = 500): Promise<number> {
+  const now = app.clock.now();
+  return app.db.transaction().execute(async (tx) => {
+    const overdue = await tx
+      .updateTable("post_targets")
+      .set({
+        status: "failed",
+        next_attempt_at: null,
+        error_code: "expired",
+        error_message: "Not published before publish_by.",
+        updated_at: now,
+      })
+      .where("id", "in", (eb) =>
+        eb
+          .selectFrom("post_targets")
+          .select("id")
+          .where("status", "=", "queued")
+          .where("publish_by", "<", now)
+          .limit(limit),
+      )
+      .returningAll()
+      .execute();
+    for (const t of overdue) {
+      await recordEvent(
+        tx,
+        app,
+        { orgId: t.org_id, livemode: t.livemode === 1, requestId: null },
+        "post_target.failed",
+        presentTarget(t),
+      );
+    }
+    await refreshPosts(tx, app, [...new Set(overdue.map((t) => t.post_id))]);
+    return overdue.length;
+  });
+}
+
+export const publishExpire: TaskDef = {
+  name: "publish.expire",
+  schedule: "15 * * * * *",
+  timeoutMs: 50_000,
+  run: async (app) => {
+    await expireOverdue(app);
+  },
+};

@@ -1,0 +1,86 @@
+// publish.reclaim (every 30 s, up to 100 targets): a target whose lease expired belongs to a worker that died
+// mid-publish. Its outcome is unknown, so it waits for a person (needs_attention, worker_lost), unless the
+// channel's adapter is idempotent, when it is queued again (reference §6).
+import type { App } from "../../app/context.ts";
+import { recordEvent } from "../../domain/events/record.ts";
+import { presentTarget } from "../../domain/posts/present.ts";
+import { refreshPosts } from "../../domain/posts/refresh.ts";
+import { getPlatform } from "../../platforms/registry.ts";
+import { releaseChannels } from "../publish/complete.ts";
+import type { TaskDef } from "../tasks.ts";
+
+export async function reclaimExpired(app: App, limit = 100): Promise<number> {
+  const now = app.clock.now();
+  return app.db.transaction().execute(async (tx) => {
+    const expired = await tx
+      .selectFrom("post_targets")
+      .selectAll()
+      .where("status", "=", "publishing")
+      .where("leased_until", "<", now)
+      .orderBy("leased_until")
+      .limit(limit)
+      .execute();
+    for (const t of expired) {
+      const idempotent = getPlatform(t.provider)?.idempotent === true;
+      const row = await tx
+        .updateTable("post_targets")
+        .set(
+          idempotent
+            ? {
+                status: "queued",
+                next_attempt_at: now,
+                leased_until: null,
+                lease_owner: null,
+                error_code: "worker_lost",
+                error_message: "The worker stopped mid-publish; the network dedupes, so it is retried.",
+                updated_at: now,
+              }
+            : {
+                status: "needs_attention",
+                next_attempt_at: null,
+                leased_until: null,
+                lease_owner: null,
+                error_code: "worker_lost",
+                error_message: "The worker stopped mid-publish; check the network before retrying.",
+                updated_at: now,
+              },
+        )
+        .where("id", "=", t.id)
+        .where("status", "=", "publishing")
+        .returningAll()
+        .executeTakeFirst();
+      if (!row) continue;
+      await tx
+        .updateTable("post_attempts")
+        .set({
+          finished_at: now,
+          outcome: "unknown",
+          error_code: "worker_lost",
+          error_message: "lease expired",
+        })
+        .where("target_id", "=", t.id)
+        .where("outcome", "=", "running")
+        .execute();
+      if (!idempotent) {
+        const scope = { orgId: row.org_id, livemode: row.livemode === 1, requestId: null };
+        await recordEvent(tx, app, scope, "post_target.uncertain", presentTarget(row));
+        await recordEvent(tx, app, scope, "post_target.needs_attention", presentTarget(row));
+      }
+    }
+    await releaseChannels(
+      tx,
+      expired.map((t) => t.id),
+    );
+    await refreshPosts(tx, app, [...new Set(expired.map((t) => t.post_id))]);
+    return expired.length;
+  });
+}
+
+export const publishReclaim: TaskDef = {
+  name: "publish.reclaim",
+  schedule: "*/30 * * * * *",
+  timeoutMs: 25_000,
+  run: async (app) => {
+    await reclaimExpired(app);
+  },
+};
