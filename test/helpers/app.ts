@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { loadConfig } from "../../src/app/config.ts";
 import { type App, createApp } from "../../src/app/context.ts";
 import { silentLogger } from "../../src/app/log.ts";
+import { openDatabase } from "../../src/db/index.ts";
 import type { Dialect } from "../../src/db/migration.ts";
 import { createHttp, type HttpServer } from "../../src/http/server.ts";
 import type { Clock } from "../../src/lib/clock.ts";
@@ -33,22 +34,31 @@ export interface TestResponse {
 
 let registered = false;
 
-export async function testApp(
-  dialect: Dialect,
-  opts: { clock?: Clock; env?: Record<string, string> } = {},
-): Promise<TestApp> {
+export interface TestAppOptions {
+  clock?: Clock;
+  /** Deployment variables over the defaults (SVC_MASTER_KEYS: "" means no master key). */
+  env?: Record<string, string>;
+  /** Open this existing database (a second App on the same database) instead of a fresh one. */
+  url?: string;
+  /** false: a fresh database with no schema at all (as before the first migration). */
+  migrated?: boolean;
+}
+
+export async function testApp(dialect: Dialect, opts: TestAppOptions = {}): Promise<TestApp> {
   if (!registered) {
     registered = true;
     afterAll(dropCreatedDatabases);
   }
-  const { database, url } = await freshDatabase(dialect);
-  const masterKeys = `k1:${randomBytes(32).toString("base64")}`;
+  const { database, url } = opts.url
+    ? { database: openDatabase(opts.url, { poolSize: 5 }), url: opts.url }
+    : await freshDatabase(dialect, { migrated: opts.migrated ?? true });
+  const masterKeys = opts.env?.SVC_MASTER_KEYS ?? `k1:${randomBytes(32).toString("base64")}`;
   const config = loadConfig({
     SVC_DATABASE_URL: url,
-    SVC_MASTER_KEYS: masterKeys,
     SVC_BASE_URL: "http://localhost:8080",
     SVC_DATA_DIR: "/tmp/svc-test-data",
     ...opts.env,
+    SVC_MASTER_KEYS: masterKeys,
   });
   const app = createApp(config, {
     database,

@@ -23,13 +23,20 @@ const withDb = (url: string, name: string) => {
 let tmp: string | null = null;
 const created: string[] = [];
 
-/** A fresh, migrated database of the dialect, and its URL (for child processes). */
-export async function freshDatabase(dialect: Dialect): Promise<{ database: Database; url: string }> {
+/**
+ * A fresh database of the dialect, and its URL (for child processes). Migrated unless `migrated: false`, which
+ * gives an empty database (no tables at all), as a new install has before its first migration.
+ */
+export async function freshDatabase(
+  dialect: Dialect,
+  opts: { migrated?: boolean } = {},
+): Promise<{ database: Database; url: string }> {
+  const migrated = opts.migrated ?? true;
   if (dialect === "sqlite") {
     tmp ??= mkdtempSync(join(tmpdir(), "svc-test-"));
     const url = `sqlite:${join(tmp, `${randomBytes(6).toString("hex")}.db`)}`;
     const database = openDatabase(url);
-    await migrate(database.db, "sqlite");
+    if (migrated) await migrate(database.db, "sqlite");
     return { database, url };
   }
   if (!PG_TEMPLATE) throw new Error("Postgres tests need SVC_TEST_PG_TEMPLATE (run them with bun run test)");
@@ -37,7 +44,10 @@ export async function freshDatabase(dialect: Dialect): Promise<{ database: Datab
   const admin = new pg.Client({ connectionString: PG_BASE });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${PG_TEMPLATE}"`);
+    // The name keeps the template's prefix so the runner drops it even if this file crashes.
+    await admin.query(
+      migrated ? `CREATE DATABASE "${name}" TEMPLATE "${PG_TEMPLATE}"` : `CREATE DATABASE "${name}"`,
+    );
   } finally {
     await admin.end();
   }
@@ -46,6 +56,9 @@ export async function freshDatabase(dialect: Dialect): Promise<{ database: Datab
   const database = openDatabase(url, { poolSize: 5 });
   return { database, url };
 }
+
+/** The Postgres URL the tests use for their own admin connections (for example to hold a lock). */
+export const pgBaseUrl = PG_BASE;
 
 /** Drops this file's Postgres databases (the runner also drops leftovers at the end). */
 export async function dropCreatedDatabases(): Promise<void> {
