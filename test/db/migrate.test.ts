@@ -7,7 +7,7 @@ import { migrateInBackground } from "../../src/app/boot.ts";
 import { openDatabase } from "../../src/db/index.ts";
 import { latestVersion, MigrationLockTimeout, migrate, schemaVersion } from "../../src/db/migrate.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
-import { dialects, freshDatabase } from "../helpers/db.ts";
+import { dialects, dropCreatedDatabases, freshDatabase } from "../helpers/db.ts";
 import { tenant } from "../helpers/factories.ts";
 
 const LOCK_KEY = 0x5356_4d49; // the migrator's advisory lock key ("SVMI")
@@ -17,6 +17,7 @@ for (const dialect of dialects) {
     const closers: (() => Promise<void>)[] = [];
     afterAll(async () => {
       for (const c of closers.reverse()) await c();
+      await dropCreatedDatabases();
     });
     const handle = (url: string) => {
       const d = openDatabase(url, { poolSize: 2 });

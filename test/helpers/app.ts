@@ -1,6 +1,5 @@
 // A test App over a fresh database, with its HTTP surface, a fake clock and a master key.
 
-import { afterAll } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { loadConfig } from "../../src/app/config.ts";
 import { type App, createApp } from "../../src/app/context.ts";
@@ -9,7 +8,7 @@ import { openDatabase } from "../../src/db/index.ts";
 import type { Dialect } from "../../src/db/migration.ts";
 import { createHttp, type HttpServer } from "../../src/http/server.ts";
 import type { Clock } from "../../src/lib/clock.ts";
-import { dropCreatedDatabases, freshDatabase } from "./db.ts";
+import { freshDatabase } from "./db.ts";
 
 export interface TestApp {
   app: App;
@@ -32,8 +31,6 @@ export interface TestResponse {
   body: any;
 }
 
-let registered = false;
-
 export interface TestAppOptions {
   clock?: Clock;
   /** Deployment variables over the defaults (SVC_MASTER_KEYS: "" means no master key). */
@@ -45,12 +42,9 @@ export interface TestAppOptions {
 }
 
 export async function testApp(dialect: Dialect, opts: TestAppOptions = {}): Promise<TestApp> {
-  if (!registered) {
-    registered = true;
-    afterAll(dropCreatedDatabases);
-  }
-  const { database, url } = opts.url
-    ? { database: openDatabase(opts.url, { poolSize: 5 }), url: opts.url }
+  // An App on a database it made drops that database on close (an App on an existing one leaves it).
+  const { database, url, drop } = opts.url
+    ? { database: openDatabase(opts.url, { poolSize: 5 }), url: opts.url, drop: async () => {} }
     : await freshDatabase(dialect, { migrated: opts.migrated ?? true });
   const masterKeys = opts.env?.SVC_MASTER_KEYS ?? `k1:${randomBytes(32).toString("base64")}`;
   const config = loadConfig({
@@ -90,6 +84,7 @@ export async function testApp(dialect: Dialect, opts: TestAppOptions = {}): Prom
     async close() {
       await http.ctx.requestLog.flush();
       await app.close();
+      await drop();
     },
   };
 }

@@ -30,14 +30,14 @@ const created: string[] = [];
 export async function freshDatabase(
   dialect: Dialect,
   opts: { migrated?: boolean } = {},
-): Promise<{ database: Database; url: string }> {
+): Promise<{ database: Database; url: string; drop(): Promise<void> }> {
   const migrated = opts.migrated ?? true;
   if (dialect === "sqlite") {
     tmp ??= mkdtempSync(join(tmpdir(), "svc-test-"));
     const url = `sqlite:${join(tmp, `${randomBytes(6).toString("hex")}.db`)}`;
     const database = openDatabase(url);
     if (migrated) await migrate(database.db, "sqlite");
-    return { database, url };
+    return { database, url, drop: async () => {} };
   }
   if (!PG_TEMPLATE) throw new Error("Postgres tests need SVC_TEST_PG_TEMPLATE (run them with bun run test)");
   const name = `${PG_TEMPLATE}_${randomBytes(4).toString("hex")}`;
@@ -54,19 +54,23 @@ export async function freshDatabase(
   created.push(name);
   const url = withDb(PG_BASE, name);
   const database = openDatabase(url, { poolSize: 5 });
-  return { database, url };
+  return { database, url, drop: () => dropDatabases([name]) };
 }
 
 /** The Postgres URL the tests use for their own admin connections (for example to hold a lock). */
 export const pgBaseUrl = PG_BASE;
 
-/** Drops this file's Postgres databases (the runner also drops leftovers at the end). */
+/** Drops every Postgres database this file made (the runner also drops leftovers at the end). */
 export async function dropCreatedDatabases(): Promise<void> {
-  if (!created.length) return;
+  await dropDatabases(created.splice(0));
+}
+
+async function dropDatabases(names: string[]): Promise<void> {
+  if (!names.length) return;
   const admin = new pg.Client({ connectionString: PG_BASE });
   await admin.connect();
   try {
-    for (const name of created.splice(0)) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    for (const name of names) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   } finally {
     await admin.end();
   }
