@@ -29,7 +29,9 @@ export async function schemaVersion(db: Db): Promise<number> {
       .executeTakeFirst();
     return Number(row?.v ?? 0);
   } catch (e) {
-    if (/no such table|does not exist/i.test(String((e as Error).message))) return 0;
+    // Only a missing table means "not migrated yet"; a missing database (also "does not exist") is an outage.
+    const err = e as { code?: string; message?: string };
+    if (err?.code === "42P01" || /no such table/i.test(String(err?.message))) return 0;
     throw e;
   }
 }
