@@ -25,7 +25,9 @@ export const publicOperations = [
     method: "GET",
     path: "/v1/openapi.yaml",
     summary: "This document",
-    responses: { "200": { description: "OK", content: { "application/yaml": { schema: { type: "string" } } } } },
+    responses: {
+      "200": { description: "OK", content: { "application/yaml": { schema: { type: "string" } } } },
+    },
   },
 ] as const;
 

@@ -57,7 +57,11 @@ describe("deployment configuration", () => {
 
   test("a postgres URL chooses Postgres; DATABASE_URL works when SVC_DATABASE_URL is unset", () => {
     const pg = loadConfig({ SVC_DATABASE_URL: "postgres://svc:pw@db:5432/svc" });
-    expect([pg.dialect, pg.databaseUrl, pg.sqlitePath]).toEqual(["postgres", "postgres://svc:pw@db:5432/svc", null]);
+    expect([pg.dialect, pg.databaseUrl, pg.sqlitePath]).toEqual([
+      "postgres",
+      "postgres://svc:pw@db:5432/svc",
+      null,
+    ]);
     expect(loadConfig({ SVC_DATABASE_URL: "postgresql://db/svc" }).dialect).toBe("postgres");
     const fallback = loadConfig({ DATABASE_URL: "postgres://fallback/svc" });
     expect([fallback.dialect, fallback.databaseUrl]).toEqual(["postgres", "postgres://fallback/svc"]);
@@ -209,7 +213,10 @@ describe("deployment configuration", () => {
     expect(attempt(",")).toEqual(["SVC_MASTER_KEYS: no master key in the value"]);
     // A good pair (primary first) makes an App.
     const app = createApp(
-      loadConfig({ SVC_DATABASE_URL: "sqlite::memory:", SVC_MASTER_KEYS: `k2:${Buffer.alloc(32, 1).toString("base64")},${KEY}` }),
+      loadConfig({
+        SVC_DATABASE_URL: "sqlite::memory:",
+        SVC_MASTER_KEYS: `k2:${Buffer.alloc(32, 1).toString("base64")},${KEY}`,
+      }),
     );
     expect([app.keys.master?.primaryId, app.keys.master?.ids]).toEqual(["k2", ["k2", "k1"]]);
     return app.close();

@@ -45,14 +45,27 @@ for (const dialect of dialects) {
         stdout: "pipe",
         stderr: "pipe",
       });
-      const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+      const [out, err, code] = await Promise.all([
+        new Response(p.stdout).text(),
+        new Response(p.stderr).text(),
+        p.exited,
+      ]);
       return { code, out, err };
     }
     const audits = (action: string) =>
       t.app.db.selectFrom("audit_events").selectAll().where("action", "=", action).execute();
 
     test("bootstrap prints the org, the brand, the admin and a generated password once", async () => {
-      const r = await svc(["admin", "bootstrap", "--email", ownerEmail, "--org", "Acme", "--brand", "Acme Shop"]);
+      const r = await svc([
+        "admin",
+        "bootstrap",
+        "--email",
+        ownerEmail,
+        "--org",
+        "Acme",
+        "--brand",
+        "Acme Shop",
+      ]);
       expect(r.err).toBe("");
       expect(r.code).toBe(0);
       const lines = r.out.trimEnd().split("\n");
@@ -91,13 +104,30 @@ for (const dialect of dialects) {
     });
 
     test("apikeys create --scopes and --live", async () => {
-      const scoped = await svc(["admin", "apikeys", "create", "--name", "reader", "--scopes", "brands:read, audit:read"]);
+      const scoped = await svc([
+        "admin",
+        "apikeys",
+        "create",
+        "--name",
+        "reader",
+        "--scopes",
+        "brands:read, audit:read",
+      ]);
       expect(scoped.code).toBe(0);
       const me = await t.request("GET", "/v1/me", { key: scoped.out.trim() });
       expect(me.body.api_key.scopes).toEqual(["brands:read", "audit:read"]);
       // The operator may grant administrative scopes: this key reads the audit log.
       expect((await t.request("GET", "/v1/audit_events", { key: scoped.out.trim() })).status).toBe(200);
-      const live = await svc(["admin", "apikeys", "create", "--name", "prod", "--live", "--brand", "acme-shop"]);
+      const live = await svc([
+        "admin",
+        "apikeys",
+        "create",
+        "--name",
+        "prod",
+        "--live",
+        "--brand",
+        "acme-shop",
+      ]);
       expect(live.out).toMatch(/^svc_live_[0-9A-Za-z]{38}\n$/);
       const liveMe = await t.request("GET", "/v1/me", { key: live.out.trim() });
       expect([liveMe.body.livemode, liveMe.body.api_key.livemode]).toEqual([true, true]);
@@ -117,7 +147,11 @@ for (const dialect of dialects) {
       expect([r.code, r.err]).toEqual([0, ""]);
       expect(r.out).not.toContain("Password:");
       expect(r.out).toContain(`Admin:    ${email}`);
-      const user = await t.app.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
+      const user = await t.app.db
+        .selectFrom("users")
+        .selectAll()
+        .where("email", "=", email)
+        .executeTakeFirstOrThrow();
       expect(await Bun.password.verify("a long enough password", user.password_hash!)).toBe(true);
       // Now there are two orgs: commands must name one.
       const ambiguous = await svc(["admin", "apikeys", "create", "--name", "where"]);
@@ -154,22 +188,69 @@ for (const dialect of dialects) {
 
     test("members add, role and remove; the last owner cannot be demoted or removed", async () => {
       const email = `editor-${randomBytes(3).toString("hex")}@example.com`;
-      const add = await svc(["admin", "members", "add", "--org", orgId, "--email", email, "--role", "editor"]);
+      const add = await svc([
+        "admin",
+        "members",
+        "add",
+        "--org",
+        orgId,
+        "--email",
+        email,
+        "--role",
+        "editor",
+      ]);
       expect([add.code, add.err]).toEqual([0, ""]);
-      expect(add.out).toMatch(new RegExp(`^Added ${email} as editor\\.\\nTemporary password: [0-9A-Za-z]{20}  \\(shown once\\)\\n$`));
+      expect(add.out).toMatch(
+        new RegExp(
+          `^Added ${email} as editor\\.\\nTemporary password: [0-9A-Za-z]{20}  \\(shown once\\)\\n$`,
+        ),
+      );
       const list = await svc(["admin", "members", "list", "--org", orgId]);
       expect(list.out.split("\n")[0]).toBe("EMAIL\tROLE\tJOINED\tID");
       expect(list.out).toContain(`${email}\teditor\t`);
-      const role = await svc(["admin", "members", "role", "--org", orgId, "--email", email, "--role", "admin"]);
+      const role = await svc([
+        "admin",
+        "members",
+        "role",
+        "--org",
+        orgId,
+        "--email",
+        email,
+        "--role",
+        "admin",
+      ]);
       expect([role.code, role.out]).toEqual([0, `${email} is now admin.\n`]);
-      const badRole = await svc(["admin", "members", "role", "--org", orgId, "--email", email, "--role", "boss"]);
+      const badRole = await svc([
+        "admin",
+        "members",
+        "role",
+        "--org",
+        orgId,
+        "--email",
+        email,
+        "--role",
+        "boss",
+      ]);
       expect([badRole.code, badRole.err]).toEqual([
         1,
         "svc admin members role: role must be owner, admin, editor or viewer. (role_invalid)\n",
       ]);
 
-      const demote = await svc(["admin", "members", "role", "--org", orgId, "--email", ownerEmail, "--role", "viewer"]);
-      expect([demote.code, demote.err]).toEqual([1, "svc admin members role: An org keeps at least one owner. (last_owner)\n"]);
+      const demote = await svc([
+        "admin",
+        "members",
+        "role",
+        "--org",
+        orgId,
+        "--email",
+        ownerEmail,
+        "--role",
+        "viewer",
+      ]);
+      expect([demote.code, demote.err]).toEqual([
+        1,
+        "svc admin members role: An org keeps at least one owner. (last_owner)\n",
+      ]);
       const removeOwner = await svc(["admin", "members", "remove", "--org", orgId, "--email", ownerEmail]);
       expect([removeOwner.code, removeOwner.err]).toEqual([
         1,
@@ -187,7 +268,10 @@ for (const dialect of dialects) {
       expect(r.out).toMatch(/^k2:[A-Za-z0-9+/]{43}=\n$/);
       expect(Buffer.from(r.out.trim().slice(3), "base64").length).toBe(32);
       const bad = await svc(["admin", "keys", "generate", "--id", "no spaces"]);
-      expect([bad.code, bad.err]).toEqual([2, "svc admin keys generate: the id must be 1-64 letters, digits, _ . -\n"]);
+      expect([bad.code, bad.err]).toEqual([
+        2,
+        "svc admin keys generate: the id must be 1-64 letters, digits, _ . -\n",
+      ]);
     });
 
     test("audit rows name the command as operator, request admin-cli, and no person or key", async () => {

@@ -66,12 +66,21 @@ for (const dialect of dialects) {
     test("a sealed value moved to another row, column or org does not open", async () => {
       const sealed = await t.app.keys.seal(t.app.db, a.orgId, at, "secret");
       const k = t.app.keys;
-      expect(await failure(k.open(t.app.db, a.orgId, { ...at, row: "chan_0000000000000000000000000b" }, sealed))).toBeInstanceOf(Error);
-      expect(await failure(k.open(t.app.db, a.orgId, { ...at, column: "refresh_token" }, sealed))).toBeInstanceOf(Error);
-      expect(await failure(k.open(t.app.db, a.orgId, { ...at, table: "webhook_endpoints" }, sealed))).toBeInstanceOf(Error);
+      expect(
+        await failure(k.open(t.app.db, a.orgId, { ...at, row: "chan_0000000000000000000000000b" }, sealed)),
+      ).toBeInstanceOf(Error);
+      expect(
+        await failure(k.open(t.app.db, a.orgId, { ...at, column: "refresh_token" }, sealed)),
+      ).toBeInstanceOf(Error);
+      expect(
+        await failure(k.open(t.app.db, a.orgId, { ...at, table: "webhook_endpoints" }, sealed)),
+      ).toBeInstanceOf(Error);
       const b = await tenant(t.app, "Other Sealed Org");
       expect(await failure(k.open(t.app.db, b.orgId, at, sealed))).toBeInstanceOf(Error);
-      expect(await failure(k.open(t.app.db, a.orgId, at, "v0:abc"))).toHaveProperty("message", "unknown sealed value format");
+      expect(await failure(k.open(t.app.db, a.orgId, at, "v0:abc"))).toHaveProperty(
+        "message",
+        "unknown sealed value format",
+      );
       // Still opens where it belongs.
       expect(await k.open(t.app.db, a.orgId, at, sealed)).toBe("secret");
     });
@@ -86,11 +95,13 @@ for (const dialect of dialects) {
       expect(e).toBeInstanceOf(ServiceError);
       expect([(e as ServiceError).status, (e as ServiceError).code]).toEqual([503, "keys_unavailable"]);
       expect((e as ServiceError).headers).toEqual({ "Retry-After": "30" });
-      expect(((await failure(bare.app.keys.open(bare.app.db, a.orgId, at, sealed))) as ServiceError).code).toBe(
-        "keys_unavailable",
-      );
+      expect(
+        ((await failure(bare.app.keys.open(bare.app.db, a.orgId, at, sealed))) as ServiceError).code,
+      ).toBe("keys_unavailable");
       // A new org needs a data key, so bootstrap is refused, and leaves nothing behind.
-      const boot = await failure(bootstrap(bare.app, { email: "new@example.com", org: "Keyless", password: "long enough pw" }));
+      const boot = await failure(
+        bootstrap(bare.app, { email: "new@example.com", org: "Keyless", password: "long enough pw" }),
+      );
       expect((boot as ServiceError).code).toBe("keys_unavailable");
       const orgs = await bare.app.db.selectFrom("orgs").select("id").where("name", "=", "Keyless").execute();
       expect(orgs).toEqual([]);
@@ -98,7 +109,10 @@ for (const dialect of dialects) {
       // Everything that needs no secret keeps working.
       expect((await bare.request("GET", "/v1/me", { key: a.testKey })).status).toBe(200);
       expect((await bare.request("GET", "/v1/brands", { key: a.testKey })).body.data.length).toBe(1);
-      const made = await bare.request("POST", "/v1/brands", { key: a.testKey, body: { name: "Keyless brand" } });
+      const made = await bare.request("POST", "/v1/brands", {
+        key: a.testKey,
+        body: { name: "Keyless brand" },
+      });
       expect(made.status).toBe(201);
       expect((await bare.request("GET", "/readyz")).status).toBe(200);
       const status = await bare.app.keys.status(bare.app.db);
@@ -133,14 +147,20 @@ for (const dialect of dialects) {
         unreadable: [],
       });
       // Rotating again has nothing to do.
-      expect(await both.app.keys.rotate(both.app.db, both.app.clock.now())).toEqual({ rewrapped: 0, failed: [] });
+      expect(await both.app.keys.rotate(both.app.db, both.app.clock.now())).toEqual({
+        rewrapped: 0,
+        failed: [],
+      });
 
       // Remove the old key: everything still opens.
       const onlyNew = await open({ url: k1.dbUrl, env: { SVC_MASTER_KEYS: k2line } });
       expect(await onlyNew.app.keys.open(onlyNew.app.db, x.orgId, at, sx)).toBe("x-secret");
       expect(await onlyNew.app.keys.open(onlyNew.app.db, y.orgId, at, sy)).toBe("y-secret");
       expect((await onlyNew.app.keys.status(onlyNew.app.db)).unreadable).toEqual([]);
-      const rows = await onlyNew.app.db.selectFrom("org_keys").select(["master_key_id", "rotated_at"]).execute();
+      const rows = await onlyNew.app.db
+        .selectFrom("org_keys")
+        .select(["master_key_id", "rotated_at"])
+        .execute();
       expect(rows.map((row) => row.master_key_id)).toEqual(["k2", "k2"]);
       expect(rows.every((row) => typeof row.rotated_at === "number")).toBe(true);
 
@@ -148,7 +168,9 @@ for (const dialect of dialects) {
       const onlyOld = await open({ url: k1.dbUrl, env: { SVC_MASTER_KEYS: k1.masterKeys } });
       const e = (await failure(onlyOld.app.keys.open(onlyOld.app.db, x.orgId, at, sx))) as ServiceError;
       expect([e.status, e.code]).toEqual([503, "keys_unavailable"]);
-      expect((await onlyOld.app.keys.status(onlyOld.app.db)).unreadable.sort()).toEqual([x.orgId, y.orgId].sort());
+      expect((await onlyOld.app.keys.status(onlyOld.app.db)).unreadable.sort()).toEqual(
+        [x.orgId, y.orgId].sort(),
+      );
     });
 
     test("status lists a data key that no configured master key unwraps; rotate reports it", async () => {
@@ -163,7 +185,14 @@ for (const dialect of dialects) {
       const r = await base.app.keys.rotate(base.app.db, base.app.clock.now());
       expect(r).toEqual({ rewrapped: 0, failed: [lost.orgId] });
       // The readable org is unaffected.
-      expect(await base.app.keys.open(base.app.db, known.orgId, at, await base.app.keys.seal(base.app.db, known.orgId, at, "ok"))).toBe("ok");
+      expect(
+        await base.app.keys.open(
+          base.app.db,
+          known.orgId,
+          at,
+          await base.app.keys.seal(base.app.db, known.orgId, at, "ok"),
+        ),
+      ).toBe("ok");
     });
   });
 }

@@ -33,12 +33,20 @@ for (const dialect of dialects) {
     test("migrating a current database again changes nothing", async () => {
       const { database } = await freshDatabase(dialect);
       closers.push(() => database.close());
-      const before = await database.db.selectFrom("schema_migrations").selectAll().orderBy("version").execute();
+      const before = await database.db
+        .selectFrom("schema_migrations")
+        .selectAll()
+        .orderBy("version")
+        .execute();
       expect(before.map((r) => r.version)).toEqual(Array.from({ length: latestVersion() }, (_, i) => i + 1));
       expect(before[0]!.name).toBe("core");
       expect(await migrate(database.db, dialect)).toBe(latestVersion());
       expect(await migrate(database.db, dialect)).toBe(latestVersion());
-      const after = await database.db.selectFrom("schema_migrations").selectAll().orderBy("version").execute();
+      const after = await database.db
+        .selectFrom("schema_migrations")
+        .selectAll()
+        .orderBy("version")
+        .execute();
       expect(after).toEqual(before);
     });
 
@@ -71,7 +79,11 @@ for (const dialect of dialects) {
         });
       const procs = [run(), run(), run()];
       const outs = await Promise.all(
-        procs.map(async (p) => [await p.exited, (await new Response(p.stdout).text()).trim(), await new Response(p.stderr).text()]),
+        procs.map(async (p) => [
+          await p.exited,
+          (await new Response(p.stdout).text()).trim(),
+          await new Response(p.stderr).text(),
+        ]),
       );
       for (const [code, out, err] of outs) {
         expect(err).toBe("");

@@ -22,7 +22,8 @@ for (const dialect of dialects) {
 
     const create = (creator: string, body: unknown, headers?: Record<string, string>) =>
       t.request("POST", "/v1/api_keys", { key: creator, body, ...(headers ? { headers } : {}) });
-    const idOf = async (secret: string) => (await t.request("GET", "/v1/me", { key: secret })).body.api_key.id;
+    const idOf = async (secret: string) =>
+      (await t.request("GET", "/v1/me", { key: secret })).body.api_key.id;
 
     test("an unknown scope is scope_invalid, naming its position", async () => {
       const r = await create(a.testKey, { name: "bad", scopes: ["posts:read", "posts:delete"] });
@@ -106,7 +107,11 @@ for (const dialect of dialects) {
         expires_at: new Date(until).toISOString(),
       });
       const never = await create(expiring, { name: "forever", scopes: ["brands:read"] });
-      expect([never.status, never.body.code, never.body.param]).toEqual([422, "expires_too_late", "expires_at"]);
+      expect([never.status, never.body.code, never.body.param]).toEqual([
+        422,
+        "expires_too_late",
+        "expires_at",
+      ]);
       const later = await create(expiring, {
         name: "later",
         scopes: ["brands:read"],
@@ -253,7 +258,9 @@ for (const dialect of dialects) {
       const log = await t.request("GET", "/v1/audit_events?limit=100", { key: a.testKey });
       expect(log.status).toBe(200);
       const about = (action: string, target: string) =>
-        log.body.data.filter((e: { action: string; target: string }) => e.action === action && e.target === target);
+        log.body.data.filter(
+          (e: { action: string; target: string }) => e.action === action && e.target === target,
+        );
       const [c] = about("api_key.create", made.body.id);
       expect(c).toMatchObject({
         api_key: actorId,

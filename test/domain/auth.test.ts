@@ -137,7 +137,11 @@ for (const dialect of dialects) {
       const p = await tenant(t.app, "Disabled Org");
       const tok = await userToken(t.app, p.userId);
       expect((await me(tok.secret)).status).toBe(200);
-      await t.app.db.updateTable("users").set({ disabled_at: clock.now() }).where("id", "=", p.userId).execute();
+      await t.app.db
+        .updateTable("users")
+        .set({ disabled_at: clock.now() })
+        .where("id", "=", p.userId)
+        .execute();
       expect((await me(tok.secret)).body.code).toBe("user_token_invalid");
     });
 
@@ -149,7 +153,12 @@ for (const dialect of dialects) {
     test("roles: a viewer and an editor cannot create brands (forbidden); an admin can", async () => {
       const tokens: Record<string, string> = {};
       for (const role of ["viewer", "editor", "admin"]) {
-        const id = await member(t.app, a.orgId, `${role}-${Math.random().toString(36).slice(2)}@example.com`, role);
+        const id = await member(
+          t.app,
+          a.orgId,
+          `${role}-${Math.random().toString(36).slice(2)}@example.com`,
+          role,
+        );
         tokens[role] = (await userToken(t.app, id)).secret;
       }
       for (const role of ["viewer", "editor"]) {
@@ -162,14 +171,16 @@ for (const dialect of dialects) {
       const ok = await t.request("POST", "/v1/brands", { key: tokens.admin!, body: { name: "By admin" } });
       expect([ok.status, ok.body.name]).toEqual([201, "By admin"]);
       const roleOf = async (k: string) => (await me(k)).body.role;
-      expect([await roleOf(tokens.viewer!), await roleOf(tokens.editor!), await roleOf(tokens.admin!)]).toEqual([
-        "viewer",
-        "editor",
-        "admin",
-      ]);
+      expect([
+        await roleOf(tokens.viewer!),
+        await roleOf(tokens.editor!),
+        await roleOf(tokens.admin!),
+      ]).toEqual(["viewer", "editor", "admin"]);
       // The audit row names the person and the token.
       const log = await t.request("GET", "/v1/audit_events?limit=100", { key: a.testKey });
-      const row = log.body.data.find((e: { request_id: string }) => e.request_id === ok.headers.get("request-id"));
+      const row = log.body.data.find(
+        (e: { request_id: string }) => e.request_id === ok.headers.get("request-id"),
+      );
       expect(row).toMatchObject({ action: "brand.create", api_key: null });
       expect(row.user).toMatch(/^user_/);
       expect(row.user_token).toMatch(/^utok_/);
@@ -177,11 +188,19 @@ for (const dialect of dialects) {
 
     test("managing API keys with a user token needs the dashboard: reauthentication_required", async () => {
       const owner = await userToken(t.app, a.userId);
-      const create = await t.request("POST", "/v1/api_keys", { key: owner.secret, body: { name: "from cli" } });
+      const create = await t.request("POST", "/v1/api_keys", {
+        key: owner.secret,
+        body: { name: "from cli" },
+      });
       expect([create.status, create.body.code]).toEqual([403, "reauthentication_required"]);
       const list = await t.request("GET", "/v1/api_keys", { key: owner.secret });
       expect([list.status, list.body.code]).toEqual([403, "reauthentication_required"]);
-      const viewerId = await member(t.app, a.orgId, `v-${Math.random().toString(36).slice(2)}@example.com`, "viewer");
+      const viewerId = await member(
+        t.app,
+        a.orgId,
+        `v-${Math.random().toString(36).slice(2)}@example.com`,
+        "viewer",
+      );
       const viewer = await userToken(t.app, viewerId);
       const v = await t.request("POST", "/v1/api_keys", { key: viewer.secret, body: { name: "x" } });
       expect([v.status, v.body.code]).toEqual([403, "forbidden"]);

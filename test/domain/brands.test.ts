@@ -50,7 +50,11 @@ for (const dialect of dialects) {
       expect(bySlug.body).toEqual(made.body);
       expect(bySlug.body.timezone).toBe("Europe/Berlin");
       const missing = await t.request("GET", "/v1/brands/nope", { key: a.testKey });
-      expect([missing.status, missing.body.code, missing.body.param]).toEqual([404, "resource_missing", "id"]);
+      expect([missing.status, missing.body.code, missing.body.param]).toEqual([
+        404,
+        "resource_missing",
+        "id",
+      ]);
     });
 
     test("an update changes name and slots and lowercases UTM domains", async () => {

@@ -72,7 +72,10 @@ pgOnly("database availability (postgres)", () => {
       expect(down.headers.get("content-type")).toBe("application/problem+json");
       expect(down.body.request_id).toBe(down.headers.get("request-id"));
     }
-    const brands = await viaProxy.request("POST", "/v1/brands", { key: a.testKey, body: { name: "Offline" } });
+    const brands = await viaProxy.request("POST", "/v1/brands", {
+      key: a.testKey,
+      body: { name: "Offline" },
+    });
     expect([brands.status, brands.body.code]).toEqual([503, "database_unavailable"]);
     // Liveness does not depend on the database; readiness says what is wrong.
     expect((await viaProxy.request("GET", "/healthz")).status).toBe(200);
@@ -90,7 +93,10 @@ pgOnly("database availability (postgres)", () => {
   test("a database that does not exist is unavailable, not an unmigrated schema", async () => {
     const u = new URL(direct.dbUrl);
     u.pathname = `${u.pathname}_missing`;
-    const gone = await testApp("postgres", { url: u.toString(), env: { SVC_MASTER_KEYS: direct.masterKeys } });
+    const gone = await testApp("postgres", {
+      url: u.toString(),
+      env: { SVC_MASTER_KEYS: direct.masterKeys },
+    });
     try {
       const ready = await gone.request("GET", "/readyz");
       expect([ready.status, ready.body]).toEqual([503, { status: "database_unavailable" }]);

@@ -56,7 +56,9 @@ for (const dialect of dialects) {
       // Path parameters are declared; scoped routes say their scope; public routes need no credential.
       for (const r of v1Routes) {
         const op = doc.paths[toOpenApiPath(r.path)][r.method.toLowerCase()];
-        const names = op.parameters.filter((p: { in: string }) => p.in === "path").map((p: { name: string }) => p.name);
+        const names = op.parameters
+          .filter((p: { in: string }) => p.in === "path")
+          .map((p: { name: string }) => p.name);
         expect(names).toEqual([...r.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]));
         expect(op["x-scope"]).toBe(r.scope);
         expect(Object.keys(op.responses)).toEqual([String(r.status ?? 200), "default"]);
@@ -89,7 +91,9 @@ for (const dialect of dialects) {
       ])
         expect(values).toContain(e);
       expect(doc.components.schemas.EventType.type).toBe("string");
-      expect(doc.components.schemas.Event.properties.type).toEqual({ $ref: "#/components/schemas/EventType" });
+      expect(doc.components.schemas.Event.properties.type).toEqual({
+        $ref: "#/components/schemas/EventType",
+      });
     });
 
     /** Validates a real response against the schema the document gives for its method, path and status. */
@@ -131,15 +135,27 @@ for (const dialect of dialects) {
       const list = await t.request("GET", "/v1/brands", { key: a.testKey });
       expect(list.body.data.length).toBe(2);
       conforms("GET", "/v1/brands", list);
-      conforms("GET", "/v1/brands/{id}", await t.request("GET", `/v1/brands/${made.body.id}`, { key: a.testKey }));
-      const upd = await t.request("POST", `/v1/brands/${made.body.id}`, { key: a.testKey, body: { slots: [] } });
+      conforms(
+        "GET",
+        "/v1/brands/{id}",
+        await t.request("GET", `/v1/brands/${made.body.id}`, { key: a.testKey }),
+      );
+      const upd = await t.request("POST", `/v1/brands/${made.body.id}`, {
+        key: a.testKey,
+        body: { slots: [] },
+      });
       conforms("POST", "/v1/brands/{id}", upd);
     });
 
     test("API keys: create, list, roll and revoke match ApiKey and ApiKeyList", async () => {
       const made = await t.request("POST", "/v1/api_keys", {
         key: a.testKey,
-        body: { name: "contract", scopes: ["posts:read"], brand: a.brandId, expires_at: "2030-01-01T00:00:00Z" },
+        body: {
+          name: "contract",
+          scopes: ["posts:read"],
+          brand: a.brandId,
+          expires_at: "2030-01-01T00:00:00Z",
+        },
       });
       expect(made.status).toBe(201);
       conforms("POST", "/v1/api_keys", made);
@@ -172,7 +188,10 @@ for (const dialect of dialects) {
       });
       expect(invalid.body.errors.length).toBe(2);
       conforms("POST", "/v1/brands", invalid);
-      const limit = await t.request("POST", "/v1/brands", { key: a.testKey, body: { name: "x", slots: "no" } });
+      const limit = await t.request("POST", "/v1/brands", {
+        key: a.testKey,
+        body: { name: "x", slots: "no" },
+      });
       conforms("POST", "/v1/brands", limit);
     });
 

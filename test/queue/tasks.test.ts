@@ -1,12 +1,12 @@
 // Named tasks: one run per scheduled fire across workers (lease rows), failure counting, and the two prune tasks.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { App } from "../../src/app/context.ts";
+import { FakeClock } from "../../src/lib/clock.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { tasks } from "../../src/queue/registry.ts";
 import { idempotencyPrune } from "../../src/queue/tasks/idempotency-prune.ts";
 import { requestsPrune } from "../../src/queue/tasks/requests-prune.ts";
 import { ensureTaskRows, runTask, type TaskDef } from "../../src/queue/tasks.ts";
-import { FakeClock } from "../../src/lib/clock.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { dialects } from "../helpers/db.ts";
 import { type Tenant, tenant } from "../helpers/factories.ts";
@@ -64,7 +64,12 @@ for (const dialect of dialects) {
       expect(await runTask(one.app, task, fire)).toBe(false);
       expect(runs).toBe(1);
       const row = await lease(one.app, "test.count");
-      expect(row).toMatchObject({ last_fire: fire, leased_until: null, consecutive_failures: 0, last_error: null });
+      expect(row).toMatchObject({
+        last_fire: fire,
+        leased_until: null,
+        consecutive_failures: 0,
+        last_error: null,
+      });
       expect([one.app.instanceId, two.app.instanceId]).toContain(row.owner!);
       // The next fire runs again, on whichever worker comes first.
       expect(await runTask(two.app, task, fire + 60_000)).toBe(true);
@@ -147,7 +152,11 @@ for (const dialect of dialects) {
         .execute();
       await ensureTaskRows(one.app, tasks);
       expect(await runTask(one.app, requestsPrune, Date.parse("2026-01-05T10:05:00Z"))).toBe(true);
-      const left = await one.app.db.selectFrom("request_log").select("id").where("org_id", "=", a.orgId).execute();
+      const left = await one.app.db
+        .selectFrom("request_log")
+        .select("id")
+        .where("org_id", "=", a.orgId)
+        .execute();
       expect(left.map((r) => r.id).sort()).toEqual([fresh.id, recent.id].sort());
       const marks = await one.app.db.selectFrom("audit_throttle").select("key").execute();
       expect(marks.map((m) => m.key)).toEqual(["new"]);
