@@ -59,9 +59,19 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
       return 2;
     }
     const d = describeError(e);
-    io.err(`svc ${[cmd, ...rest.filter((a) => !a.startsWith("-"))].slice(0, 3).join(" ")}: ${d.message}`);
+    io.err(`svc ${commandName(argv)}: ${d.message}`);
     return d.code;
   }
+}
+
+/** The command's own words for `svc <cmd>: <message>`, never a flag's value (`bootstrap --org Acme` is bootstrap). */
+function commandName(argv: string[]): string {
+  const [cmd, ...rest] = argv;
+  if (cmd === "admin" || (cmd && LEGACY_ADMIN.has(cmd))) {
+    const found = findAdmin(cmd === "admin" ? rest : argv);
+    return found ? `admin ${found.cmd.name}` : "admin";
+  }
+  return cmd ?? "";
 }
 
 async function admin(args: string[], io: Io): Promise<number> {

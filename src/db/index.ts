@@ -41,8 +41,11 @@ export function openDatabase(url: string, opts: { poolSize?: number } = {}): Dat
       connectionTimeoutMillis: 5000,
       idleTimeoutMillis: 30000,
     });
-    // A dropped idle connection must not crash the process; the pool makes a new one on the next query.
+    // A dropped connection must not crash the process; the pool makes a new one on the next query. The pool
+    // listens for errors only on idle clients: one lost while checked out (the database went away under a query)
+    // emits "error" with no listener, which is an uncaught exception. Its query is rejected either way.
     pool.on("error", () => {});
+    pool.on("connect", (client) => client.on("error", () => {}));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     const listen = async (channel: string, fn: () => void) => {
       const client = new pg.Client({ connectionString: url });
@@ -84,6 +87,7 @@ export function isUnavailable(e: unknown): boolean {
       "08003",
       "08006",
       "53300",
+      "3D000", // the database does not exist (dropped, or being restored)
       "SQLITE_BUSY",
       "SQLITE_IOERR",
       "SQLITE_CANTOPEN",

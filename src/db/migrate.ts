@@ -1,9 +1,13 @@
 // Applies migrations/ in order. Concurrent migrators take turns on a lock and give up after 5 s (reference §10):
-// Postgres uses a session advisory lock; SQLite's BEGIN IMMEDIATE waits on the file lock (busy_timeout 5 s).
-import { sql } from "kysely";
+// Postgres uses a session advisory lock; SQLite uses the write lock of BEGIN IMMEDIATE, tried without waiting
+// and retried asynchronously, because bun:sqlite's busy_timeout would block the whole process while it waits
+// (a second migrator in the same process could then never let the first one finish).
+import { type Kysely, sql, type Transaction } from "kysely";
 import { migrations as all } from "../../migrations/index.ts";
 import type { Db } from "./index.ts";
 import type { Dialect, Migration } from "./migration.ts";
+import type { DB } from "./schema.ts";
+import { BUSY_TIMEOUT_MS } from "./sqlite.ts";
 
 const LOCK_KEY = 0x5356_4d49; // "SVMI"
 const LOCK_WAIT_MS = 5000;
@@ -25,8 +29,29 @@ export async function schemaVersion(db: Db): Promise<number> {
       .executeTakeFirst();
     return Number(row?.v ?? 0);
   } catch (e) {
-    if (/no such table|does not exist/i.test(String((e as Error).message))) return 0;
+    // Only a missing table means "not migrated yet"; a missing database (also "does not exist") is an outage.
+    const err = e as { code?: string; message?: string };
+    if (err?.code === "42P01" || /no such table/i.test(String(err?.message))) return 0;
     throw e;
+  }
+}
+
+const isBusy = (e: unknown) => /SQLITE_BUSY|database is locked/i.test(String((e as Error)?.message));
+
+/** One migration transaction; on SQLite, retried while another connection holds the write lock. */
+async function step(
+  conn: Kysely<DB>,
+  dialect: Dialect,
+  fn: (trx: Transaction<DB>) => Promise<void>,
+): Promise<void> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      return await conn.transaction().execute(fn);
+    } catch (e) {
+      if (dialect !== "sqlite" || !isBusy(e) || Date.now() > deadline) throw e;
+      await Bun.sleep(25);
+    }
   }
 }
 
@@ -45,10 +70,11 @@ export async function migrate(db: Db, dialect: Dialect, list: Migration[] = all)
         await Bun.sleep(100);
       }
     }
+    if (dialect === "sqlite") await sql.raw("PRAGMA busy_timeout = 0").execute(conn);
     try {
       for (let version = 1; version <= list.length; version++) {
         const m = list[version - 1]!;
-        await conn.transaction().execute(async (trx) => {
+        await step(conn, dialect, async (trx) => {
           if (dialect === "postgres") await sql`SET LOCAL lock_timeout = '5s'`.execute(trx);
           await sql.raw(CREATE_TABLE).execute(trx);
           const done = await trx
@@ -65,11 +91,11 @@ export async function migrate(db: Db, dialect: Dialect, list: Migration[] = all)
         });
       }
     } catch (e) {
-      if (/SQLITE_BUSY|database is locked/i.test(String((e as Error).message)))
-        throw new MigrationLockTimeout();
+      if (isBusy(e)) throw new MigrationLockTimeout();
       throw e;
     } finally {
       if (dialect === "postgres") await sql`SELECT pg_advisory_unlock(${LOCK_KEY})`.execute(conn);
+      else await sql.raw(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).execute(conn);
     }
     return schemaVersion(conn);
   });

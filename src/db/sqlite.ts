@@ -96,10 +96,14 @@ export class BunSqliteDialect implements Dialect {
   }
 }
 
+/** How long a statement waits for another connection's write lock (bun:sqlite waits synchronously). */
+export const BUSY_TIMEOUT_MS = 5000;
+
 export function openSqlite(path: string): Database {
   const db = new Database(path, { create: true, strict: true });
+  // busy_timeout first: switching a new file to WAL needs a lock another process opening it may hold.
+  db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.run("PRAGMA journal_mode = WAL");
-  db.run("PRAGMA busy_timeout = 5000");
   db.run("PRAGMA synchronous = NORMAL");
   db.run("PRAGMA foreign_keys = ON");
   return db;

@@ -5,6 +5,55 @@ import type { RouteDef } from "./route.ts";
 
 export const toOpenApiPath = (p: string) => p.replace(/:([A-Za-z_]+)/g, "{$1}");
 
+/** Routes outside the credential pipeline (no bearer credential), documented with `security: []`. */
+export const publicOperations = [
+  {
+    method: "GET",
+    path: "/healthz",
+    summary: "Liveness: the process answers (the database is not consulted)",
+    responses: { "200": jsonStatus(["ok"]) },
+  },
+  {
+    method: "GET",
+    path: "/readyz",
+    summary: "Readiness: the database answers and the schema is current",
+    responses: { "200": jsonStatus(["ready"]), "503": jsonStatus(["migrating", "database_unavailable"]) },
+  },
+  {
+    method: "GET",
+    path: "/v1/openapi.yaml",
+    summary: "This document",
+    responses: {
+      "200": { description: "OK", content: { "application/yaml": { schema: { type: "string" } } } },
+    },
+  },
+  {
+    method: "GET",
+    path: "/sandbox/:id",
+    summary: "The sandbox network's page for a published test-mode target (its permalink)",
+    responses: {
+      "200": { description: "OK", content: { "text/html": { schema: { type: "string" } } } },
+      "404": { description: "No such target", content: { "text/html": { schema: { type: "string" } } } },
+    },
+  },
+] as const;
+
+function jsonStatus(values: string[]) {
+  return {
+    description: values.join(" or "),
+    content: {
+      "application/json": {
+        schema: {
+          type: "object",
+          properties: { status: { enum: values } },
+          required: ["status"],
+          additionalProperties: false,
+        },
+      },
+    },
+  };
+}
+
 const problemRef = { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } };
 
 // The document is built on first request; its libraries load then, not at start-up.
@@ -59,6 +108,23 @@ export async function openApiDocument(routes: RouteDef[], componentSchemas: Reco
     const path = toOpenApiPath(r.path);
     paths[path] ??= {};
     paths[path][r.method.toLowerCase()] = op;
+  }
+  for (const p of publicOperations) {
+    const path = toOpenApiPath(p.path);
+    paths[path] ??= {};
+    paths[path]![p.method.toLowerCase()] = {
+      operationId: `get${p.path
+        .replace(/\.yaml$/, "")
+        .replace(/:/g, "")
+        .replace(/[/_.](\w)/g, (_, c: string) => c.toUpperCase())}`,
+      ...(p.path.includes(":")
+        ? { parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }] }
+        : {}),
+      summary: p.summary,
+      tags: ["Service"],
+      security: [],
+      responses: p.responses,
+    };
   }
   return {
     openapi: "3.1.0",

@@ -6,19 +6,14 @@ import { ServiceError } from "../domain/errors.ts";
 import { RequestLog } from "../domain/requests/log.ts";
 import { newId } from "../lib/ids.ts";
 import { v1Routes, v1Schemas } from "./api/v1/index.ts";
-import { openApiYaml } from "./openapi.ts";
+import { openApiYaml, publicOperations } from "./openapi.ts";
 import { type HttpContext, jsonResponse, problemResponse, runRoute, SECURITY_HEADERS } from "./pipeline.ts";
 import { RateLimiter } from "./ratelimit.ts";
 import type { RouteDef } from "./route.ts";
 import { sandboxPage } from "./web/sandbox.ts";
 
-/** Routes outside the credential pipeline: [method, path]. */
-export const publicRoutes: [string, string][] = [
-  ["GET", "/healthz"],
-  ["GET", "/readyz"],
-  ["GET", "/v1/openapi.yaml"],
-  ["GET", "/sandbox/:id"],
-];
+/** Routes outside the credential pipeline: [method, path] (documented in the OpenAPI document too). */
+export const publicRoutes: [string, string][] = publicOperations.map((p) => [p.method, p.path]);
 
 const patternOf = (path: string) =>
   new RegExp(`^${path.replace(/[.]/g, "\\.").replace(/:[A-Za-z_]+/g, "[^/]+")}$`);

@@ -14,7 +14,10 @@ const counting: Adapter = {
   provider: "sandbox",
   idempotent: false,
   async publish(_app, input) {
-    await fetch(receiver, { method: "POST", body: JSON.stringify({ target: input.targetId, attempt: input.attempt, pid: process.pid }) });
+    await fetch(receiver, {
+      method: "POST",
+      body: JSON.stringify({ target: input.targetId, attempt: input.attempt, pid: process.pid }),
+    });
     await Bun.sleep(delay);
     return { kind: "published", permalink: `https://example.net/${input.targetId}` };
   },

@@ -1,14 +1,14 @@
 // A test App over a fresh database, with its HTTP surface, a fake clock and a master key.
 
-import { afterAll } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { loadConfig } from "../../src/app/config.ts";
 import { type App, createApp } from "../../src/app/context.ts";
 import { silentLogger } from "../../src/app/log.ts";
+import { openDatabase } from "../../src/db/index.ts";
 import type { Dialect } from "../../src/db/migration.ts";
 import { createHttp, type HttpServer } from "../../src/http/server.ts";
 import type { Clock } from "../../src/lib/clock.ts";
-import { dropCreatedDatabases, freshDatabase } from "./db.ts";
+import { freshDatabase } from "./db.ts";
 
 export interface TestApp {
   app: App;
@@ -31,24 +31,28 @@ export interface TestResponse {
   body: any;
 }
 
-let registered = false;
+export interface TestAppOptions {
+  clock?: Clock;
+  /** Deployment variables over the defaults (SVC_MASTER_KEYS: "" means no master key). */
+  env?: Record<string, string>;
+  /** Open this existing database (a second App on the same database) instead of a fresh one. */
+  url?: string;
+  /** false: a fresh database with no schema at all (as before the first migration). */
+  migrated?: boolean;
+}
 
-export async function testApp(
-  dialect: Dialect,
-  opts: { clock?: Clock; env?: Record<string, string> } = {},
-): Promise<TestApp> {
-  if (!registered) {
-    registered = true;
-    afterAll(dropCreatedDatabases);
-  }
-  const { database, url } = await freshDatabase(dialect);
-  const masterKeys = `k1:${randomBytes(32).toString("base64")}`;
+export async function testApp(dialect: Dialect, opts: TestAppOptions = {}): Promise<TestApp> {
+  // An App on a database it made drops that database on close (an App on an existing one leaves it).
+  const { database, url, drop } = opts.url
+    ? { database: openDatabase(opts.url, { poolSize: 5 }), url: opts.url, drop: async () => {} }
+    : await freshDatabase(dialect, { migrated: opts.migrated ?? true });
+  const masterKeys = opts.env?.SVC_MASTER_KEYS ?? `k1:${randomBytes(32).toString("base64")}`;
   const config = loadConfig({
     SVC_DATABASE_URL: url,
-    SVC_MASTER_KEYS: masterKeys,
     SVC_BASE_URL: "http://localhost:8080",
     SVC_DATA_DIR: "/tmp/svc-test-data",
     ...opts.env,
+    SVC_MASTER_KEYS: masterKeys,
   });
   const app = createApp(config, {
     database,
@@ -80,6 +84,7 @@ export async function testApp(
     async close() {
       await http.ctx.requestLog.flush();
       await app.close();
+      await drop();
     },
   };
 }

@@ -23,37 +23,54 @@ const withDb = (url: string, name: string) => {
 let tmp: string | null = null;
 const created: string[] = [];
 
-/** A fresh, migrated database of the dialect, and its URL (for child processes). */
-export async function freshDatabase(dialect: Dialect): Promise<{ database: Database; url: string }> {
+/**
+ * A fresh database of the dialect, and its URL (for child processes). Migrated unless `migrated: false`, which
+ * gives an empty database (no tables at all), as a new install has before its first migration.
+ */
+export async function freshDatabase(
+  dialect: Dialect,
+  opts: { migrated?: boolean } = {},
+): Promise<{ database: Database; url: string; drop(): Promise<void> }> {
+  const migrated = opts.migrated ?? true;
   if (dialect === "sqlite") {
     tmp ??= mkdtempSync(join(tmpdir(), "svc-test-"));
     const url = `sqlite:${join(tmp, `${randomBytes(6).toString("hex")}.db`)}`;
     const database = openDatabase(url);
-    await migrate(database.db, "sqlite");
-    return { database, url };
+    if (migrated) await migrate(database.db, "sqlite");
+    return { database, url, drop: async () => {} };
   }
   if (!PG_TEMPLATE) throw new Error("Postgres tests need SVC_TEST_PG_TEMPLATE (run them with bun run test)");
   const name = `${PG_TEMPLATE}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: PG_BASE });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${PG_TEMPLATE}"`);
+    // The name keeps the template's prefix so the runner drops it even if this file crashes.
+    await admin.query(
+      migrated ? `CREATE DATABASE "${name}" TEMPLATE "${PG_TEMPLATE}"` : `CREATE DATABASE "${name}"`,
+    );
   } finally {
     await admin.end();
   }
   created.push(name);
   const url = withDb(PG_BASE, name);
   const database = openDatabase(url, { poolSize: 5 });
-  return { database, url };
+  return { database, url, drop: () => dropDatabases([name]) };
 }
 
-/** Drops this file's Postgres databases (the runner also drops leftovers at the end). */
+/** The Postgres URL the tests use for their own admin connections (for example to hold a lock). */
+export const pgBaseUrl = PG_BASE;
+
+/** Drops every Postgres database this file made (the runner also drops leftovers at the end). */
 export async function dropCreatedDatabases(): Promise<void> {
-  if (!created.length) return;
+  await dropDatabases(created.splice(0));
+}
+
+async function dropDatabases(names: string[]): Promise<void> {
+  if (!names.length) return;
   const admin = new pg.Client({ connectionString: PG_BASE });
   await admin.connect();
   try {
-    for (const name of created.splice(0)) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    for (const name of names) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   } finally {
     await admin.end();
   }

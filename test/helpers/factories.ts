@@ -3,7 +3,9 @@ import { randomBytes } from "node:crypto";
 import type { App } from "../../src/app/context.ts";
 import { adminActor } from "../../src/domain/actor.ts";
 import { createApiKey } from "../../src/domain/api-keys/service.ts";
+import { issueUserToken } from "../../src/domain/auth/user-tokens.ts";
 import { bootstrap } from "../../src/domain/bootstrap/service.ts";
+import { addMember } from "../../src/domain/members/service.ts";
 import { scopesOfRole } from "../../src/domain/scopes.ts";
 
 export interface Tenant {
@@ -70,4 +72,30 @@ export async function key(
     input,
   );
   return k.secret!;
+}
+
+/** A CLI user token for a person (as the device sign-in would issue it); returns its secret and ID. */
+export async function userToken(
+  app: App,
+  userId: string,
+  opts: { livemode?: boolean; viaSso?: boolean; name?: string } = {},
+): Promise<{ id: string; secret: string }> {
+  return app.db.transaction().execute((tx) =>
+    issueUserToken(tx, app, {
+      userId,
+      name: opts.name ?? "laptop",
+      livemode: opts.livemode ?? false,
+      viaSso: opts.viaSso ?? false,
+    }),
+  );
+}
+
+/** Adds a person to an org as the operator would (`svc admin members add`); returns the user ID. */
+export async function member(app: App, orgId: string, email: string, role: string): Promise<string> {
+  const r = await addMember(app, adminActor(orgId, "members add", scopesOfRole("owner")), {
+    email,
+    role,
+    password: "correct horse battery staple",
+  });
+  return r.member.id;
 }

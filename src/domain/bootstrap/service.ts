@@ -6,6 +6,7 @@ import { audit } from "../audit/service.ts";
 import { presentBrand } from "../brands/present.ts";
 import { BrandCreate, DEFAULT_SLOTS } from "../brands/schema.ts";
 import "../channels/bootstrap.ts";
+import { slugify } from "../brands/service.ts";
 import { insertOrg, presentOrg } from "../orgs/service.ts";
 import { scopesOfRole } from "../scopes.ts";
 import { inTx } from "../tx.ts";
@@ -48,12 +49,7 @@ export async function bootstrap(app: App, input: BootstrapInput) {
       id: newId("brand", now),
       org_id: org.id,
       name: brandInput.name,
-      slug:
-        brandInput.name
-          .toLowerCase()
-          .normalize("NFKD")
-          .replace(/[^a-z0-9]+/g, "-")
-          .replace(/^-+|-+$/g, "") || "brand",
+      slug: slugify(brandInput.name),
       timezone: brandInput.timezone ?? "UTC",
       approval_policy: "none",
       utm_domains: "[]",

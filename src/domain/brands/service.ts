@@ -41,7 +41,8 @@ export async function getBrand(app: App, actor: Actor, ref: string) {
   return presentBrand(await loadBrand(app.db, actor, ref, "id"));
 }
 
-const slugify = (s: string) =>
+/** The slug a brand name gives when none is chosen: accents dropped, lowercase words joined by dashes. */
+export const slugify = (s: string) =>
   s
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")

@@ -28,7 +28,14 @@ function receiver() {
 
 async function spawnWorker(t: TestApp, url: string, delayMs: number): Promise<Subprocess> {
   const proc = Bun.spawn(["bun", "test/e2e/counting-worker.ts"], {
-    env: { ...process.env, SVC_DATABASE_URL: t.dbUrl, SVC_MASTER_KEYS: t.masterKeys, RECEIVER_URL: url, ADAPTER_DELAY_MS: String(delayMs), SVC_LOG_LEVEL: "error" },
+    env: {
+      ...process.env,
+      SVC_DATABASE_URL: t.dbUrl,
+      SVC_MASTER_KEYS: t.masterKeys,
+      RECEIVER_URL: url,
+      ADAPTER_DELAY_MS: String(delayMs),
+      SVC_LOG_LEVEL: "error",
+    },
     stdout: "pipe",
     stderr: "inherit",
   });
@@ -43,11 +50,17 @@ async function spawnWorker(t: TestApp, url: string, delayMs: number): Promise<Su
 async function queue(t: TestApp, a: Tenant, channels: number, posts: number): Promise<number> {
   const ids: string[] = [];
   for (let i = 0; i < channels; i++) {
-    const r = await t.request("POST", "/v1/channels", { key: a.testKey, body: { brand: a.brandId, provider: "sandbox" } });
+    const r = await t.request("POST", "/v1/channels", {
+      key: a.testKey,
+      body: { brand: a.brandId, provider: "sandbox" },
+    });
     ids.push(r.body.id);
   }
   for (let i = 0; i < posts; i++) {
-    const r = await t.request("POST", "/v1/posts", { key: a.testKey, body: { brand: a.brandId, content: { body: `Crash test ${i}` }, channels: ids } });
+    const r = await t.request("POST", "/v1/posts", {
+      key: a.testKey,
+      body: { brand: a.brandId, content: { body: `Crash test ${i}` }, channels: ids },
+    });
     expect(r.status).toBe(201);
   }
   return posts * channels;
@@ -71,7 +84,11 @@ for (const dialect of dialects) {
     test("SIGKILL mid-batch, then reclaim: nothing received twice, nothing lost", async () => {
       const r = receiver();
       // Only the channels made here: turn off the bootstrap channel so every target goes through the counter.
-      await t.app.db.updateTable("channels").set({ status: "disabled" }).where("org_id", "=", a.orgId).execute();
+      await t.app.db
+        .updateTable("channels")
+        .set({ status: "disabled" })
+        .where("org_id", "=", a.orgId)
+        .execute();
       const total = await queue(t, a, 8, 10);
       const w = await spawnWorker(t, r.url, 40);
       // Let it publish some, then kill it while a batch is in flight.
@@ -80,7 +97,11 @@ for (const dialect of dialects) {
       await w.exited;
 
       // Leases last 3 minutes: the reclaimer runs as if that much time had passed.
-      const later = createApp(t.app.config, { database: openDatabase(t.dbUrl), log: silentLogger, clock: new FakeClock(Date.now() + 4 * 60_000) });
+      const later = createApp(t.app.config, {
+        database: openDatabase(t.dbUrl),
+        log: silentLogger,
+        clock: new FakeClock(Date.now() + 4 * 60_000),
+      });
       const reclaimed = await reclaimExpired(later);
       await later.close();
       const lost = (await statuses(t)).filter((s) => s.status === "needs_attention");
@@ -113,12 +134,21 @@ for (const dialect of dialects) {
 
     test("two worker processes on one queue: every target exactly once", async () => {
       const b = await tenant(t.app);
-      await t.app.db.updateTable("channels").set({ status: "disabled" }).where("org_id", "=", b.orgId).execute();
+      await t.app.db
+        .updateTable("channels")
+        .set({ status: "disabled" })
+        .where("org_id", "=", b.orgId)
+        .execute();
       const r = receiver();
       const total = await queue(t, b, 12, 10);
       const [w1, w2] = [await spawnWorker(t, r.url, 5), await spawnWorker(t, r.url, 5)];
       for (let i = 0; i < 600; i++) {
-        const left = await t.app.db.selectFrom("post_targets").select("id").where("org_id", "=", b.orgId).where("status", "in", ["queued", "publishing"]).execute();
+        const left = await t.app.db
+          .selectFrom("post_targets")
+          .select("id")
+          .where("org_id", "=", b.orgId)
+          .where("status", "in", ["queued", "publishing"])
+          .execute();
         if (left.length === 0) break;
         await Bun.sleep(25);
       }
@@ -126,7 +156,11 @@ for (const dialect of dialects) {
       w2!.kill("SIGTERM");
       await Promise.all([w1!.exited, w2!.exited]);
       r.stop();
-      const rows = await t.app.db.selectFrom("post_targets").select(["id", "status"]).where("org_id", "=", b.orgId).execute();
+      const rows = await t.app.db
+        .selectFrom("post_targets")
+        .select(["id", "status"])
+        .where("org_id", "=", b.orgId)
+        .execute();
       expect(rows).toHaveLength(total);
       expect(rows.every((x) => x.status === "published")).toBe(true);
       expect(rows.every((x) => r.received.get(x.id) === 1)).toBe(true);

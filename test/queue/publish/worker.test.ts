@@ -28,11 +28,17 @@ for (const dialect of dialects) {
       expect(r.status).toBe(201);
       return r.body;
     }
-    const getPost = async (id: string) => (await t.request("GET", `/v1/posts/${id}`, { key: a.testKey })).body;
+    const getPost = async (id: string) =>
+      (await t.request("GET", `/v1/posts/${id}`, { key: a.testKey })).body;
     const eventsOf = async (type: string) =>
-      (await t.app.db.selectFrom("events").select(["type", "data"]).where("org_id", "=", a.orgId).where("type", "=", type).execute()).map(
-        (e) => JSON.parse(e.data).object,
-      );
+      (
+        await t.app.db
+          .selectFrom("events")
+          .select(["type", "data"])
+          .where("org_id", "=", a.orgId)
+          .where("type", "=", type)
+          .execute()
+      ).map((e) => JSON.parse(e.data).object);
 
     /** Runs one worker until the queue has nothing due now. */
     async function drain(adapters = adapterFor) {
@@ -40,7 +46,12 @@ for (const dialect of dialects) {
       for (let i = 0; i < 50; i++) {
         await Bun.sleep(20);
         await w.idle();
-        const due = await t.app.db.selectFrom("post_targets").select("id").where("status", "in", ["queued", "publishing"]).where("next_attempt_at", "<=", clock.now()).execute();
+        const due = await t.app.db
+          .selectFrom("post_targets")
+          .select("id")
+          .where("status", "in", ["queued", "publishing"])
+          .where("next_attempt_at", "<=", clock.now())
+          .execute();
         if (due.length === 0) break;
       }
       await w.stop();
@@ -64,12 +75,19 @@ for (const dialect of dialects) {
     });
 
     test("rate_limited: held at least 30 s, the channel held too, then published", async () => {
-      const p = await post({ content: { body: "Rate limited first" }, metadata: { svc_simulate: "rate_limited" } });
+      const p = await post({
+        content: { body: "Rate limited first" },
+        metadata: { svc_simulate: "rate_limited" },
+      });
       await drain();
       let target = (await getPost(p.id)).targets[0];
       expect(target.status).toBe("queued");
       expect(Date.parse(target.next_attempt_at)).toBe(clock.now() + 30_000);
-      const ch = await t.app.db.selectFrom("channels").select("rate_limited_until").where("id", "=", target.channel).executeTakeFirstOrThrow();
+      const ch = await t.app.db
+        .selectFrom("channels")
+        .select("rate_limited_until")
+        .where("id", "=", target.channel)
+        .executeTakeFirstOrThrow();
       expect(Number(ch.rate_limited_until)).toBe(clock.now() + 30_000);
       clock.advance(31_000);
       await drain();
@@ -81,49 +99,90 @@ for (const dialect of dialects) {
       const p = await post({ content: { body: "Rejected" }, metadata: { svc_simulate: "rejected" } });
       await drain();
       const after = await getPost(p.id);
-      expect([after.status, after.targets[0].status, after.targets[0].error.code]).toEqual(["failed", "failed", "rejected"]);
+      expect([after.status, after.targets[0].status, after.targets[0].error.code]).toEqual([
+        "failed",
+        "failed",
+        "rejected",
+      ]);
       expect((await eventsOf("post.failed")).some((o) => o.id === p.id)).toBe(true);
     });
 
     test("timeout_after_send: needs attention (the sandbox does not dedupe); retry publishes", async () => {
-      const p = await post({ content: { body: "Maybe sent" }, metadata: { svc_simulate: "timeout_after_send" } });
+      const p = await post({
+        content: { body: "Maybe sent" },
+        metadata: { svc_simulate: "timeout_after_send" },
+      });
       await drain();
       let after = await getPost(p.id);
       const target = after.targets[0];
       expect([after.status, target.status]).toEqual(["publishing", "needs_attention"]);
       expect((await eventsOf("post_target.uncertain")).some((o) => o.id === target.id)).toBe(true);
       expect((await eventsOf("post_target.needs_attention")).some((o) => o.id === target.id)).toBe(true);
-      expect((await t.request("POST", `/v1/post_targets/${target.id}/retry`, { key: a.testKey })).status).toBe(200);
+      expect(
+        (await t.request("POST", `/v1/post_targets/${target.id}/retry`, { key: a.testKey })).status,
+      ).toBe(200);
       await drain();
       after = await getPost(p.id);
-      expect([after.status, after.targets[0].status, after.targets[0].attempts]).toEqual(["published", "published", 2]);
+      expect([after.status, after.targets[0].status, after.targets[0].attempts]).toEqual([
+        "published",
+        "published",
+        2,
+      ]);
     });
 
     test("auth_revoked: the channel needs reauth (with its event) and the target waits, then expires at publish_by", async () => {
       const b = await tenant(t.app);
       const r = await t.request("POST", "/v1/posts", {
         key: b.testKey,
-        body: { brand: b.brandId, content: { body: "Revoked" }, metadata: { svc_simulate: "auth_revoked" }, publish_by: new Date(clock.now() + 3600_000).toISOString() },
+        body: {
+          brand: b.brandId,
+          content: { body: "Revoked" },
+          metadata: { svc_simulate: "auth_revoked" },
+          publish_by: new Date(clock.now() + 3600_000).toISOString(),
+        },
       });
       await drain();
       const target = (await t.request("GET", `/v1/posts/${r.body.id}`, { key: b.testKey })).body.targets[0];
       expect(target.status).toBe("queued");
       const ch = await t.request("GET", `/v1/channels/${target.channel}`, { key: b.testKey });
       expect(ch.body.status).toBe("needs_reauth");
-      const ev = await t.app.db.selectFrom("events").select("type").where("org_id", "=", b.orgId).where("type", "=", "channel.needs_reauth").execute();
+      const ev = await t.app.db
+        .selectFrom("events")
+        .select("type")
+        .where("org_id", "=", b.orgId)
+        .where("type", "=", "channel.needs_reauth")
+        .execute();
       expect(ev).toHaveLength(1);
       // Enabling is refused until it is reconnected.
-      expect((await t.request("POST", `/v1/channels/${target.channel}`, { key: b.testKey, body: { status: "active" } })).body.code).toBe("needs_reauth");
+      expect(
+        (
+          await t.request("POST", `/v1/channels/${target.channel}`, {
+            key: b.testKey,
+            body: { status: "active" },
+          })
+        ).body.code,
+      ).toBe("needs_reauth");
       clock.advance(3601_000);
       expect(await expireOverdue(t.app)).toBe(1);
       const after = (await t.request("GET", `/v1/posts/${r.body.id}`, { key: b.testKey })).body;
-      expect([after.status, after.targets[0].status, after.targets[0].error.code]).toEqual(["failed", "failed", "expired"]);
+      expect([after.status, after.targets[0].status, after.targets[0].error.code]).toEqual([
+        "failed",
+        "failed",
+        "expired",
+      ]);
     });
 
     test("one target per channel at a time, and never a disabled channel's", async () => {
       const c = await tenant(t.app);
       for (let i = 0; i < 3; i++) {
-        expect((await t.request("POST", "/v1/posts", { key: c.testKey, body: { brand: c.brandId, content: { body: `Same channel ${i}` } } })).status).toBe(201);
+        expect(
+          (
+            await t.request("POST", "/v1/posts", {
+              key: c.testKey,
+              body: { brand: c.brandId, content: { body: `Same channel ${i}` } },
+            })
+          ).status,
+        ).toBe(201);
       }
       const first = await claimTargets(t.app, 10);
       const mine = first.filter((x) => x.target.org_id === c.orgId);
@@ -132,21 +191,42 @@ for (const dialect of dialects) {
       // The claimed one's lease expires: the sandbox is not idempotent, so it waits for a person.
       clock.advance(4 * 60_000);
       expect(await reclaimExpired(t.app)).toBeGreaterThanOrEqual(1);
-      const reclaimed = await t.app.db.selectFrom("post_targets").selectAll().where("id", "=", mine[0]!.target.id).executeTakeFirstOrThrow();
+      const reclaimed = await t.app.db
+        .selectFrom("post_targets")
+        .selectAll()
+        .where("id", "=", mine[0]!.target.id)
+        .executeTakeFirstOrThrow();
       expect([reclaimed.status, reclaimed.error_code]).toEqual(["needs_attention", "worker_lost"]);
-      const attempt = await t.app.db.selectFrom("post_attempts").selectAll().where("target_id", "=", reclaimed.id).executeTakeFirstOrThrow();
+      const attempt = await t.app.db
+        .selectFrom("post_attempts")
+        .selectAll()
+        .where("target_id", "=", reclaimed.id)
+        .executeTakeFirstOrThrow();
       expect(attempt.outcome).toBe("unknown");
       // The channel is free again; disable it and nothing more is claimed.
       const chan = reclaimed.channel_id;
-      expect((await t.request("POST", `/v1/channels/${chan}`, { key: c.testKey, body: { status: "disabled" } })).status).toBe(200);
+      expect(
+        (await t.request("POST", `/v1/channels/${chan}`, { key: c.testKey, body: { status: "disabled" } }))
+          .status,
+      ).toBe(200);
       expect((await claimTargets(t.app, 10)).filter((x) => x.target.org_id === c.orgId)).toHaveLength(0);
-      expect((await t.request("POST", `/v1/channels/${chan}`, { key: c.testKey, body: { status: "active" } })).status).toBe(200);
+      expect(
+        (await t.request("POST", `/v1/channels/${chan}`, { key: c.testKey, body: { status: "active" } }))
+          .status,
+      ).toBe(200);
       expect((await claimTargets(t.app, 10)).filter((x) => x.target.org_id === c.orgId)).toHaveLength(1);
     });
 
     test("a suspended org's targets are not claimed", async () => {
       const d = await tenant(t.app);
-      expect((await t.request("POST", "/v1/posts", { key: d.testKey, body: { brand: d.brandId, content: { body: "Suspended" } } })).status).toBe(201);
+      expect(
+        (
+          await t.request("POST", "/v1/posts", {
+            key: d.testKey,
+            body: { brand: d.brandId, content: { body: "Suspended" } },
+          })
+        ).status,
+      ).toBe(201);
       await t.app.db.updateTable("orgs").set({ status: "suspended" }).where("id", "=", d.orgId).execute();
       expect((await claimTargets(t.app, 10)).filter((x) => x.target.org_id === d.orgId)).toHaveLength(0);
     });
@@ -159,34 +239,66 @@ for (const dialect of dialects) {
         provider: "sandbox",
         idempotent: false,
         async publish(_app, input: PublishInput) {
-          seen.push({ attempt: input.attempt, parts: input.parts.map((p) => p.index), done: input.done.map((d) => d.index) });
+          seen.push({
+            attempt: input.attempt,
+            parts: input.parts.map((p) => p.index),
+            done: input.done.map((d) => d.index),
+          });
           const done = new Set(input.done.map((d) => d.index));
           for (const part of input.parts) {
             if (done.has(part.index)) continue;
-            if (input.attempt === 1 && part.index === 1) return { kind: "transient", message: "connection reset" };
+            if (input.attempt === 1 && part.index === 1)
+              return { kind: "transient", message: "connection reset" };
             await input.onPartPublished({ index: part.index, remote_id: `r${part.index}`, remote_url: null });
           }
           return { kind: "published", permalink: "https://example.net/thread" };
         },
       };
-      const r = await t.request("POST", "/v1/posts", { key: e.testKey, body: { brand: e.brandId, content: { parts: ["One", "Two", "Three"] } } });
+      const r = await t.request("POST", "/v1/posts", {
+        key: e.testKey,
+        body: { brand: e.brandId, content: { parts: ["One", "Two", "Three"] } },
+      });
       await drain(() => flaky);
       clock.advance(31_000);
       await drain(() => flaky);
       const mine = seen.filter((s) => s.parts.length === 3);
-      expect(mine.map((s) => [s.attempt, s.done])).toEqual([[1, []], [2, [0]]]);
+      expect(mine.map((s) => [s.attempt, s.done])).toEqual([
+        [1, []],
+        [2, [0]],
+      ]);
       const after = (await t.request("GET", `/v1/posts/${r.body.id}`, { key: e.testKey })).body;
       expect(after.targets[0].status).toBe("published");
-      const row = await t.app.db.selectFrom("post_targets").select("remote_parts").where("id", "=", after.targets[0].id).executeTakeFirstOrThrow();
-      expect(JSON.parse(row.remote_parts).map((p: { index: number }) => p.index).sort()).toEqual([0, 1, 2]);
+      const row = await t.app.db
+        .selectFrom("post_targets")
+        .select("remote_parts")
+        .where("id", "=", after.targets[0].id)
+        .executeTakeFirstOrThrow();
+      expect(
+        JSON.parse(row.remote_parts)
+          .map((p: { index: number }) => p.index)
+          .sort(),
+      ).toEqual([0, 1, 2]);
     });
 
     test("an adapter that throws leaves the target needing attention", async () => {
       const f = await tenant(t.app);
-      const r = await t.request("POST", "/v1/posts", { key: f.testKey, body: { brand: f.brandId, content: { body: "Boom" } } });
-      await drain(() => ({ provider: "sandbox", idempotent: true, publish: async () => { throw new Error("boom"); } }));
+      const r = await t.request("POST", "/v1/posts", {
+        key: f.testKey,
+        body: { brand: f.brandId, content: { body: "Boom" } },
+      });
+      await drain(() => ({
+        provider: "sandbox",
+        idempotent: true,
+        publish: async () => {
+          throw new Error("boom");
+        },
+      }));
       const target = (await t.request("GET", `/v1/posts/${r.body.id}`, { key: f.testKey })).body.targets[0];
-      expect([target.status, target.error.code, target.error.message]).toEqual(["needs_attention", "unknown", "boom"]);
+      expect([target.status, target.error.code, target.error.message]).toEqual([
+        "needs_attention",
+        "unknown",
+        "boom",
+      ]);
     });
   });
 }
@@ -199,10 +311,19 @@ describe("wake-up", () => {
       const w = startPublishWorker(t.app, { adapterFor, pollMs: 5000 });
       await Bun.sleep(50);
       const started = performance.now();
-      const r = await t.request("POST", "/v1/posts", { key: a.testKey, body: { brand: a.brandId, content: { body: "Fast" } } });
+      const r = await t.request("POST", "/v1/posts", {
+        key: a.testKey,
+        body: { brand: a.brandId, content: { body: "Fast" } },
+      });
       let status = "";
       while (performance.now() - started < 1000) {
-        status = (await t.app.db.selectFrom("post_targets").select("status").where("post_id", "=", r.body.id).executeTakeFirstOrThrow()).status;
+        status = (
+          await t.app.db
+            .selectFrom("post_targets")
+            .select("status")
+            .where("post_id", "=", r.body.id)
+            .executeTakeFirstOrThrow()
+        ).status;
         if (status === "published") break;
         await Bun.sleep(10);
       }
@@ -227,10 +348,19 @@ if (dialects.includes("postgres")) {
         const w = startPublishWorker(other, { adapterFor, pollMs: 5000 });
         await Bun.sleep(200);
         const started = performance.now();
-        const r = await t.request("POST", "/v1/posts", { key: a.testKey, body: { brand: a.brandId, content: { body: "Across" } } });
+        const r = await t.request("POST", "/v1/posts", {
+          key: a.testKey,
+          body: { brand: a.brandId, content: { body: "Across" } },
+        });
         let status = "";
         while (performance.now() - started < 1000) {
-          status = (await t.app.db.selectFrom("post_targets").select("status").where("post_id", "=", r.body.id).executeTakeFirstOrThrow()).status;
+          status = (
+            await t.app.db
+              .selectFrom("post_targets")
+              .select("status")
+              .where("post_id", "=", r.body.id)
+              .executeTakeFirstOrThrow()
+          ).status;
           if (status === "published") break;
           await Bun.sleep(10);
         }
