@@ -1,5 +1,6 @@
 // Table types for Kysely. Times are epoch ms; booleans are 0/1; JSON columns are TEXT.
 import type { Generated } from "kysely";
+import type { WebhookTables } from "./tables/webhooks.ts";
 
 export type Bool = 0 | 1;
 
@@ -192,4 +193,4 @@ export interface CoreTables {
   schema_migrations: SchemaMigrationsTable;
 }
 
-export interface DB extends CoreTables {}
+export interface DB extends CoreTables, WebhookTables {}

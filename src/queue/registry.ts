@@ -1,10 +1,22 @@
 // Every named task and every long-running worker loop a `svc worker` process runs.
 import type { App } from "../app/context.ts";
+// Registers the webhook outbox hook in every process that runs the queue.
+import "../domain/webhooks/outbox.ts";
+import { eventsPrune } from "./tasks/events-prune.ts";
 import { idempotencyPrune } from "./tasks/idempotency-prune.ts";
 import { requestsPrune } from "./tasks/requests-prune.ts";
+import { webhooksDisableFailing } from "./tasks/webhooks-disable-failing.ts";
+import { webhooksReclaim } from "./tasks/webhooks-reclaim.ts";
 import type { TaskDef } from "./tasks.ts";
+import { webhookDeliveryLoop } from "./webhook-deliveries.ts";
 
-export const tasks: TaskDef[] = [requestsPrune, idempotencyPrune];
+export const tasks: TaskDef[] = [
+  requestsPrune,
+  idempotencyPrune,
+  webhooksReclaim,
+  webhooksDisableFailing,
+  eventsPrune,
+];
 
 /** A loop that runs for the life of a worker process (the publish queue, webhook deliveries). */
 export interface WorkerLoop {
@@ -12,4 +24,4 @@ export interface WorkerLoop {
   start(app: App): { stop(): Promise<void> };
 }
 
-export const workerLoops: WorkerLoop[] = [];
+export const workerLoops: WorkerLoop[] = [webhookDeliveryLoop];

@@ -4,9 +4,18 @@ import type { RouteDef } from "../../route.ts";
 import { apiKeyRoutes } from "./api-keys.ts";
 import { auditRoutes } from "./audit.ts";
 import { brandRoutes } from "./brands.ts";
+import { eventRoutes, eventSchemas } from "./events.ts";
 import { meRoutes } from "./me.ts";
+import { webhookRoutes, webhookSchemas } from "./webhooks.ts";
 
-export const v1Routes: RouteDef[] = [...meRoutes, ...apiKeyRoutes, ...brandRoutes, ...auditRoutes];
+export const v1Routes: RouteDef[] = [
+  ...meRoutes,
+  ...apiKeyRoutes,
+  ...brandRoutes,
+  ...auditRoutes,
+  ...eventRoutes,
+  ...webhookRoutes,
+];
 
 /** Response shapes by name; a feature adds its own from its route file. */
-export const v1Schemas: Record<string, unknown> = { ...componentSchemas };
+export const v1Schemas: Record<string, unknown> = { ...componentSchemas, ...eventSchemas, ...webhookSchemas };
