@@ -2,7 +2,13 @@
 // more as attempts finish. Woken by the outbox (a delivery was written in this process) and by a 1 s poll
 // (another process wrote it, or a retry came due).
 import type { App } from "../app/context.ts";
-import { type DeliveryJob, prepareJobs, recordOutcome, send } from "../domain/webhooks/deliver.ts";
+import {
+  DELIVERY_TIMEOUT_MS,
+  type DeliveryJob,
+  prepareJobs,
+  recordOutcome,
+  send,
+} from "../domain/webhooks/deliver.ts";
 import type { WorkerLoop } from "./registry.ts";
 import { claimDeliveries } from "./webhook-claim.ts";
 
@@ -14,8 +20,8 @@ export interface DeliveryWorkerOptions {
   pollMs?: number;
 }
 
-async function attempt(app: App, job: DeliveryJob): Promise<void> {
-  const outcome = await send(app, job);
+async function attempt(app: App, job: DeliveryJob, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<void> {
+  const outcome = await send(app, job, timeoutMs);
   await app.db.transaction().execute((tx) => recordOutcome(tx, job.delivery, outcome, app.instanceId));
 }
 
@@ -106,14 +112,18 @@ export class DeliveryWorker {
 }
 
 /** Delivers everything due now and waits for it (tests, `svc` admin use); returns how many were attempted. */
-export async function deliverDue(app: App, maxInFlight = MAX_IN_FLIGHT): Promise<number> {
+export async function deliverDue(
+  app: App,
+  opts: { maxInFlight?: number; timeoutMs?: number } = {},
+): Promise<number> {
+  const maxInFlight = opts.maxInFlight ?? MAX_IN_FLIGHT;
   let total = 0;
   for (;;) {
     const rows = await claimDeliveries(app, maxInFlight);
     if (rows.length === 0) return total;
     total += rows.length;
     const jobs = await prepareJobs(app, rows);
-    await Promise.all(jobs.map((job) => attempt(app, job)));
+    await Promise.all(jobs.map((job) => attempt(app, job, opts.timeoutMs)));
   }
 }
 

@@ -65,7 +65,7 @@ export async function prepareJobs(app: App, rows: WebhookDeliveriesTable[]): Pro
 }
 
 /** Sends one attempt; never throws. */
-export async function send(app: App, job: DeliveryJob): Promise<Outcome> {
+export async function send(app: App, job: DeliveryJob, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<Outcome> {
   const startedAt = app.clock.now();
   const t0 = performance.now();
   const done = (status: number | null, body: string | null, error: string | null): Outcome => ({
@@ -90,7 +90,7 @@ export async function send(app: App, job: DeliveryJob): Promise<Outcome> {
         "svc-delivery-id": job.delivery.id,
       },
       body: job.payload,
-      timeoutMs: DELIVERY_TIMEOUT_MS,
+      timeoutMs,
       maxResponseBytes: LOGGED_BODY_BYTES,
       allow: webhookAllow(app),
       followRedirects: false,
