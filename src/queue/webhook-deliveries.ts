@@ -2,13 +2,8 @@
 // more as attempts finish. Woken by the outbox (a delivery was written in this process) and by a 1 s poll
 // (another process wrote it, or a retry came due).
 import type { App } from "../app/context.ts";
-import {
-  DELIVERY_TIMEOUT_MS,
-  type DeliveryJob,
-  prepareJobs,
-  recordOutcome,
-  send,
-} from "../domain/webhooks/deliver.ts";
+import { type DeliveryJob, type Outcome, prepareJobs, send } from "../domain/webhooks/deliver.ts";
+import { recordOutcomes } from "../domain/webhooks/outcome.ts";
 import type { WorkerLoop } from "./registry.ts";
 import { claimDeliveries } from "./webhook-claim.ts";
 
@@ -20,9 +15,46 @@ export interface DeliveryWorkerOptions {
   pollMs?: number;
 }
 
-async function attempt(app: App, job: DeliveryJob, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<void> {
-  const outcome = await send(app, job, timeoutMs);
-  await app.db.transaction().execute((tx) => recordOutcome(tx, job.delivery, outcome, app.instanceId));
+/**
+ * Writes finished attempts in batches: one transaction for everything that finished since the last write, so
+ * the database's per-commit cost is shared (on SQLite it is most of a delivery's cost). A crash before the write
+ * leaves the deliveries leased; webhooks.reclaim schedules them again (delivery is at least once).
+ */
+class OutcomeWriter {
+  private queue: { job: DeliveryJob; outcome: Outcome }[] = [];
+  private writing: Promise<void> | null = null;
+  constructor(private readonly app: App) {}
+
+  add(job: DeliveryJob, outcome: Outcome): void {
+    this.queue.push({ job, outcome });
+    if (!this.writing) this.writing = this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    // Let the attempts finishing in this same turn join the batch.
+    await new Promise((r) => setImmediate(r));
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, 200);
+      try {
+        await this.app.db.transaction().execute(async (tx) => {
+          await recordOutcomes(
+            tx,
+            batch.map(({ job, outcome }) => ({ delivery: job.delivery, outcome })),
+            this.app.instanceId,
+          );
+        });
+      } catch (e) {
+        // The leases run out and webhooks.reclaim schedules these deliveries again.
+        this.app.log.error("webhook attempts not recorded", { count: batch.length, error: String(e) });
+      }
+    }
+    this.writing = null;
+  }
+
+  /** Waits until everything queued is written. */
+  async flush(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
 }
 
 export class DeliveryWorker {
@@ -30,6 +62,7 @@ export class DeliveryWorker {
   private readonly pollMs: number;
   private inFlight = 0;
   private readonly running = new Set<Promise<void>>();
+  private readonly writer: OutcomeWriter;
   private filling = false;
   private again = false;
   private stopped = true;
@@ -42,6 +75,7 @@ export class DeliveryWorker {
   ) {
     this.maxInFlight = opts.maxInFlight ?? MAX_IN_FLIGHT;
     this.pollMs = opts.pollMs ?? POLL_MS;
+    this.writer = new OutcomeWriter(app);
   }
 
   start(): this {
@@ -58,6 +92,7 @@ export class DeliveryWorker {
     clearInterval(this.timer);
     this.unsubscribe?.();
     await Promise.allSettled([...this.running]);
+    await this.writer.flush();
   }
 
   get busy(): number {
@@ -97,11 +132,9 @@ export class DeliveryWorker {
 
   private launch(job: DeliveryJob): void {
     this.inFlight++;
-    const p = attempt(this.app, job)
-      .catch((e) =>
-        // The lease runs out and webhooks.reclaim schedules the delivery again.
-        this.app.log.error("webhook attempt not recorded", { delivery: job.delivery.id, error: String(e) }),
-      )
+    // The slot is free once the receiver has answered; the outcome is written with the next batch.
+    const p = send(this.app, job)
+      .then((outcome) => this.writer.add(job, outcome))
       .finally(() => {
         this.inFlight--;
         this.running.delete(p);
@@ -123,7 +156,10 @@ export async function deliverDue(
     if (rows.length === 0) return total;
     total += rows.length;
     const jobs = await prepareJobs(app, rows);
-    await Promise.all(jobs.map((job) => attempt(app, job, opts.timeoutMs)));
+    const finished = await Promise.all(
+      jobs.map(async (job) => ({ delivery: job.delivery, outcome: await send(app, job, opts.timeoutMs) })),
+    );
+    await app.db.transaction().execute((tx) => recordOutcomes(tx, finished, app.instanceId));
   }
 }
 

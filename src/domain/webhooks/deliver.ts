@@ -2,14 +2,11 @@
 // the attempt and schedule what comes next, in one transaction. Any 2xx succeeds; redirects are not followed
 // (a POST turned into a GET, or sent on to another address, is no delivery), so a 3xx counts as a failure.
 import type { App } from "../../app/context.ts";
-import type { Tx } from "../../db/index.ts";
 import type { WebhookDeliveriesTable, WebhookEndpointsTable } from "../../db/tables/webhooks.ts";
-import { newId } from "../../lib/ids.ts";
 import { guardedRequest, OutboundError } from "../../net/guarded.ts";
 import { signPayload } from "../../net/signature.ts";
 import { presentEvent } from "../events/present.ts";
 import { webhookAllow } from "./allow.ts";
-import { nextAttemptAt } from "./backoff.ts";
 import { signingSecrets } from "./secrets.ts";
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -104,71 +101,4 @@ export async function send(app: App, job: DeliveryJob, timeoutMs = DELIVERY_TIME
     if (e instanceof OutboundError) return done(null, null, `${e.kind}: ${e.message}`);
     return done(null, null, `internal: ${String(e)}`);
   }
-}
-
-export const succeeded = (o: Outcome) => o.status !== null && o.status >= 200 && o.status < 300;
-
-/**
- * Logs the attempt and moves the delivery on: succeeded, pending again later, or failed. Only the lease holder
- * may (`owner`); a delivery whose lease was reclaimed, or that was deleted with its endpoint, is left alone.
- */
-export async function recordOutcome(
-  tx: Tx,
-  d: WebhookDeliveriesTable,
-  o: Outcome,
-  owner: string | null,
-): Promise<boolean> {
-  const ok = succeeded(o);
-  const attempts = d.attempts + 1;
-  const next = ok ? null : nextAttemptAt(d.created_at, attempts, o.startedAt + o.durationMs);
-  let q = tx
-    .updateTable("webhook_deliveries")
-    .set({
-      status: ok ? "succeeded" : next === null ? "failed" : "pending",
-      attempts,
-      next_attempt_at: next,
-      leased_until: null,
-      lease_owner: null,
-      response_status: o.status,
-      response_body: o.body,
-      error: o.error,
-      duration_ms: o.durationMs,
-      last_attempt_at: o.startedAt,
-    })
-    .where("id", "=", d.id)
-    .where("status", "=", "delivering");
-  q = owner === null ? q.where("lease_owner", "is", null) : q.where("lease_owner", "=", owner);
-  const r = await q.executeTakeFirst();
-  if (Number(r.numUpdatedRows) !== 1) return false;
-  await tx
-    .insertInto("webhook_attempts")
-    .values({
-      id: newId("att", o.startedAt),
-      delivery_id: d.id,
-      org_id: d.org_id,
-      attempt: attempts,
-      started_at: o.startedAt,
-      response_status: o.status,
-      response_body: o.body,
-      error: o.error,
-      duration_ms: o.durationMs,
-    })
-    .execute();
-  // The endpoint's failure streak, for webhooks.disable_failing; written only when it changes.
-  if (ok) {
-    await tx
-      .updateTable("webhook_endpoints")
-      .set({ failing_since: null })
-      .where("id", "=", d.endpoint_id)
-      .where("failing_since", "is not", null)
-      .execute();
-  } else {
-    await tx
-      .updateTable("webhook_endpoints")
-      .set({ failing_since: o.startedAt })
-      .where("id", "=", d.endpoint_id)
-      .where("failing_since", "is", null)
-      .execute();
-  }
-  return true;
 }

@@ -13,6 +13,26 @@ const at = (id: string, column: Column) => ({ table: "webhook_endpoints", row: i
 export const sealSecret = (db: Db | Tx, app: App, orgId: string, id: string, column: Column, plain: string) =>
   app.keys.seal(db, orgId, at(id, column), plain);
 
+// Opened secrets by sealed value, so a busy worker does not decrypt the same secret for every batch. A sealed
+// value names its row and column (the seal is bound to them), so equal text means the same secret.
+const opened = new WeakMap<App, Map<string, string>>();
+
+async function open(db: Db | Tx, app: App, orgId: string, id: string, column: Column, sealed: string) {
+  let cache = opened.get(app);
+  if (!cache) {
+    cache = new Map();
+    opened.set(app, cache);
+  }
+  const key = `${id}:${column}:${sealed}`;
+  let plain = cache.get(key);
+  if (plain === undefined) {
+    plain = await app.keys.open(db, orgId, at(id, column), sealed);
+    if (cache.size >= 1000) cache.clear();
+    cache.set(key, plain);
+  }
+  return plain;
+}
+
 /** The secrets to sign with now, newest first: the current one, and the previous one while it overlaps. */
 export async function signingSecrets(
   db: Db | Tx,
@@ -20,9 +40,9 @@ export async function signingSecrets(
   e: Pick<WebhookEndpointsTable, "id" | "org_id" | "secret" | "previous_secret" | "previous_secret_until">,
   now: number,
 ): Promise<string[]> {
-  const out = [await app.keys.open(db, e.org_id, at(e.id, "secret"), e.secret)];
+  const out = [await open(db, app, e.org_id, e.id, "secret", e.secret)];
   if (e.previous_secret && e.previous_secret_until !== null && e.previous_secret_until > now) {
-    out.push(await app.keys.open(db, e.org_id, at(e.id, "previous_secret"), e.previous_secret));
+    out.push(await open(db, app, e.org_id, e.id, "previous_secret", e.previous_secret));
   }
   return out;
 }

@@ -11,6 +11,8 @@ import { refuseBrandLimited } from "../events/service.ts";
 import { listParams, page } from "../pagination.ts";
 import { inTx } from "../tx.ts";
 import { parse } from "../validate.ts";
+// Whoever manages endpoints also writes their deliveries: importing the service registers the outbox hook.
+import "./outbox.ts";
 import { presentDelivery, presentEndpoint } from "./present.ts";
 import { EndpointCreate, EndpointUpdate, normalizeEvents, SecretRoll } from "./schema.ts";
 import { newEndpointSecret, sealSecret } from "./secrets.ts";

@@ -1,7 +1,7 @@
 // webhooks.reclaim (every 30 s): a delivery whose lease ran out lost its worker mid-attempt. The attempt is
 // logged as failed and the delivery follows the usual backoff (or fails after 72 h), so one that keeps killing
 // its worker cannot loop forever.
-import { recordOutcome } from "../../domain/webhooks/deliver.ts";
+import { recordOutcomes } from "../../domain/webhooks/outcome.ts";
 import type { TaskDef } from "../tasks.ts";
 
 const BATCH = 100;
@@ -23,21 +23,25 @@ export const webhooksReclaim: TaskDef = {
         .execute();
       let moved = 0;
       for (const d of lost) {
-        const ok = await app.db.transaction().execute((tx) =>
-          recordOutcome(
+        const recorded = await app.db.transaction().execute((tx) =>
+          recordOutcomes(
             tx,
-            d,
-            {
-              startedAt: now,
-              status: null,
-              body: null,
-              error: "worker_lost: the worker stopped during the attempt; outcome unknown",
-              durationMs: 0,
-            },
+            [
+              {
+                delivery: d,
+                outcome: {
+                  startedAt: now,
+                  status: null,
+                  body: null,
+                  error: "worker_lost: the worker stopped during the attempt; outcome unknown",
+                  durationMs: 0,
+                },
+              },
+            ],
             d.lease_owner,
           ),
         );
-        if (ok) moved++;
+        moved += recorded;
       }
       if (moved > 0) app.signals.emit("webhooks");
       if (lost.length < BATCH) return;
