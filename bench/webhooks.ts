@@ -17,7 +17,7 @@ import { bootstrap } from "../src/domain/bootstrap/service.ts";
 import { recordEvent } from "../src/domain/events/record.ts";
 import { scopesOfRole } from "../src/domain/scopes.ts";
 import { createEndpoint } from "../src/domain/webhooks/service.ts";
-import { closeOutboundPools } from "../src/net/guarded.ts";
+import { closeOutboundPools, guardedRequest } from "../src/net/guarded.ts";
 import { signPayload } from "../src/net/signature.ts";
 import { DeliveryWorker, MAX_IN_FLIGHT } from "../src/queue/webhook-deliveries.ts";
 
@@ -100,41 +100,54 @@ async function deliveries(n: number): Promise<number> {
   return rate;
 }
 
-// The floor: the same body and headers, signed the same way, sent by fetch with the same concurrency.
+// The floors: the same body and headers, signed the same way, sent by fetch in a bare loop (one at a time, and
+// with the worker's 20 in flight), and by the guarded client alone with 20 in flight (no database at all).
 const body = JSON.stringify({ id: "evt_bench", object: "event", type: "post.published", data: { object } });
-async function floor(n: number, concurrency: number): Promise<number> {
+const headers = () => ({
+  "content-type": "application/json",
+  "user-agent": "svc-webhooks/1",
+  "svc-signature": signPayload(body, ["whsec_bench"], Math.floor(Date.now() / 1000)),
+});
+const viaFetch = async () => {
+  await (await fetch(url, { method: "POST", body, headers: headers() })).arrayBuffer();
+};
+const viaGuarded = async () => {
+  await guardedRequest({
+    method: "POST",
+    url,
+    body,
+    headers: headers(),
+    allow: "127.0.0.1",
+    maxResponseBytes: 1024,
+  });
+};
+async function floor(n: number, concurrency: number, send = viaFetch): Promise<number> {
   let left = n;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (left-- > 0) {
-        const res = await fetch(url, {
-          method: "POST",
-          body,
-          headers: {
-            "content-type": "application/json",
-            "user-agent": "svc-webhooks/1",
-            "svc-signature": signPayload(body, ["whsec_bench"], Math.floor(Date.now() / 1000)),
-          },
-        });
-        await res.arrayBuffer();
-      }
+      while (left-- > 0) await send();
     }),
   );
   return n / ((performance.now() - started) / 1000);
 }
 
-// Warm both paths, then measure.
+// Warm every path, then measure.
 await floor(Math.min(1000, total), MAX_IN_FLIGHT);
+await floor(Math.min(1000, total), MAX_IN_FLIGHT, viaGuarded);
 await deliveries(Math.min(500, total));
-const bare = await floor(total, MAX_IN_FLIGHT);
+const bareLoop = await floor(Math.min(total, 3000), 1);
+const concurrent = await floor(total, MAX_IN_FLIGHT);
+const guarded = await floor(total, MAX_IN_FLIGHT, viaGuarded);
 const rate = await deliveries(total);
-const sequential = await floor(Math.min(total, 3000), 1);
 
+console.log(`database ${app.dialect}; ${total} deliveries to a receiver in another process`);
+console.log(`floor: bare loop of fetch POSTs, one at a time: ${bareLoop.toFixed(0)} req/s`);
 console.log(
-  `database ${app.dialect}; ${total} deliveries; floor: fetch with ${MAX_IN_FLIGHT} in flight ${bare.toFixed(0)} req/s (one at a time ${sequential.toFixed(0)} req/s)`,
+  `fetch with ${MAX_IN_FLIGHT} in flight: ${concurrent.toFixed(0)} req/s (deliveries ratio ${(rate / concurrent).toFixed(2)}); ` +
+    `guarded client alone with ${MAX_IN_FLIGHT} in flight: ${guarded.toFixed(0)} req/s (ratio ${(guarded / concurrent).toFixed(2)})`,
 );
-console.log(`webhooks: ${rate.toFixed(0)} deliveries/s, ratio ${(rate / bare).toFixed(2)}`);
+console.log(`webhooks: ${rate.toFixed(0)} deliveries/s, ratio ${(rate / bareLoop).toFixed(2)}`);
 
 closeOutboundPools();
 await app.close();
