@@ -26,17 +26,28 @@ export interface FeedRow {
 
 const num = (v: unknown) => Number(v);
 
-/** A cursor just past everything already committed: a new stream starts here. */
-export async function headCursor(app: App): Promise<Cursor> {
+/**
+ * Where a new stream starts: just past everything already committed. On Postgres the cursor sits below the oldest
+ * running transaction, so `skip` names this org's and mode's events that are visible already but lie above it.
+ */
+export async function headCursor(
+  app: App,
+  orgId: string,
+  livemode: boolean,
+): Promise<{ cursor: Cursor; skip: Set<string> }> {
   if (app.dialect === "postgres") {
-    const r = await sql<{
-      xmin: number;
-    }>`SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS xmin`.execute(app.db);
-    // Transactions below xmin have ended; their rows are "before now". Anything from xmin on is still to come.
-    return { tx: num(r.rows[0]!.xmin) - 1, seq: Number.MAX_SAFE_INTEGER };
+    // One statement, so the bound and the visible rows come from the same snapshot.
+    const r = await sql<{ xmin: number; id: string | null }>`
+      WITH s AS (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS xmin)
+      SELECT s.xmin, e.id FROM s
+      LEFT JOIN events e ON e.org_id = ${orgId} AND e.livemode = ${livemode ? 1 : 0} AND e.tx >= s.xmin`.execute(
+      app.db,
+    );
+    const skip = new Set(r.rows.flatMap((row) => (row.id ? [row.id] : [])));
+    return { cursor: { tx: num(r.rows[0]!.xmin) - 1, seq: Number.MAX_SAFE_INTEGER }, skip };
   }
   const r = await sql<{ seq: number | null }>`SELECT MAX(seq) AS seq FROM events`.execute(app.db);
-  return { tx: 0, seq: num(r.rows[0]?.seq ?? 0) };
+  return { cursor: { tx: 0, seq: num(r.rows[0]?.seq ?? 0) }, skip: new Set() };
 }
 
 /** The cursor of one event of this org and mode, or null when there is none. */

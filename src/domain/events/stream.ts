@@ -38,17 +38,21 @@ function parseTypes(raw: string | undefined): Set<string> | null {
   return new Set(types);
 }
 
-async function startCursor(app: App, actor: Actor, input: StreamInput): Promise<Cursor> {
+async function startCursor(
+  app: App,
+  actor: Actor,
+  input: StreamInput,
+): Promise<{ cursor: Cursor; skip: Set<string> }> {
   // EventSource sends Last-Event-ID on its own reconnects, so it is the more recent of the two.
   const [param, id] =
     input.lastEventId != null && input.lastEventId !== ""
       ? ["Last-Event-ID", input.lastEventId]
       : ["starting_after", input.starting_after];
-  if (id === undefined || id === "") return headCursor(app);
+  if (id === undefined || id === "") return headCursor(app, actor.orgId, actor.livemode);
   if (!isId("evt", id)) throw badRequest("parameter_invalid", `${param} must be an evt_ ID.`, param);
   const c = await cursorOf(app, actor.orgId, actor.livemode, id);
   if (!c) throw notFound(`No event ${id} in this org and mode (events are kept 30 days).`, param);
-  return c;
+  return { cursor: c, skip: new Set() };
 }
 
 const frame = (r: FeedRow) => `id: ${r.id}\nevent: ${r.type}\ndata: ${JSON.stringify(presentEvent(r))}\n\n`;
@@ -62,7 +66,7 @@ export async function openEventStream(
 ): Promise<ReadableStream<Uint8Array>> {
   requireEventsRead(actor);
   const types = parseTypes(input.types);
-  let cursor = await startCursor(app, actor, input);
+  let { cursor, skip } = await startCursor(app, actor, input);
   const pingAfterMs = timing.pingAfterMs ?? PING_AFTER_MS;
   const pollMs = timing.pollMs ?? POLL_MS;
   const enc = new TextEncoder();
@@ -107,6 +111,7 @@ export async function openEventStream(
             if (closed) break;
             for (const r of rows) {
               cursor = { tx: r.tx, seq: r.seq };
+              if (skip.size > 0 && skip.delete(r.id)) continue;
               if (!types || types.has(r.type)) write(frame(r));
             }
             // A slow reader: wait for it to take what is queued instead of buffering without bound.

@@ -163,6 +163,42 @@ for (const dialect of dialects) {
     });
 
     if (dialect === "postgres") {
+      test("a new stream skips what was committed before it, even above an open transaction", async () => {
+        let release!: () => void;
+        const gate = new Promise<void>((r) => {
+          release = r;
+        });
+        let held!: string;
+        const open1 = t.app.db.transaction().execute(async (tx) => {
+          held = (
+            await recordEvent(
+              tx,
+              t.app,
+              { orgId: a.orgId, livemode: false, requestId: null },
+              "post.created",
+              {},
+            )
+          ).id;
+          await gate;
+        });
+        await Bun.sleep(50);
+        const before = await testEvent(t.app, a); // committed, above the open transaction
+        const s = await open();
+        try {
+          await s.next();
+          await s.next();
+          release();
+          await open1; // committed after the stream opened: streamed
+          const after = await testEvent(t.app, a);
+          expect((await s.nextEvent()).id).toBe(held);
+          expect((await s.nextEvent()).id).toBe(after.id);
+          expect([held, after.id]).not.toContain(before.id);
+          expect(await s.maybe(700)).toBeNull();
+        } finally {
+          s.close();
+        }
+      });
+
       test("an event committed after a later one is visible is streamed, in commit-safe order", async () => {
         const s = await open();
         try {
