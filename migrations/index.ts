@@ -3,6 +3,7 @@ import type { Migration } from "../src/db/migration.ts";
 import core from "./0001_core.ts";
 import channels from "./0002_channels.ts";
 import templates from "./0003_templates.ts";
+import webhooks from "./0004_webhooks.ts";
 import posts from "./0005_posts.ts";
 
-export const migrations: Migration[] = [core, channels, templates, posts];
+export const migrations: Migration[] = [core, channels, templates, webhooks, posts];

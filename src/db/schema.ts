@@ -3,6 +3,7 @@ import type { Generated } from "kysely";
 import type { ChannelTables } from "./tables/channels.ts";
 import type { PostTables } from "./tables/posts.ts";
 import type { TemplateTables } from "./tables/templates.ts";
+import type { WebhookTables } from "./tables/webhooks.ts";
 
 export type Bool = 0 | 1;
 
@@ -195,4 +196,4 @@ export interface CoreTables {
   schema_migrations: SchemaMigrationsTable;
 }
 
-export interface DB extends CoreTables, ChannelTables, TemplateTables, PostTables {}
+export interface DB extends CoreTables, ChannelTables, TemplateTables, WebhookTables, PostTables {}

@@ -196,6 +196,13 @@ export async function runRoute(
       idem = { credential: a.apiKeyId!, key: idemKey };
     }
     const out = await route.handler({ app, actor: a, params, query, body, request });
+    if (out instanceof Response) {
+      // A streamed answer (server-sent events): the handler has checked everything that can fail.
+      status = out.status;
+      const headers = { "Request-Id": requestId, ...SECURITY_HEADERS, ...rateHeaders };
+      for (const [k, v] of Object.entries(headers)) out.headers.set(k, v);
+      return finish(out);
+    }
     const r = isReply(out) ? out : { status: route.status ?? 200, body: out };
     status = r.status;
     const text = JSON.stringify(r.body);

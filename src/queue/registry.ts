@@ -2,13 +2,27 @@
 import type { App } from "../app/context.ts";
 import { adapterFor } from "../platforms/adapters.ts";
 import { startPublishWorker } from "./publish/worker.ts";
+// Registers the webhook outbox hook in every process that runs the queue.
+import "../domain/webhooks/outbox.ts";
+import { eventsPrune } from "./tasks/events-prune.ts";
 import { idempotencyPrune } from "./tasks/idempotency-prune.ts";
 import { publishExpire } from "./tasks/publish-expire.ts";
 import { publishReclaim } from "./tasks/publish-reclaim.ts";
 import { requestsPrune } from "./tasks/requests-prune.ts";
+import { webhooksDisableFailing } from "./tasks/webhooks-disable-failing.ts";
+import { webhooksReclaim } from "./tasks/webhooks-reclaim.ts";
 import type { TaskDef } from "./tasks.ts";
+import { webhookDeliveryLoop } from "./webhook-deliveries.ts";
 
-export const tasks: TaskDef[] = [requestsPrune, idempotencyPrune, publishReclaim, publishExpire];
+export const tasks: TaskDef[] = [
+  requestsPrune,
+  idempotencyPrune,
+  publishReclaim,
+  publishExpire,
+  webhooksReclaim,
+  webhooksDisableFailing,
+  eventsPrune,
+];
 
 /** A loop that runs for the life of a worker process (the publish queue, webhook deliveries). */
 export interface WorkerLoop {
@@ -18,4 +32,5 @@ export interface WorkerLoop {
 
 export const workerLoops: WorkerLoop[] = [
   { name: "publish", start: (app) => startPublishWorker(app, { adapterFor }) },
+  webhookDeliveryLoop,
 ];

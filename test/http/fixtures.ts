@@ -2,6 +2,7 @@
 // mode. A feature that adds a route with parameters adds its entry here (the access test fails without one).
 import type { TestApp } from "../helpers/app.ts";
 import { key, type Tenant } from "../helpers/factories.ts";
+import { testEndpoint, testEvent } from "../helpers/webhooks.ts";
 
 export interface Fixture {
   /** Path parameters that name an object of org A in test mode. */
@@ -75,6 +76,38 @@ export const fixtures: Record<string, Make> = {
     params: { id: (await post(t, a)).targets[0].id },
     modeScoped: true,
   }),
+  "GET /v1/events/:id": async (t, a) => ({
+    params: { id: (await testEvent(t.app, a)).id },
+    modeScoped: true,
+  }),
+  "GET /v1/webhook_endpoints/:id": async (t, a) => ({
+    params: { id: (await testEndpoint(t, a)).id },
+    modeScoped: true,
+  }),
+  "POST /v1/webhook_endpoints/:id": async (t, a) => ({
+    params: { id: (await testEndpoint(t, a)).id },
+    body: { description: "Renamed" },
+    modeScoped: true,
+  }),
+  "DELETE /v1/webhook_endpoints/:id": async (t, a) => ({
+    params: { id: (await testEndpoint(t, a)).id },
+    modeScoped: true,
+  }),
+  "POST /v1/webhook_endpoints/:id/roll_secret": async (t, a) => ({
+    params: { id: (await testEndpoint(t, a)).id },
+    modeScoped: true,
+  }),
+  "GET /v1/webhook_endpoints/:id/deliveries": async (t, a) => ({
+    params: { id: (await testEndpoint(t, a)).id },
+    modeScoped: true,
+  }),
+  "POST /v1/webhook_deliveries/:id/resend": async (t, a) => {
+    const ep = await testEndpoint(t, a);
+    const ev = await testEvent(t.app, a);
+    const list = await t.request("GET", `/v1/webhook_endpoints/${ep.id}/deliveries`, { key: a.testKey });
+    const d = list.body.data.find((x: { event: string }) => x.event === ev.id);
+    return { params: { id: d.id }, modeScoped: true };
+  },
 };
 
 let templates = 0;

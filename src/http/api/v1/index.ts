@@ -5,10 +5,12 @@ import { apiKeyRoutes } from "./api-keys.ts";
 import { auditRoutes } from "./audit.ts";
 import { brandRoutes } from "./brands.ts";
 import { channelRoutes, channelSchemas } from "./channels.ts";
+import { eventRoutes, eventSchemas } from "./events.ts";
 import { meRoutes } from "./me.ts";
 import { platformRoutes, platformSchemas } from "./platforms.ts";
 import { postRoutes, postSchemas } from "./posts.ts";
 import { templateRoutes, templateSchemas } from "./templates.ts";
+import { webhookRoutes, webhookSchemas } from "./webhooks.ts";
 
 export const v1Routes: RouteDef[] = [
   ...meRoutes,
@@ -19,6 +21,8 @@ export const v1Routes: RouteDef[] = [
   ...channelRoutes,
   ...templateRoutes,
   ...postRoutes,
+  ...eventRoutes,
+  ...webhookRoutes,
 ];
 
 /** Response shapes by name; a feature adds its own from its route file. */
@@ -28,4 +32,6 @@ export const v1Schemas: Record<string, unknown> = {
   ...channelSchemas,
   ...templateSchemas,
   ...postSchemas,
+  ...eventSchemas,
+  ...webhookSchemas,
 };

@@ -1,0 +1,51 @@
+// The outbox: in the event's own transaction, one delivery row per enabled endpoint of the event's org and mode
+// that subscribes to its type. Registered at import; src/queue/registry.ts and the webhook routes import this
+// module, so every process that writes events (server, worker, admin commands) writes the deliveries too.
+import type { App } from "../../app/context.ts";
+import type { Tx } from "../../db/index.ts";
+import type { WebhookDeliveriesTable } from "../../db/tables/webhooks.ts";
+import { newId } from "../../lib/ids.ts";
+import { afterEventHooks, type EventHook } from "../events/hooks.ts";
+import { nudge } from "../events/nudge.ts";
+import type { RecordedEvent } from "../events/record.ts";
+
+export const subscribes = (enabledEvents: string, type: string): boolean => {
+  const list = JSON.parse(enabledEvents) as string[];
+  return list.includes("*") || list.includes(type);
+};
+
+export const enqueueDeliveries: EventHook = async (tx: Tx, app: App, event: RecordedEvent) => {
+  const endpoints = await tx
+    .selectFrom("webhook_endpoints")
+    .select(["id", "enabled_events"])
+    .where("org_id", "=", event.org_id)
+    .where("livemode", "=", event.livemode ? 1 : 0)
+    .where("status", "=", "enabled")
+    .execute();
+  const rows: WebhookDeliveriesTable[] = endpoints
+    .filter((e) => subscribes(e.enabled_events, event.type))
+    .map((e) => ({
+      id: newId("whdel", event.created_at),
+      org_id: event.org_id,
+      livemode: event.livemode ? 1 : 0,
+      endpoint_id: e.id,
+      event_id: event.id,
+      event_type: event.type,
+      status: "pending",
+      attempts: 0,
+      next_attempt_at: event.created_at,
+      leased_until: null,
+      lease_owner: null,
+      response_status: null,
+      response_body: null,
+      error: null,
+      duration_ms: null,
+      last_attempt_at: null,
+      created_at: event.created_at,
+    }));
+  if (rows.length === 0) return;
+  await tx.insertInto("webhook_deliveries").values(rows).execute();
+  nudge(app, "webhooks");
+};
+
+if (!afterEventHooks.includes(enqueueDeliveries)) afterEventHooks.push(enqueueDeliveries);

@@ -1,0 +1,96 @@
+// Recording finished attempts: each is logged, and its delivery moves on to succeeded, pending again later
+// (reference §7 backoff) or failed. Written in batches by the worker, so one transaction carries many attempts.
+import { sql } from "kysely";
+import type { Tx } from "../../db/index.ts";
+import type { WebhookDeliveriesTable } from "../../db/tables/webhooks.ts";
+import { newId } from "../../lib/ids.ts";
+import { nextAttemptAt } from "./backoff.ts";
+import type { Outcome } from "./deliver.ts";
+
+export const succeeded = (o: Outcome) => o.status !== null && o.status >= 200 && o.status < 300;
+
+export interface Finished {
+  delivery: WebhookDeliveriesTable;
+  outcome: Outcome;
+}
+
+/**
+ * Records attempts. Only the lease holder may (`owner`, the lease_owner the claim wrote); a delivery whose lease
+ * was reclaimed, or that went with its deleted endpoint, is left alone. Returns how many were recorded.
+ */
+export async function recordOutcomes(tx: Tx, items: Finished[], owner: string | null): Promise<number> {
+  const recorded: (Finished & { attempts: number })[] = [];
+  for (let i = 0; i < items.length; i += 100) {
+    const chunk = items.slice(i, i + 100);
+    const matched = new Set(await updateDeliveries(tx, chunk, owner));
+    for (const f of chunk)
+      if (matched.has(f.delivery.id)) recorded.push({ ...f, attempts: f.delivery.attempts + 1 });
+  }
+  for (let i = 0; i < recorded.length; i += 100) {
+    await tx
+      .insertInto("webhook_attempts")
+      .values(
+        recorded.slice(i, i + 100).map(({ delivery: d, outcome: o, attempts }) => ({
+          id: newId("att", o.startedAt),
+          delivery_id: d.id,
+          org_id: d.org_id,
+          attempt: attempts,
+          started_at: o.startedAt,
+          response_status: o.status,
+          response_body: o.body,
+          error: o.error,
+          duration_ms: o.durationMs,
+        })),
+      )
+      .execute();
+  }
+  await updateStreaks(tx, recorded);
+  return recorded.length;
+}
+
+/**
+ * One UPDATE … FROM (VALUES …) for a batch; both dialects name VALUES columns column1, column2, … and accept
+ * CAST, so the statement is the same. Returns the IDs it moved.
+ */
+async function updateDeliveries(tx: Tx, items: Finished[], owner: string | null): Promise<string[]> {
+  if (items.length === 0) return [];
+  const rows = items.map(({ delivery: d, outcome: o }) => {
+    const ok = succeeded(o);
+    const attempts = d.attempts + 1;
+    const next = ok ? null : nextAttemptAt(d.created_at, attempts, o.startedAt + o.durationMs);
+    const status = ok ? "succeeded" : next === null ? "failed" : "pending";
+    return sql`(CAST(${d.id} AS TEXT), CAST(${status} AS TEXT), CAST(${attempts} AS INTEGER),
+      CAST(${next} AS BIGINT), CAST(${o.status} AS INTEGER), CAST(${o.body} AS TEXT), CAST(${o.error} AS TEXT),
+      CAST(${o.durationMs} AS INTEGER), CAST(${o.startedAt} AS BIGINT))`;
+  });
+  const leaseHolder = owner === null ? sql`w.lease_owner IS NULL` : sql`w.lease_owner = ${owner}`;
+  const r = await sql<{ id: string }>`
+    UPDATE webhook_deliveries AS w SET
+      status = v.column2, attempts = v.column3, next_attempt_at = v.column4, leased_until = NULL,
+      lease_owner = NULL, response_status = v.column5, response_body = v.column6, error = v.column7,
+      duration_ms = v.column8, last_attempt_at = v.column9
+    FROM (VALUES ${sql.join(rows)}) AS v
+    WHERE w.id = v.column1 AND w.status = 'delivering' AND ${leaseHolder}
+    RETURNING id`.execute(tx);
+  return r.rows.map((x) => x.id);
+}
+
+/**
+ * Each endpoint's failure streak (failing_since, read by webhooks.disable_failing): a success ends it, a failure
+ * starts it if none is running. Applied once per endpoint per batch, and only when it changes.
+ */
+async function updateStreaks(tx: Tx, items: Finished[]): Promise<void> {
+  const byEndpoint = new Map<string, { clear: boolean; since: number | null; force: boolean }>();
+  for (const { delivery, outcome } of [...items].sort((x, y) => x.outcome.startedAt - y.outcome.startedAt)) {
+    const s = byEndpoint.get(delivery.endpoint_id) ?? { clear: false, since: null, force: false };
+    if (succeeded(outcome)) Object.assign(s, { clear: true, since: null, force: false });
+    else if (s.since === null) Object.assign(s, { since: outcome.startedAt, force: s.clear, clear: false });
+    byEndpoint.set(delivery.endpoint_id, s);
+  }
+  for (const [id, s] of byEndpoint) {
+    const q = tx.updateTable("webhook_endpoints").where("id", "=", id);
+    if (s.clear) await q.set({ failing_since: null }).where("failing_since", "is not", null).execute();
+    else if (s.force) await q.set({ failing_since: s.since }).execute();
+    else await q.set({ failing_since: s.since }).where("failing_since", "is", null).execute();
+  }
+}

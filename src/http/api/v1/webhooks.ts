@@ -1,0 +1,148 @@
+// Registers the outbox hook in every process that serves the API.
+import "../../../domain/webhooks/outbox.ts";
+import { EndpointCreate, EndpointUpdate, SecretRoll } from "../../../domain/webhooks/schema.ts";
+import {
+  createEndpoint,
+  deleteEndpoint,
+  getEndpoint,
+  listDeliveries,
+  listEndpoints,
+  resendDelivery,
+  rollEndpointSecret,
+  updateEndpoint,
+} from "../../../domain/webhooks/service.ts";
+import { EVENT_TYPES } from "../../openapi-schemas.ts";
+import { type RouteDef, reply } from "../../route.ts";
+
+const tag = "Webhooks";
+
+export const webhookRoutes: RouteDef[] = [
+  {
+    method: "GET",
+    path: "/v1/webhook_endpoints",
+    tag,
+    summary: "List webhook endpoints in the caller's mode",
+    scope: "webhooks:read",
+    list: true,
+    response: "WebhookEndpointList",
+    handler: ({ app, actor, query }) => listEndpoints(app, actor, query),
+  },
+  {
+    method: "POST",
+    path: "/v1/webhook_endpoints",
+    tag,
+    summary: "Create a webhook endpoint (its whsec_ secret is shown once)",
+    scope: "webhooks:write",
+    body: EndpointCreate,
+    response: "WebhookEndpoint",
+    status: 201,
+    handler: async ({ app, actor, body }) => reply(201, await createEndpoint(app, actor, body)),
+  },
+  {
+    method: "GET",
+    path: "/v1/webhook_endpoints/:id",
+    tag,
+    summary: "Get a webhook endpoint",
+    scope: "webhooks:read",
+    response: "WebhookEndpoint",
+    handler: ({ app, actor, params }) => getEndpoint(app, actor, params.id!),
+  },
+  {
+    method: "POST",
+    path: "/v1/webhook_endpoints/:id",
+    tag,
+    summary: "Update a webhook endpoint; disabled: true or false disables or enables it",
+    scope: "webhooks:write",
+    body: EndpointUpdate,
+    response: "WebhookEndpoint",
+    handler: ({ app, actor, params, body }) => updateEndpoint(app, actor, params.id!, body),
+  },
+  {
+    method: "DELETE",
+    path: "/v1/webhook_endpoints/:id",
+    tag,
+    summary: "Delete a webhook endpoint and its deliveries",
+    scope: "webhooks:write",
+    response: "Deleted",
+    handler: ({ app, actor, params }) => deleteEndpoint(app, actor, params.id!),
+  },
+  {
+    method: "POST",
+    path: "/v1/webhook_endpoints/:id/roll_secret",
+    tag,
+    summary: "New secret (shown once); the old one also signs for overlap_hours (default 24, at most 168)",
+    scope: "webhooks:write",
+    body: SecretRoll,
+    response: "WebhookEndpoint",
+    handler: ({ app, actor, params, body }) => rollEndpointSecret(app, actor, params.id!, body),
+  },
+  {
+    method: "GET",
+    path: "/v1/webhook_endpoints/:id/deliveries",
+    tag,
+    summary: "An endpoint's deliveries, newest first",
+    scope: "webhooks:read",
+    list: true,
+    response: "WebhookDeliveryList",
+    handler: ({ app, actor, params, query }) => listDeliveries(app, actor, params.id!, query),
+  },
+  {
+    method: "POST",
+    path: "/v1/webhook_deliveries/:id/resend",
+    tag,
+    summary: "Attempt a delivery again now",
+    scope: "webhooks:write",
+    response: "WebhookDelivery",
+    status: 202,
+    handler: async ({ app, actor, params }) => reply(202, await resendDelivery(app, actor, params.id!)),
+  },
+];
+
+const str = { type: "string" } as const;
+const nstr = { type: ["string", "null"] } as const;
+const nint = { type: ["integer", "null"] } as const;
+const time = { type: "string", format: "date-time" } as const;
+const ntime = { type: ["string", "null"], format: "date-time" } as const;
+const obj = (properties: Record<string, unknown>, required = Object.keys(properties)) => ({
+  type: "object",
+  properties,
+  required,
+  additionalProperties: false,
+});
+
+const endpointFields = {
+  id: str,
+  object: { const: "webhook_endpoint" },
+  url: str,
+  description: str,
+  enabled_events: { type: "array", items: { enum: ["*", ...EVENT_TYPES] } },
+  status: { enum: ["enabled", "disabled"] },
+  disabled_reason: { enum: [null, "requested", "failing"] },
+  livemode: { type: "boolean" },
+  secret: { type: "string", pattern: "^whsec_" },
+  created_at: time,
+};
+
+export const webhookSchemas: Record<string, unknown> = {
+  WebhookEndpoint: obj(
+    endpointFields,
+    Object.keys(endpointFields).filter((k) => k !== "secret"),
+  ),
+  WebhookDelivery: obj({
+    id: str,
+    object: { const: "webhook_delivery" },
+    endpoint: str,
+    event: str,
+    event_type: str,
+    livemode: { type: "boolean" },
+    status: { enum: ["pending", "delivering", "succeeded", "failed"] },
+    attempts: { type: "integer" },
+    response_status: nint,
+    response_body: nstr,
+    error: nstr,
+    duration_ms: nint,
+    last_attempt_at: ntime,
+    next_attempt_at: ntime,
+    created_at: time,
+  }),
+};
