@@ -426,7 +426,12 @@ for (const dialect of dialects) {
 
     describe("times", () => {
       test("publish_at_invalid: not a time, over 366 days ahead, over 15 minutes past", async () => {
-        for (const publish_at of ["tomorrow", "2026-01-05 12:00", "2026-13-01T00:00:00Z"])
+        for (const publish_at of [
+          "tomorrow",
+          "2026-01-05 12:00",
+          "2026-13-01T00:00:00Z",
+          "2026-02-30T10:00:00Z",
+        ])
           expect(await refused({ content: { body: "x" }, publish_at })).toEqual([
             "publish_at_invalid publish_at",
           ]);

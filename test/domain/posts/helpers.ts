@@ -9,6 +9,7 @@ import { type Tenant, tenant } from "../../helpers/factories.ts";
 
 /** Monday 5 January 2026, 10:00 UTC (11:00 in Berlin): every test starts its clock here. */
 export const START = "2026-01-05T10:00:00.000Z";
+export const SECOND = 1000;
 export const MIN = 60_000;
 export const HOUR = 3600_000;
 export const DAY = 86400_000;
