@@ -22,8 +22,9 @@ export class RateLimiter {
       b = { tokens: this.burst, at: now };
       this.buckets.set(key, b);
     }
-    b.tokens = Math.min(this.burst, b.tokens + ((now - b.at) / 1000) * this.rate);
-    b.at = now;
+    // A clock that steps back (NTP, a test's clock) refills nothing; it must not drain the bucket either.
+    b.tokens = Math.min(this.burst, b.tokens + (Math.max(0, now - b.at) / 1000) * this.rate);
+    b.at = Math.max(b.at, now);
     const ok = b.tokens >= 1;
     if (ok) b.tokens -= 1;
     const retryAfter = ok ? 0 : Math.max(1, Math.ceil((1 - b.tokens) / this.rate));

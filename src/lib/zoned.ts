@@ -44,6 +44,8 @@ export function localParts(ms: number, tz: string): LocalParts {
   };
 }
 
+const DAY_MS = 86400_000;
+
 /** The zone's offset from UTC at an instant, in ms. */
 function offsetAt(ms: number, tz: string): number {
   const p = localParts(ms, tz);
@@ -63,12 +65,15 @@ export function zonedToUtc(
   tz: string,
 ): number {
   const guess = Date.UTC(year, month - 1, day, hour, minute);
-  const first = guess - offsetAt(guess, tz);
-  const second = guess - offsetAt(first, tz);
+  // Every offset the zone uses around that day: two when a DST change is near. Reading the wall-clock time with
+  // only the offset at `guess` misses the first occurrence of a repeated hour (it lies in the other offset).
+  const offsets = new Set([DAY_MS, 0, -DAY_MS].map((d) => offsetAt(guess + d, tz)));
+  const readings = [...offsets].map((o) => guess - o);
   // Prefer the earlier of two valid readings (the first occurrence of a repeated hour).
-  const candidates = [first, second].filter((c) => {
+  const valid = readings.filter((c) => {
     const p = localParts(c, tz);
     return p.hour === hour && p.minute === minute && p.day === day;
   });
-  return candidates.length ? Math.min(...candidates) : Math.max(first, second);
+  // None valid: the time falls in a gap; reading it with the offset before the jump moves it forward by the jump.
+  return valid.length ? Math.min(...valid) : Math.max(...readings);
 }

@@ -98,7 +98,15 @@ export async function createPost(app: App, actor: Actor, input: unknown) {
       post.slot = 1;
       // A post waiting for approval holds no slot; approval takes the next free one (slot order = approval order).
       if (!approval)
-        post.publish_at = await takeNextSlot(tx, prep.brand, actor.livemode, post.id, now, deadline);
+        post.publish_at = await takeNextSlot(
+          tx,
+          app.dialect,
+          prep.brand,
+          actor.livemode,
+          post.id,
+          now,
+          deadline,
+        );
     } else {
       post.publish_at = publishAtKind.kind === "now" ? now : Math.max(publishAtKind.ms, now);
       if (

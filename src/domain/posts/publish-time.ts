@@ -8,10 +8,21 @@ export const DEFAULT_WINDOW_MS = 24 * 3600_000;
 
 export type PublishAt = { kind: "now" } | { kind: "next_slot" } | { kind: "at"; ms: number };
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))$/i;
 
+/**
+ * An RFC 3339 time as epoch ms, or null. Each field is range-checked first: Date.parse rolls an impossible date
+ * over (2026-02-30 becomes 2 March, T24:00 the next midnight) instead of refusing it.
+ */
 export function parseTime(v: string): number | null {
-  if (!RFC3339.test(v)) return null;
+  const m = RFC3339.exec(v);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second, offH, offM] = m
+    .slice(1)
+    .map((x) => Number(x ?? 0)) as number[];
+  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
+  if (month! < 1 || month! > 12 || day! < 1 || day! > daysInMonth) return null;
+  if (hour! > 23 || minute! > 59 || second! > 59 || offH! > 23 || offM! > 59) return null;
   const ms = Date.parse(v);
   return Number.isNaN(ms) ? null : ms;
 }

@@ -126,7 +126,7 @@ export async function reschedulePost(app: App, actor: Actor, id: string, input: 
           publishAt =
             post.status === "pending_approval"
               ? null
-              : await takeNextSlot(tx, brand, actor.livemode, post.id, now, by);
+              : await takeNextSlot(tx, app.dialect, brand, actor.livemode, post.id, now, by);
         } else {
           slot = false;
           publishAt = at.kind === "now" ? now : at.ms;

@@ -45,7 +45,7 @@ export async function approvePost(app: App, actor: Actor, id: string, input: unk
     let publishBy = post.publish_by;
     if (post.slot === 1 && publishAt === null) {
       const brand = await loadBrand(tx, actor, post.brand_id);
-      publishAt = await takeNextSlot(tx, brand, actor.livemode, post.id, now, post.publish_by);
+      publishAt = await takeNextSlot(tx, app.dialect, brand, actor.livemode, post.id, now, post.publish_by);
       publishBy = post.publish_by ?? publishAt + DEFAULT_WINDOW_MS;
     }
     await tx
