@@ -59,7 +59,7 @@ export default {
       updated_at BIGINT NOT NULL
     )`,
     // The queue: due queued targets in due order; expired leases for reclaim.
-    `CREATE INDEX post_targets_due ON post_targets (status, next_attempt_at)`,
+    `CREATE INDEX post_targets_due ON post_targets (status, next_attempt_at, id)`,
     `CREATE INDEX post_targets_post ON post_targets (post_id)`,
     `CREATE INDEX post_targets_lease ON post_targets (status, leased_until)`,
     `CREATE TABLE post_attempts (

@@ -4,5 +4,6 @@ import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
 import type { RecordedEvent } from "./record.ts";
 
-export type EventHook = (tx: Tx, app: App, event: RecordedEvent) => Promise<void>;
+/** Called once per batch of events written together (one event, or a worker's batch of outcomes). */
+export type EventHook = (tx: Tx, app: App, events: RecordedEvent[]) => Promise<void>;
 export const afterEventHooks: EventHook[] = [];

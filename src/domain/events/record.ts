@@ -27,6 +27,43 @@ export interface RecordedEvent {
   data: { object: unknown };
 }
 
+export interface NewEvent {
+  scope: EventScope;
+  type: string;
+  object: unknown;
+}
+
+/** Writes several events in one statement (a worker's batch of outcomes), then runs the hooks once. */
+export async function recordEvents(tx: Tx, app: App, items: NewEvent[]): Promise<RecordedEvent[]> {
+  if (items.length === 0) return [];
+  const now = app.clock.now();
+  const events: RecordedEvent[] = items.map((e) => ({
+    id: newId("evt", now),
+    org_id: e.scope.orgId,
+    livemode: e.scope.livemode,
+    type: e.type,
+    request_id: e.scope.requestId,
+    created_at: now,
+    data: { object: e.object },
+  }));
+  await tx
+    .insertInto("events")
+    .values(
+      events.map((e) => ({
+        id: e.id,
+        org_id: e.org_id,
+        livemode: e.livemode ? (1 as const) : (0 as const),
+        type: e.type,
+        request_id: e.request_id,
+        data: JSON.stringify(e.data),
+        created_at: now,
+      })),
+    )
+    .execute();
+  for (const hook of afterEventHooks) await hook(tx, app, events);
+  return events;
+}
+
 export async function recordEvent(
   tx: Tx,
   app: App,
@@ -34,28 +71,6 @@ export async function recordEvent(
   type: string,
   object: unknown,
 ): Promise<RecordedEvent> {
-  const now = app.clock.now();
-  const event: RecordedEvent = {
-    id: newId("evt", now),
-    org_id: scope.orgId,
-    livemode: scope.livemode,
-    type,
-    request_id: scope.requestId,
-    created_at: now,
-    data: { object },
-  };
-  await tx
-    .insertInto("events")
-    .values({
-      id: event.id,
-      org_id: event.org_id,
-      livemode: event.livemode ? 1 : 0,
-      type,
-      request_id: event.request_id,
-      data: JSON.stringify(event.data),
-      created_at: now,
-    })
-    .execute();
-  for (const hook of afterEventHooks) await hook(tx, app, event);
-  return event;
+  const [event] = await recordEvents(tx, app, [{ scope, type, object }]);
+  return event!;
 }

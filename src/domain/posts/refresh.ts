@@ -3,7 +3,7 @@
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
 import type { PostTargetsTable } from "../../db/tables/posts.ts";
-import { recordEvent } from "../events/record.ts";
+import { type NewEvent, recordEvents } from "../events/record.ts";
 import { presentPost } from "./present.ts";
 import { derivePostStatus, postEventFor } from "./status.ts";
 
@@ -24,6 +24,8 @@ export async function refreshPosts(
     .execute();
   const byPost = new Map<string, PostTargetsTable[]>();
   for (const t of targets) byPost.set(t.post_id, [...(byPost.get(t.post_id) ?? []), t]);
+  const changed = new Map<string, string[]>();
+  const events: NewEvent[] = [];
   for (const p of posts) {
     const ts = byPost.get(p.id) ?? [];
     const status = derivePostStatus(
@@ -31,16 +33,17 @@ export async function refreshPosts(
       ts.map((t) => t.status),
     );
     if (status === p.status) continue;
-    await tx.updateTable("posts").set({ status, updated_at: now }).where("id", "=", p.id).execute();
+    changed.set(status, [...(changed.get(status) ?? []), p.id]);
     const event = postEventFor(status);
     if (event) {
-      await recordEvent(
-        tx,
-        app,
-        { orgId: p.org_id, livemode: p.livemode === 1, requestId },
-        event,
-        presentPost({ ...p, status, updated_at: now }, ts),
-      );
+      events.push({
+        scope: { orgId: p.org_id, livemode: p.livemode === 1, requestId },
+        type: event,
+        object: presentPost({ ...p, status, updated_at: now }, ts),
+      });
     }
   }
+  for (const [status, ids] of changed)
+    await tx.updateTable("posts").set({ status, updated_at: now }).where("id", "in", ids).execute();
+  await recordEvents(tx, app, events);
 }

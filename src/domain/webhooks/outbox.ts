@@ -14,35 +14,46 @@ export const subscribes = (enabledEvents: string, type: string): boolean => {
   return list.includes("*") || list.includes(type);
 };
 
-export const enqueueDeliveries: EventHook = async (tx: Tx, app: App, event: RecordedEvent) => {
-  const endpoints = await tx
-    .selectFrom("webhook_endpoints")
-    .select(["id", "enabled_events"])
-    .where("org_id", "=", event.org_id)
-    .where("livemode", "=", event.livemode ? 1 : 0)
-    .where("status", "=", "enabled")
-    .execute();
-  const rows: WebhookDeliveriesTable[] = endpoints
-    .filter((e) => subscribes(e.enabled_events, event.type))
-    .map((e) => ({
-      id: newId("whdel", event.created_at),
-      org_id: event.org_id,
-      livemode: event.livemode ? 1 : 0,
-      endpoint_id: e.id,
-      event_id: event.id,
-      event_type: event.type,
-      status: "pending",
-      attempts: 0,
-      next_attempt_at: event.created_at,
-      leased_until: null,
-      lease_owner: null,
-      response_status: null,
-      response_body: null,
-      error: null,
-      duration_ms: null,
-      last_attempt_at: null,
-      created_at: event.created_at,
-    }));
+export const enqueueDeliveries: EventHook = async (tx: Tx, app: App, events: RecordedEvent[]) => {
+  // One endpoint lookup per org and mode in the batch (a worker's batch is usually one org).
+  const endpointsOf = new Map<string, { id: string; enabled_events: string }[]>();
+  const rows: WebhookDeliveriesTable[] = [];
+  for (const event of events) {
+    const scope = `${event.org_id}|${event.livemode ? 1 : 0}`;
+    let endpoints = endpointsOf.get(scope);
+    if (!endpoints) {
+      endpoints = await tx
+        .selectFrom("webhook_endpoints")
+        .select(["id", "enabled_events"])
+        .where("org_id", "=", event.org_id)
+        .where("livemode", "=", event.livemode ? 1 : 0)
+        .where("status", "=", "enabled")
+        .execute();
+      endpointsOf.set(scope, endpoints);
+    }
+    for (const e of endpoints) {
+      if (!subscribes(e.enabled_events, event.type)) continue;
+      rows.push({
+        id: newId("whdel", event.created_at),
+        org_id: event.org_id,
+        livemode: event.livemode ? 1 : 0,
+        endpoint_id: e.id,
+        event_id: event.id,
+        event_type: event.type,
+        status: "pending",
+        attempts: 0,
+        next_attempt_at: event.created_at,
+        leased_until: null,
+        lease_owner: null,
+        response_status: null,
+        response_body: null,
+        error: null,
+        duration_ms: null,
+        last_attempt_at: null,
+        created_at: event.created_at,
+      });
+    }
+  }
   if (rows.length === 0) return;
   await tx.insertInto("webhook_deliveries").values(rows).execute();
   nudge(app, "webhooks");

@@ -1,11 +1,13 @@
 // Recording outcomes: a batch of finished attempts in one transaction, each guarded by our lease (a target the
 // reclaimer took back is left alone), with the channel's lock released, channel effects applied, the events
-// written and the posts' statuses derived again.
+// written and the posts' statuses derived again. A batch costs a handful of statements, not a few per target.
+import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
 import type { PostTargetsTable } from "../../db/tables/posts.ts";
+import { updateMany } from "../../db/update-many.ts";
 import { holdChannel, markNeedsReauth } from "../../domain/channels/service.ts";
-import { recordEvent } from "../../domain/events/record.ts";
+import { type NewEvent, recordEvents } from "../../domain/events/record.ts";
 import { presentTarget } from "../../domain/posts/present.ts";
 import { refreshPosts } from "../../domain/posts/refresh.ts";
 import type { Claimed } from "./claim.ts";
@@ -20,51 +22,68 @@ export async function completeTargets(app: App, finished: Finished[]): Promise<v
   if (finished.length === 0) return;
   const now = app.clock.now();
   await app.db.transaction().execute(async (tx) => {
+    const after = new Map<string, PostTargetsTable>();
+    for (const { claimed, decision: d } of finished) {
+      after.set(claimed.target.id, {
+        ...claimed.target,
+        status: d.status,
+        next_attempt_at: d.nextAttemptAt,
+        permalink: d.permalink ?? claimed.target.permalink,
+        published_at: d.status === "published" ? now : null,
+        error_code: d.errorCode,
+        error_message: d.errorMessage,
+        leased_until: null,
+        lease_owner: null,
+        updated_at: now,
+      });
+    }
+    const targetCols = {
+      status: "text",
+      next_attempt_at: "bigint",
+      permalink: "text",
+      published_at: "bigint",
+      error_code: "text",
+      error_message: "text",
+    } as const;
+    const ours = new Set(
+      await updateMany(tx, {
+        table: "post_targets",
+        key: "id",
+        columns: { ...targetCols, leased_until: "bigint", lease_owner: "text", updated_at: "bigint" },
+        rows: [...after.values()],
+        keyOf: (t) => t.id,
+        valueOf: (t, c) => t[c as keyof PostTargetsTable] as string | number | null,
+        // Only while the lease is still ours: a target the reclaimer took back keeps the reclaimer's decision.
+        where: sql`status = 'publishing' AND lease_owner = ${app.instanceId}`,
+      }),
+    );
+    await updateMany(tx, {
+      table: "post_attempts",
+      key: "id",
+      columns: { finished_at: "bigint", outcome: "text", error_code: "text", error_message: "text" },
+      rows: finished,
+      keyOf: (f) => f.claimed.attemptId,
+      valueOf: (f, c) =>
+        c === "finished_at"
+          ? now
+          : c === "outcome"
+            ? f.decision.attemptOutcome
+            : c === "error_code"
+              ? f.decision.errorCode
+              : f.decision.errorMessage,
+    });
+    const events: NewEvent[] = [];
     const done: PostTargetsTable[] = [];
     for (const { claimed, decision: d } of finished) {
-      const row = await tx
-        .updateTable("post_targets")
-        .set({
-          status: d.status,
-          next_attempt_at: d.nextAttemptAt,
-          permalink: d.permalink ?? claimed.target.permalink,
-          published_at: d.status === "published" ? now : null,
-          error_code: d.errorCode,
-          error_message: d.errorMessage,
-          leased_until: null,
-          lease_owner: null,
-          updated_at: now,
-        })
-        .where("id", "=", claimed.target.id)
-        .where("status", "=", "publishing")
-        .where("lease_owner", "=", app.instanceId)
-        .returningAll()
-        .executeTakeFirst();
-      await tx
-        .updateTable("post_attempts")
-        .set({
-          finished_at: now,
-          outcome: d.attemptOutcome,
-          error_code: d.errorCode,
-          error_message: d.errorMessage,
-        })
-        .where("id", "=", claimed.attemptId)
-        .execute();
-      if (!row) continue; // reclaimed meanwhile: the reclaimer decided its state
+      if (!ours.has(claimed.target.id)) continue;
+      const row = after.get(claimed.target.id)!;
       done.push(row);
-      if (d.rateLimitedUntil !== null) {
-        await holdChannel(tx, row.channel_id, d.rateLimitedUntil);
-      }
+      if (d.rateLimitedUntil !== null) await holdChannel(tx, row.channel_id, d.rateLimitedUntil);
       if (d.needsReauth !== null) await markNeedsReauth(tx, app, row.channel_id, d.needsReauth);
-      for (const type of d.events)
-        await recordEvent(
-          tx,
-          app,
-          { orgId: row.org_id, livemode: row.livemode === 1, requestId: null },
-          type,
-          presentTarget(row),
-        );
+      const scope = { orgId: row.org_id, livemode: row.livemode === 1, requestId: null };
+      for (const type of d.events) events.push({ scope, type, object: presentTarget(row) });
     }
+    await recordEvents(tx, app, events);
     await releaseChannels(
       tx,
       finished.map((f) => f.claimed.target.id),
