@@ -3,8 +3,8 @@
 // lookup in ./lookup.ts checks the resolved address when the socket is opened, IP literals are checked before,
 // and redirects are followed by hand so every hop is checked again.
 
-import http from "node:http";
-import https from "node:https";
+import type http from "node:http";
+import type https from "node:https";
 import { type AllowSetting, NOTHING_ALLOWED, parseAllowSetting } from "./allow.ts";
 import { OutboundError, originOf, toOutboundError } from "./errors.ts";
 import { checkLiteralHost, guardedLookup, type Resolver, resolveChecked, systemResolver } from "./lookup.ts";
@@ -59,7 +59,10 @@ const pools = new Map<string, Agents>();
 
 function makeAgents(keepAlive: boolean): Agents {
   const opts = { keepAlive, maxSockets: 64, maxFreeSockets: 16, scheduling: "lifo" as const };
-  return { http: new http.Agent(opts), https: new https.Agent(opts) };
+  // node:http and node:https load with the first outbound request, not at start-up.
+  const { Agent: HttpAgent } = require("node:http") as typeof http;
+  const { Agent: HttpsAgent } = require("node:https") as typeof https;
+  return { http: new HttpAgent(opts), https: new HttpsAgent(opts) };
 }
 
 function pooledAgents(allow: AllowSetting): Agents {
@@ -275,7 +278,8 @@ function sendHop(hop: Hop, ctx: HopContext): Promise<HopResult> {
         originOf(url),
       ) as unknown as https.RequestOptions["lookup"],
     };
-    req = (isHttps ? https : http).request(requestOptions, (res) => {
+    const mod = (isHttps ? require("node:https") : require("node:http")) as typeof https;
+    req = mod.request(requestOptions, (res) => {
       const status = res.statusCode ?? 0;
       const resHeaders = toHeaders(res.rawHeaders);
       readBody(

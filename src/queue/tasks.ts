@@ -95,7 +95,7 @@ export class TaskRunner {
   async start(): Promise<void> {
     await ensureTaskRows(this.app, this.tasks);
     for (const task of this.tasks) {
-      const job: Cron = new Cron(task.schedule, { protect: true, timezone: "UTC" }, async () => {
+      const job: Cron = new Cron(task.schedule, { protect: true, utcOffset: 0 }, async () => {
         const fire = job.currentRun()?.getTime() ?? Date.now();
         const p = runTask(this.app, task, fire).catch((e) =>
           this.app.log.error("task claim failed", { task: task.name, error: String(e) }),

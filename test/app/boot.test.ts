@@ -33,7 +33,7 @@ for (const dialect of dialects) {
         // The worker registered its task rows once the schema was current.
         for (let i = 0; i < 50; i++) {
           const rows = await t.app.db.selectFrom("task_leases").select("name").execute();
-          if (rows.length >= 2) break;
+          if (rows.length >= tasks.length) break;
           await Bun.sleep(100);
         }
         const names = (await t.app.db.selectFrom("task_leases").select("name").orderBy("name").execute()).map(

@@ -12,7 +12,7 @@ import type { Actor } from "../actor.ts";
 import { loadBrand } from "../brands/service.ts";
 import { channelsForPost } from "../channels/service.ts";
 import { type Problem, problem } from "../errors.ts";
-import { type Rendition, renderForProvider, renditionProblems } from "../render/render.ts";
+import { loadRender, type Rendition } from "../render/lazy.ts";
 import { findTemplate, type ResolvedTemplate } from "../templates/resolve.ts";
 import { validateData } from "../templates/variables.ts";
 import { checkMetadata } from "./metadata.ts";
@@ -120,6 +120,7 @@ export async function preparePost(
   const renditions: Prepared["renditions"] = [];
   const dataOk = template !== null && !problems.some((p) => p.param?.startsWith("data"));
   if (template === null ? content !== null : dataOk) {
+    const { renderForProvider, renditionProblems } = await loadRender();
     const utm = {
       domains: JSON.parse(brand.utm_domains) as string[],
       campaign: template?.template.key ?? null,

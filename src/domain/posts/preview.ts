@@ -4,7 +4,7 @@
 import type { App } from "../../app/context.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { invalid } from "../errors.ts";
-import { PREVIEW_POST_ID } from "../render/utm.ts";
+import { PREVIEW_POST_ID } from "../render/lazy.ts";
 import { parse } from "../validate.ts";
 import { preparePost } from "./prepare.ts";
 import { PostPreview } from "./schema.ts";

@@ -12,8 +12,7 @@ export interface Utm {
   postId: string;
 }
 
-/** An all-zero post ID of a real one's length, so a preview measures exactly what the post will. */
-export const PREVIEW_POST_ID = `post_${"0".repeat(26)}`;
+export { PREVIEW_POST_ID } from "./lazy.ts";
 
 /** The text with every link to one of the domains tagged with utm_source=<provider>, medium, campaign, content. */
 export function tagLinks(text: string, provider: string, utm: Utm): string {

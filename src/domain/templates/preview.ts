@@ -8,8 +8,7 @@ import { providers as allProviders, type Provider } from "../../platforms/types.
 import { type Actor, requireScope } from "../actor.ts";
 import { loadBrand } from "../brands/service.ts";
 import { badRequest, invalid, type Problem, problem } from "../errors.ts";
-import { type RenderViolation, renderForProvider } from "../render/render.ts";
-import { PREVIEW_POST_ID } from "../render/utm.ts";
+import { loadRender, PREVIEW_POST_ID, type RenderViolation } from "../render/lazy.ts";
 import { findTemplate } from "./resolve.ts";
 import { parseCollecting, TemplatePreview } from "./schema.ts";
 import { sourceRules } from "./service.ts";
@@ -74,6 +73,7 @@ export async function previewTemplate(app: App, actor: Actor, input: unknown) {
     campaign,
     postId: PREVIEW_POST_ID,
   };
+  const { renderForProvider } = await loadRender();
   const renditions: TemplateRendition[] = providers.map((provider) => {
     const r = renderForProvider({ provider, template: { source, data }, utm });
     return { ...r, channel: null, notices: [] };

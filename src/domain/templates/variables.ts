@@ -1,6 +1,7 @@
 // A template's `variables` is a JSON Schema 2020-12 for its data. Compiling one costs about a millisecond, and
 // every preview and post checks data against it, so compiled validators are kept by the schema's JSON text.
-import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
+import type Ajv2020Type from "ajv/dist/2020";
+import type { ErrorObject, ValidateFunction } from "ajv/dist/2020";
 import { type Problem, problem } from "../errors.ts";
 import { isRecord } from "./json.ts";
 import { TEMPLATE_LIMIT_BYTES, utf8Length } from "./limits.ts";
@@ -20,7 +21,15 @@ const options = { allErrors: true, strict: false, logger: false } as const;
 // This instance only checks schemas against the 2020-12 meta-schema, which registers nothing. Each schema is then
 // compiled by an instance of its own: a shared one would keep every tenant's schema and let one tenant's `$id`
 // clash with another's (or with the meta-schema's).
-const metaSchema = new Ajv2020(options);
+// ajv loads on the first schema compiled, not at start-up (about 30 ms and 10 MiB a process need not pay).
+let ajv: { Ajv2020: typeof Ajv2020Type; meta: Ajv2020Type } | null = null;
+function loadAjv() {
+  if (!ajv) {
+    const Ajv2020 = (require("ajv/dist/2020") as { default: typeof Ajv2020Type }).default;
+    ajv = { Ajv2020, meta: new Ajv2020(options) };
+  }
+  return ajv;
+}
 const compiler = { ...options, meta: false, validateSchema: false } as const;
 const compiled = new Lru<string, CompiledVariables>(500);
 
@@ -46,6 +55,7 @@ function compile(schema: unknown): CompiledVariables {
     );
   }
   try {
+    const { Ajv2020, meta: metaSchema } = loadAjv();
     if (!metaSchema.validateSchema(schema)) {
       const errors = schemaErrors(metaSchema.errors ?? [], "variables");
       return refuse(`Variables is not a valid JSON Schema 2020-12: ${errors[0]?.message}`, { errors });

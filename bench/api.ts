@@ -1,0 +1,109 @@
+#!/usr/bin/env bun
+import { randomBytes } from "node:crypto";
+// api-post: POST /v1/posts with 4 sandbox channels and a fresh Idempotency-Key per request, on SQLite; requests
+// per second and p99, beside a bare Elysia POST route parsing the same body, measured in the same run with the
+// same client (a separate process, 8 requests in flight).
+// Usage: bun bench/api.ts [--quick]
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../src/app/config.ts";
+import { createApp } from "../src/app/context.ts";
+import { silentLogger } from "../src/app/log.ts";
+import { migrate } from "../src/db/migrate.ts";
+import { adminActor } from "../src/domain/actor.ts";
+import { createApiKey } from "../src/domain/api-keys/service.ts";
+import { bootstrap } from "../src/domain/bootstrap/service.ts";
+import { createChannel } from "../src/domain/channels/service.ts";
+import { scopesOfRole } from "../src/domain/scopes.ts";
+
+const quick = process.argv.includes("--quick");
+const seconds = quick ? 5 : 20;
+const inFlight = 8;
+const dir = mkdtempSync(join(tmpdir(), "svc-bench-api-"));
+const env = {
+  ...process.env,
+  SVC_DATA_DIR: dir,
+  SVC_MASTER_KEYS: `b:${randomBytes(32).toString("base64")}`,
+  SVC_AUTO_MIGRATE: "true",
+} as Record<string, string>;
+
+// A brand with 4 sandbox channels and enough keys that the per-key rate limit (25/s) never binds.
+const app = createApp(loadConfig(env), { log: silentLogger });
+await migrate(app.db, app.dialect);
+const b = await bootstrap(app, { email: "bench@example.com", org: "Bench", sandbox: false });
+const owner = adminActor(b.org.id, "bench", scopesOfRole("owner"));
+for (let i = 0; i < 4; i++) await createChannel(app, owner, { brand: b.brand.id, provider: "sandbox" });
+const keys: string[] = [];
+for (let i = 0; i < 400; i++) keys.push((await createApiKey(app, owner, { name: `bench ${i}` })).secret!);
+await app.close();
+
+const body = JSON.stringify({
+  brand: b.brand.slug,
+  content: {
+    body: "Benchmarking the publishing API: one post, four channels, checked against each network's rules. https://example.com/launch",
+  },
+  publish_at: new Date(Date.now() + 3600_000).toISOString(),
+  metadata: { campaign: "bench" },
+});
+
+async function serve(mode: "svc" | "bare", port: number) {
+  const proc = Bun.spawn(
+    [
+      "bun",
+      ...(process.env.PROFILE && mode === "svc" ? ["--cpu-prof", "--cpu-prof-dir=/tmp/apiprof"] : []),
+      "bench/api-server.ts",
+      mode,
+    ],
+    { env: { ...env, PORT: String(port) }, stdout: "pipe", stderr: "inherit" },
+  );
+  const reader = proc.stdout.getReader();
+  await reader.read();
+  reader.releaseLock();
+  return proc;
+}
+
+async function load(port: number): Promise<{ rps: number; p99: number; errors: number }> {
+  const lat: number[] = [];
+  let errors = 0;
+  let n = 0;
+  const end = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (performance.now() < end) {
+        const key = keys[n++ % keys.length]!;
+        const t = performance.now();
+        const r = await fetch(`http://127.0.0.1:${port}/v1/posts`, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${key}`,
+            "content-type": "application/json",
+            "idempotency-key": `bench-${n}-${randomBytes(4).toString("hex")}`,
+          },
+          body,
+        });
+        await r.arrayBuffer();
+        lat.push(performance.now() - t);
+        if (r.status !== 201) errors++;
+      }
+    }),
+  );
+  lat.sort((x, y) => x - y);
+  return { rps: lat.length / seconds, p99: lat[Math.floor(lat.length * 0.99)]!, errors };
+}
+
+const bare = await serve("bare", 19501);
+await load(19501); // warm up
+const floor = await load(19501);
+bare.kill();
+const svc = await serve("svc", 19502);
+await load(19502);
+const ours = await load(19502);
+svc.kill("SIGINT");
+await svc.exited;
+if (ours.errors) console.log(`warning: ${ours.errors} requests did not answer 201`);
+console.log(`bare elysia post: ${Math.round(floor.rps)} req/s, p99 ${floor.p99.toFixed(2)} ms`);
+console.log(
+  `api-post: ${Math.round(ours.rps)} req/s, p99 ${ours.p99.toFixed(2)} ms, ratio ${(ours.rps / floor.rps).toFixed(2)}`,
+);
+process.exit(0);
