@@ -122,7 +122,16 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
           });
         inflight.add(p);
       }
-      if (claimed.length < free || inflight.size >= max) await sleep(pollMs);
+      if (inflight.size >= max) await sleep(pollMs);
+      else if (claimed.length < free) {
+        // Nothing more is due now: sleep until the next target is due (or a wake-up, or the poll interval).
+        // A target already due that could not be claimed waits on something else (its channel busy, held or
+        // inactive): a finishing publish wakes us, else the poll does.
+        const next = await nextDueAt(app).catch(() => null);
+        const now = app.clock.now();
+        const wait = next === null || next <= now ? pollMs : Math.min(pollMs, next - now);
+        await sleep(wait);
+      }
     }
     offSignal();
     await unlisten();
@@ -145,6 +154,18 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
       await flush();
     },
   };
+}
+
+/** When the earliest queued target falls due (null when none is queued). */
+async function nextDueAt(app: App): Promise<number | null> {
+  const r = await app.db
+    .selectFrom("post_targets")
+    .select("next_attempt_at")
+    .where("status", "=", "queued")
+    .orderBy("next_attempt_at")
+    .limit(1)
+    .executeTakeFirst();
+  return r?.next_attempt_at ?? null;
 }
 
 /** One adapter call with its lease renewed every minute and a deadline (uncertain when it passes). */
