@@ -47,7 +47,20 @@ function trimTrailing(s: string): string {
   }
 }
 
+// One post's text is scanned for links several times per channel (UTM tagging, counting, fitting) and for every
+// channel: the last texts' results are kept (the links are frozen, so callers cannot change the cache).
+const recent = new Map<string, readonly Link[]>();
+
 export function findLinks(text: string): Link[] {
+  const hit = recent.get(text);
+  if (hit) return hit as Link[];
+  const found = scanLinks(text);
+  if (recent.size >= 64) recent.delete(recent.keys().next().value as string);
+  recent.set(text, Object.freeze(found.map((l) => Object.freeze(l))));
+  return found;
+}
+
+function scanLinks(text: string): Link[] {
   const matches = linkify.match(text);
   if (!matches) return [];
   const links: Link[] = [];
