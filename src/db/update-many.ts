@@ -1,8 +1,8 @@
 // One UPDATE for many rows that each get their own values: `SET col = CASE id WHEN ? THEN CAST(? AS type) … END`.
 // Works the same on SQLite and Postgres (the casts give Postgres the types its parameters lack), so a worker
 // records a batch of outcomes in one statement instead of one per row.
-import { type RawBuilder, sql } from "kysely";
-import type { Tx } from "./index.ts";
+import type { Db, Dialect, Tx } from "./index.ts";
+import { marks, raw } from "./raw.ts";
 
 export type ColumnType = "text" | "bigint";
 
@@ -13,26 +13,28 @@ export interface UpdateManyOptions<R> {
   rows: R[];
   keyOf(row: R): string;
   valueOf(row: R, column: string): string | number | null;
-  /** Extra conditions every row must meet (e.g. the lease is still ours). */
-  where?: RawBuilder<unknown>;
+  /** Extra conditions every row must meet (e.g. the lease is still ours), with `?` parameters. */
+  where?: { text: string; params: unknown[] };
 }
 
 /** Returns the keys of the rows that were updated. */
-export async function updateMany<R>(tx: Tx, o: UpdateManyOptions<R>): Promise<string[]> {
+export async function updateMany<R>(
+  db: Db | Tx,
+  dialect: Dialect,
+  o: UpdateManyOptions<R>,
+): Promise<string[]> {
   if (o.rows.length === 0) return [];
-  const key = sql.ref(o.key);
+  const params: unknown[] = [];
   const sets = Object.entries(o.columns).map(([col, type]) => {
-    const cases = o.rows.map(
-      (r) =>
-        sql`WHEN ${o.keyOf(r)} THEN CAST(${o.valueOf(r, col)} AS ${sql.raw(type === "bigint" ? "BIGINT" : "TEXT")})`,
-    );
-    return sql`${sql.ref(col)} = CASE ${key} ${sql.join(cases, sql` `)} END`;
+    const cast = type === "bigint" ? "BIGINT" : "TEXT";
+    const cases = o.rows.map((r) => {
+      params.push(o.keyOf(r), o.valueOf(r, col));
+      return `WHEN ? THEN CAST(? AS ${cast})`;
+    });
+    return `${col} = CASE ${o.key} ${cases.join(" ")} END`;
   });
-  const ids = sql.join(o.rows.map((r) => o.keyOf(r)));
-  const r = await sql<{
-    k: string;
-  }>`UPDATE ${sql.table(o.table)} SET ${sql.join(sets)} WHERE ${key} IN (${ids}) ${o.where ? sql`AND ${o.where}` : sql``} RETURNING ${key} AS k`.execute(
-    tx,
-  );
-  return r.rows.map((x) => x.k);
+  for (const r of o.rows) params.push(o.keyOf(r));
+  if (o.where) params.push(...o.where.params);
+  const text = `UPDATE ${o.table} SET ${sets.join(", ")} WHERE ${o.key} IN (${marks(o.rows.length)})${o.where ? ` AND ${o.where.text}` : ""} RETURNING ${o.key} AS k`;
+  return (await raw<{ k: string }>(db, dialect, text, params)).map((x) => x.k);
 }

@@ -1,6 +1,7 @@
 // Every notable change writes an event in the same transaction as the change (interface.md Events).
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
+import { raw, rowMarks } from "../../db/raw.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Actor } from "../actor.ts";
 import { afterEventHooks } from "./hooks.ts";
@@ -46,20 +47,16 @@ export async function recordEvents(tx: Tx, app: App, items: NewEvent[]): Promise
     created_at: now,
     data: { object: e.object },
   }));
-  await tx
-    .insertInto("events")
-    .values(
-      events.map((e) => ({
-        id: e.id,
-        org_id: e.org_id,
-        livemode: e.livemode ? (1 as const) : (0 as const),
-        type: e.type,
-        request_id: e.request_id,
-        data: JSON.stringify(e.data),
-        created_at: now,
-      })),
-    )
-    .execute();
+  // Plain SQL text: the publish worker writes a batch of these for every batch of outcomes.
+  const params: unknown[] = [];
+  for (const e of events)
+    params.push(e.id, e.org_id, e.livemode ? 1 : 0, e.type, e.request_id, JSON.stringify(e.data), now);
+  await raw(
+    tx,
+    app.dialect,
+    `INSERT INTO events (id, org_id, livemode, type, request_id, data, created_at) VALUES ${rowMarks(events.length, 7)}`,
+    params,
+  );
   for (const hook of afterEventHooks) await hook(tx, app, events);
   return events;
 }

@@ -2,7 +2,8 @@
 // emits post.published, post.partially_published or post.failed, in the same transaction.
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
-import type { PostTargetsTable } from "../../db/tables/posts.ts";
+import { marks, raw } from "../../db/raw.ts";
+import type { PostsTable, PostTargetsTable } from "../../db/tables/posts.ts";
 import { type NewEvent, recordEvents } from "../events/record.ts";
 import { presentPost } from "./present.ts";
 import { derivePostStatus, postEventFor } from "./status.ts";
@@ -15,13 +16,15 @@ export async function refreshPosts(
 ): Promise<void> {
   if (postIds.length === 0) return;
   const now = app.clock.now();
-  const posts = await tx.selectFrom("posts").selectAll().where("id", "in", postIds).execute();
-  const targets = await tx
-    .selectFrom("post_targets")
-    .selectAll()
-    .where("post_id", "in", postIds)
-    .orderBy("id")
-    .execute();
+  // Plain SQL text: this runs for every batch of publish outcomes.
+  const ids = marks(postIds.length);
+  const posts = await raw<PostsTable>(tx, app.dialect, `SELECT * FROM posts WHERE id IN (${ids})`, postIds);
+  const targets = await raw<PostTargetsTable>(
+    tx,
+    app.dialect,
+    `SELECT * FROM post_targets WHERE post_id IN (${ids}) ORDER BY id`,
+    postIds,
+  );
   const byPost = new Map<string, PostTargetsTable[]>();
   for (const t of targets) byPost.set(t.post_id, [...(byPost.get(t.post_id) ?? []), t]);
   const changed = new Map<string, string[]>();
@@ -43,7 +46,13 @@ export async function refreshPosts(
       });
     }
   }
-  for (const [status, ids] of changed)
-    await tx.updateTable("posts").set({ status, updated_at: now }).where("id", "in", ids).execute();
+  for (const [status, changedIds] of changed) {
+    await raw(
+      tx,
+      app.dialect,
+      `UPDATE posts SET status = ?, updated_at = ? WHERE id IN (${marks(changedIds.length)})`,
+      [status, now, ...changedIds],
+    );
+  }
   await recordEvents(tx, app, events);
 }

@@ -3,6 +3,7 @@
 // module, so every process that writes events (server, worker, admin commands) writes the deliveries too.
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
+import { raw } from "../../db/raw.ts";
 import type { WebhookDeliveriesTable } from "../../db/tables/webhooks.ts";
 import { newId } from "../../lib/ids.ts";
 import { afterEventHooks, type EventHook } from "../events/hooks.ts";
@@ -22,13 +23,12 @@ export const enqueueDeliveries: EventHook = async (tx: Tx, app: App, events: Rec
     const scope = `${event.org_id}|${event.livemode ? 1 : 0}`;
     let endpoints = endpointsOf.get(scope);
     if (!endpoints) {
-      endpoints = await tx
-        .selectFrom("webhook_endpoints")
-        .select(["id", "enabled_events"])
-        .where("org_id", "=", event.org_id)
-        .where("livemode", "=", event.livemode ? 1 : 0)
-        .where("status", "=", "enabled")
-        .execute();
+      endpoints = await raw<{ id: string; enabled_events: string }>(
+        tx,
+        app.dialect,
+        "SELECT id, enabled_events FROM webhook_endpoints WHERE org_id = ? AND livemode = ? AND status = 'enabled'",
+        [event.org_id, event.livemode ? 1 : 0],
+      );
       endpointsOf.set(scope, endpoints);
     }
     for (const e of endpoints) {

@@ -1,9 +1,9 @@
 // Recording outcomes: a batch of finished attempts in one transaction, each guarded by our lease (a target the
 // reclaimer took back is left alone), with the channel's lock released, channel effects applied, the events
 // written and the posts' statuses derived again. A batch costs a handful of statements, not a few per target.
-import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
-import type { Tx } from "../../db/index.ts";
+import type { Dialect, Tx } from "../../db/index.ts";
+import { marks, raw } from "../../db/raw.ts";
 import type { PostTargetsTable } from "../../db/tables/posts.ts";
 import { updateMany } from "../../db/update-many.ts";
 import { holdChannel, markNeedsReauth } from "../../domain/channels/service.ts";
@@ -46,7 +46,7 @@ export async function completeTargets(app: App, finished: Finished[]): Promise<v
       error_message: "text",
     } as const;
     const ours = new Set(
-      await updateMany(tx, {
+      await updateMany(tx, app.dialect, {
         table: "post_targets",
         key: "id",
         columns: { ...targetCols, leased_until: "bigint", lease_owner: "text", updated_at: "bigint" },
@@ -54,10 +54,10 @@ export async function completeTargets(app: App, finished: Finished[]): Promise<v
         keyOf: (t) => t.id,
         valueOf: (t, c) => t[c as keyof PostTargetsTable] as string | number | null,
         // Only while the lease is still ours: a target the reclaimer took back keeps the reclaimer's decision.
-        where: sql`status = 'publishing' AND lease_owner = ${app.instanceId}`,
+        where: { text: "status = 'publishing' AND lease_owner = ?", params: [app.instanceId] },
       }),
     );
-    await updateMany(tx, {
+    await updateMany(tx, app.dialect, {
       table: "post_attempts",
       key: "id",
       columns: { finished_at: "bigint", outcome: "text", error_code: "text", error_message: "text" },
@@ -86,12 +86,19 @@ export async function completeTargets(app: App, finished: Finished[]): Promise<v
     await recordEvents(tx, app, events);
     await releaseChannels(
       tx,
+      app.dialect,
       finished.map((f) => f.claimed.target.id),
     );
     await refreshPosts(tx, app, [...new Set(done.map((t) => t.post_id))]);
   });
 }
 
-export async function releaseChannels(tx: Tx, targetIds: string[]): Promise<void> {
-  if (targetIds.length) await tx.deleteFrom("channel_locks").where("target_id", "in", targetIds).execute();
+export async function releaseChannels(tx: Tx, dialect: Dialect, targetIds: string[]): Promise<void> {
+  if (targetIds.length)
+    await raw(
+      tx,
+      dialect,
+      `DELETE FROM channel_locks WHERE target_id IN (${marks(targetIds.length)})`,
+      targetIds,
+    );
 }

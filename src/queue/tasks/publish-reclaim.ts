@@ -69,6 +69,7 @@ export async function reclaimExpired(app: App, limit = 100): Promise<number> {
     }
     await releaseChannels(
       tx,
+      app.dialect,
       expired.map((t) => t.id),
     );
     await refreshPosts(tx, app, [...new Set(expired.map((t) => t.post_id))]);

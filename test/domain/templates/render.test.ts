@@ -133,7 +133,9 @@ describe("renderTemplate", () => {
     const started = performance.now();
     const result = render("{{.big}}".repeat(100_000), { big });
     expect(result.ok ? [] : result.problems.map((p) => p.code)).toEqual(["output_too_large"]);
-    expect(performance.now() - started).toBeLessThan(1000);
+    // Building it all would be 6 GB of text: minutes, or out of memory. Stopping at 64 KiB takes well under this
+    // bound even on a loaded machine; the bound tells the two behaviours apart, it is not a speed goal.
+    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   test("only the data's own fields are read", () => {

@@ -1,0 +1,45 @@
+// Hot-path SQL without the query builder: the worker's claim and completion run these thousands of times a second,
+// and building Kysely operation trees for them cost more than SQLite took to run them. Text is written once with
+// `?` placeholders; Postgres gets `$n` (converted once per text and cached).
+import { CompiledQuery } from "kysely";
+import type { Db, Dialect, Tx } from "./index.ts";
+
+const pgText = new Map<string, string>();
+
+function forDialect(text: string, dialect: Dialect): string {
+  if (dialect === "sqlite") return text;
+  let q = pgText.get(text);
+  if (q === undefined) {
+    let n = 0;
+    q = text.replace(/\?/g, () => `$${++n}`);
+    pgText.set(text, q);
+  }
+  return q;
+}
+
+export async function raw<R>(
+  db: Db | Tx,
+  dialect: Dialect,
+  text: string,
+  params: readonly unknown[],
+): Promise<R[]> {
+  const r = await db.executeQuery<R>(CompiledQuery.raw(forDialect(text, dialect), params as unknown[]));
+  return r.rows;
+}
+
+const lists = new Map<number, string>();
+/** `?, ?, …` for n parameters. */
+export function marks(n: number): string {
+  let s = lists.get(n);
+  if (s === undefined) {
+    s = Array.from({ length: n }, () => "?").join(", ");
+    lists.set(n, s);
+  }
+  return s;
+}
+
+/** `(?, ?), (?, ?), …` for `rows` rows of `cols` parameters. */
+export function rowMarks(rows: number, cols: number): string {
+  const one = `(${marks(cols)})`;
+  return Array.from({ length: rows }, () => one).join(", ");
+}
