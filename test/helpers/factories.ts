@@ -6,7 +6,7 @@ import { createApiKey } from "../../src/domain/api-keys/service.ts";
 import { issueUserToken } from "../../src/domain/auth/user-tokens.ts";
 import { bootstrap } from "../../src/domain/bootstrap/service.ts";
 import { addMember } from "../../src/domain/members/service.ts";
-import { scopesOfRole } from "../../src/domain/scopes.ts";
+import { ADMIN_SCOPES, INTEGRATION_SCOPES, scopesOfRole } from "../../src/domain/scopes.ts";
 
 export interface Tenant {
   orgId: string;
@@ -19,23 +19,8 @@ export interface Tenant {
   liveKey: string;
 }
 
-export const ADMIN = ["keys:write", "posts:approve", "audit:read", "ads:write"];
-export const INTEGRATION = [
-  "posts:read",
-  "posts:write",
-  "templates:read",
-  "templates:write",
-  "channels:read",
-  "channels:write",
-  "brands:read",
-  "brands:write",
-  "events:read",
-  "webhooks:read",
-  "webhooks:write",
-  "ads:read",
-  "newsletters:read",
-  "newsletters:write",
-];
+export const ADMIN: string[] = [...ADMIN_SCOPES];
+export const INTEGRATION: string[] = [...INTEGRATION_SCOPES];
 
 /** An org with an owner, a brand, and a full test and live key. */
 export async function tenant(app: App, name = `Org ${randomBytes(3).toString("hex")}`): Promise<Tenant> {

@@ -7,8 +7,7 @@ import { conflict } from "../errors.ts";
 import { recordEvent, scopeOf } from "../events/record.ts";
 import { releaseSlots } from "../slots/take.ts";
 import { inTx } from "../tx.ts";
-import { loadPost, targetsOf } from "./load.ts";
-import { presentPost } from "./present.ts";
+import { loadPost, presentedPost } from "./load.ts";
 import { refreshPosts } from "./refresh.ts";
 
 const CANCELABLE = ["held", "queued", "needs_attention"];
@@ -28,12 +27,7 @@ export async function cancelPost(app: App, actor: Actor, id: string) {
       throw conflict("post_not_cancelable", "Nothing in this post is left to cancel.");
     await releaseSlots(tx, post.id);
     await refreshPosts(tx, app, [post.id], actor.requestId);
-    const fresh = await tx
-      .selectFrom("posts")
-      .selectAll()
-      .where("id", "=", post.id)
-      .executeTakeFirstOrThrow();
-    const presented = presentPost(fresh, (await targetsOf(tx, [post.id])).get(post.id) ?? []);
+    const presented = await presentedPost(tx, post.id);
     await recordEvent(tx, app, scopeOf(actor), "post.canceled", presented);
     await audit(tx, app, actor, { action: "post.cancel", target: post.id });
     return presented;

@@ -4,6 +4,7 @@ import type { PostsTable, PostTargetsTable } from "../../db/tables/posts.ts";
 import { isId } from "../../lib/ids.ts";
 import { type Actor, brandVisible } from "../actor.ts";
 import { notFound } from "../errors.ts";
+import { presentPost } from "./present.ts";
 
 export async function loadPost(db: Db | Tx, actor: Actor, id: string, param = "id"): Promise<PostsTable> {
   if (!isId("post", id)) throw notFound(`No post ${id}.`, param);
@@ -52,4 +53,10 @@ export async function loadTarget(
     .executeTakeFirstOrThrow();
   if (!brandVisible(actor, post.brand_id)) throw notFound(`No post target ${id}.`, "id");
   return { target, post };
+}
+
+/** A post as it stands now in this transaction, presented with its targets (what an action answers and records). */
+export async function presentedPost(db: Db | Tx, id: string) {
+  const post = await db.selectFrom("posts").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  return presentPost(post, (await targetsOf(db, [id])).get(id) ?? []);
 }

@@ -14,9 +14,8 @@ import { isSlotTime } from "../slots/next.ts";
 import { releaseSlots, takeExactSlot, takeNextSlot } from "../slots/take.ts";
 import { inTx } from "../tx.ts";
 import { parse } from "../validate.ts";
-import { loadPost, targetsOf } from "./load.ts";
+import { loadPost, presentedPost } from "./load.ts";
 import { notifyDue, wakeLocal } from "./notify.ts";
-import { presentPost } from "./present.ts";
 import { DEFAULT_WINDOW_MS, isProblem, parsePublishAt, parsePublishBy } from "./publish-time.ts";
 import { Reschedule } from "./schema.ts";
 
@@ -57,11 +56,6 @@ async function setTimes(
     .where("post_id", "=", post.id)
     .where("status", "in", ["queued", "held"])
     .execute();
-}
-
-async function presented(tx: Tx, id: string) {
-  const p = await tx.selectFrom("posts").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-  return presentPost(p, (await targetsOf(tx, [id])).get(id) ?? []);
 }
 
 export async function reschedulePost(app: App, actor: Actor, id: string, input: unknown) {
@@ -108,7 +102,7 @@ export async function reschedulePost(app: App, actor: Actor, id: string, input: 
           .execute();
       await setTimes(tx, app, post, other.publish_at, other.publish_by, other.slot === 1);
       await setTimes(tx, app, other, post.publish_at, post.publish_by, post.slot === 1);
-      const otherOut = await presented(tx, other.id);
+      const otherOut = await presentedPost(tx, other.id);
       await recordEvent(tx, app, scopeOf(actor), "post.rescheduled", otherOut);
     } else {
       let publishAt = post.publish_at;
@@ -150,7 +144,7 @@ export async function reschedulePost(app: App, actor: Actor, id: string, input: 
         );
       }
     }
-    const out = await presented(tx, post.id);
+    const out = await presentedPost(tx, post.id);
     await recordEvent(tx, app, scopeOf(actor), "post.rescheduled", out);
     await audit(tx, app, actor, { action: "post.reschedule", target: post.id, detail: { ...b } });
     await notifyDue(tx, app);

@@ -11,9 +11,8 @@ import { recordEvent, scopeOf } from "../events/record.ts";
 import { releaseSlots, takeNextSlot } from "../slots/take.ts";
 import { inTx } from "../tx.ts";
 import { parse } from "../validate.ts";
-import { loadPost, targetsOf } from "./load.ts";
+import { loadPost, presentedPost } from "./load.ts";
 import { notifyDue, wakeLocal } from "./notify.ts";
-import { presentPost } from "./present.ts";
 import { DEFAULT_WINDOW_MS } from "./publish-time.ts";
 import { refreshPosts } from "./refresh.ts";
 import { Review } from "./schema.ts";
@@ -65,12 +64,7 @@ export async function approvePost(app: App, actor: Actor, id: string, input: unk
       .where("status", "=", "held")
       .execute();
     await refreshPosts(tx, app, [post.id], actor.requestId);
-    const fresh = await tx
-      .selectFrom("posts")
-      .selectAll()
-      .where("id", "=", post.id)
-      .executeTakeFirstOrThrow();
-    const presented = presentPost(fresh, (await targetsOf(tx, [post.id])).get(post.id) ?? []);
+    const presented = await presentedPost(tx, post.id);
     await recordEvent(tx, app, scopeOf(actor), "post.approved", presented);
     await audit(tx, app, actor, {
       action: "post.approve",
@@ -101,12 +95,7 @@ export async function rejectPost(app: App, actor: Actor, id: string, input: unkn
       .where("id", "=", post.id)
       .execute();
     await releaseSlots(tx, post.id);
-    const fresh = await tx
-      .selectFrom("posts")
-      .selectAll()
-      .where("id", "=", post.id)
-      .executeTakeFirstOrThrow();
-    const presented = presentPost(fresh, (await targetsOf(tx, [post.id])).get(post.id) ?? []);
+    const presented = await presentedPost(tx, post.id);
     await recordEvent(tx, app, scopeOf(actor), "post.rejected", presented);
     await audit(tx, app, actor, {
       action: "post.reject",

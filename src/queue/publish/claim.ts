@@ -68,7 +68,9 @@ export async function claimTargets(app: App, limit: number, now = app.clock.now(
     if (targets.length === 0) return [];
     const attemptIds = targets.map(() => newId("att", now));
     const attemptParams: unknown[] = [];
-    targets.forEach((t, i) => attemptParams.push(attemptIds[i], t.org_id, t.id, t.attempts, now));
+    targets.forEach((t, i) => {
+      attemptParams.push(attemptIds[i], t.org_id, t.id, t.attempts, now);
+    });
     await raw(
       tx,
       d,
