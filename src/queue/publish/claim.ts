@@ -32,6 +32,17 @@ export async function claimTargets(app: App, limit: number, now = app.clock.now(
   if (limit <= 0) return [];
   const d = app.dialect;
   return app.db.transaction().execute(async (tx) => {
+    if (d === "postgres") {
+      // The claim must walk the due index in order and check each candidate's channel and org by key. The planner
+      // chooses otherwise when statistics lag a queue table's churn (channel_locks turns over every batch): a
+      // sequential scan and sort of every queued row, seconds per claim. Transaction-local, this claim only.
+      await raw(
+        tx,
+        d,
+        "SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off; SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off",
+        [],
+      );
+    }
     const found = await raw<{ id: string; channel_id: string }>(
       tx,
       d,
