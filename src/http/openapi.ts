@@ -94,7 +94,9 @@ export async function openApiDocument(routes: RouteDef[], componentSchemas: Reco
       responses: {
         [String(r.status ?? 200)]: {
           description: "OK",
-          content: { "application/json": { schema: { $ref: `#/components/schemas/${r.response}` } } },
+          content: {
+            [r.produces ?? "application/json"]: { schema: { $ref: `#/components/schemas/${r.response}` } },
+          },
         },
         default: { description: "Problem", content: problemRef },
       },

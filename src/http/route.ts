@@ -39,6 +39,8 @@ export interface RouteDef {
   body?: v.GenericSchema;
   /** Name of the response schema in components (object name). */
   response: string;
+  /** The success response's media type when it is not JSON (the event stream). */
+  produces?: string;
   /** A POST that changes nothing (a preview): allowed while the org is read-only. */
   safe?: boolean;
   status?: number;

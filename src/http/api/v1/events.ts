@@ -23,6 +23,7 @@ export const eventRoutes: RouteDef[] = [
     scope: "events:read",
     query: ["types", "starting_after"],
     response: "EventStream",
+    produces: "text/event-stream",
     handler: async ({ app, actor, query, request }) => {
       const body = await openEventStream(app, actor, {
         types: query.types,
