@@ -4,6 +4,7 @@
 // than once, and with SKIP LOCKED each run can pick other rows, so one claim could take more than n.
 import { sql } from "kysely";
 import type { App } from "../app/context.ts";
+import { raw } from "../db/raw.ts";
 import type { WebhookDeliveriesTable } from "../db/tables/webhooks.ts";
 
 export const DELIVERY_LEASE_MS = 60_000;
@@ -26,25 +27,17 @@ export async function claimDeliveries(app: App, limit: number): Promise<WebhookD
       RETURNING w.*`.execute(app.db);
     return r.rows;
   }
+  // Plain SQL text on the hot path (no query-builder trees per claim).
   return app.db.transaction().execute((tx) =>
-    tx
-      .updateTable("webhook_deliveries")
-      .set({ status: "delivering", leased_until: until, lease_owner: app.instanceId })
-      .where(
-        "id",
-        "in",
-        tx
-          .selectFrom("webhook_deliveries as d")
-          .innerJoin("webhook_endpoints as e", "e.id", "d.endpoint_id")
-          .select("d.id")
-          .where("d.status", "=", "pending")
-          .where("d.next_attempt_at", "<=", now)
-          // A disabled endpoint's deliveries wait; enabling it lets them go.
-          .where("e.status", "=", "enabled")
-          .orderBy("d.next_attempt_at")
-          .limit(limit),
-      )
-      .returningAll()
-      .execute(),
+    raw<WebhookDeliveriesTable>(
+      tx,
+      app.dialect,
+      `UPDATE webhook_deliveries SET status = 'delivering', leased_until = ?, lease_owner = ?
+        WHERE id IN (SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+          WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND e.status = 'enabled'
+          ORDER BY d.next_attempt_at LIMIT ?)
+        RETURNING *`,
+      [until, app.instanceId, now, limit],
+    ),
   );
 }

@@ -39,6 +39,7 @@ class OutcomeWriter {
         await this.app.db.transaction().execute(async (tx) => {
           await recordOutcomes(
             tx,
+            this.app.dialect,
             batch.map(({ job, outcome }) => ({ delivery: job.delivery, outcome })),
             this.app.instanceId,
           );
@@ -159,7 +160,7 @@ export async function deliverDue(
     const finished = await Promise.all(
       jobs.map(async (job) => ({ delivery: job.delivery, outcome: await send(app, job, opts.timeoutMs) })),
     );
-    await app.db.transaction().execute((tx) => recordOutcomes(tx, finished, app.instanceId));
+    await app.db.transaction().execute((tx) => recordOutcomes(tx, app.dialect, finished, app.instanceId));
   }
 }
 

@@ -2,6 +2,8 @@
 // the attempt and schedule what comes next, in one transaction. Any 2xx succeeds; redirects are not followed
 // (a POST turned into a GET, or sent on to another address, is no delivery), so a 3xx counts as a failure.
 import type { App } from "../../app/context.ts";
+import { marks, raw } from "../../db/raw.ts";
+import type { EventsTable } from "../../db/schema.ts";
 import type { WebhookDeliveriesTable, WebhookEndpointsTable } from "../../db/tables/webhooks.ts";
 import { guardedRequest, OutboundError } from "../../net/guarded.ts";
 import { signPayload } from "../../net/signature.ts";
@@ -37,17 +39,23 @@ const logText = (bytes: Uint8Array) => decoder.decode(bytes).replaceAll(String.f
 export async function prepareJobs(app: App, rows: WebhookDeliveriesTable[]): Promise<DeliveryJob[]> {
   if (rows.length === 0) return [];
   const now = app.clock.now();
-  const events = await app.db
-    .selectFrom("events")
-    .select(["id", "type", "livemode", "request_id", "created_at", "data"])
-    .where("id", "in", [...new Set(rows.map((r) => r.event_id))])
-    .execute();
+  const eventIds = [...new Set(rows.map((r) => r.event_id))];
+  const events = await raw<
+    Pick<EventsTable, "id" | "type" | "livemode" | "request_id" | "created_at" | "data">
+  >(
+    app.db,
+    app.dialect,
+    `SELECT id, type, livemode, request_id, created_at, data FROM events WHERE id IN (${marks(eventIds.length)})`,
+    eventIds,
+  );
   const payloads = new Map(events.map((e) => [e.id, JSON.stringify(presentEvent(e))]));
-  const endpoints = await app.db
-    .selectFrom("webhook_endpoints")
-    .selectAll()
-    .where("id", "in", [...new Set(rows.map((r) => r.endpoint_id))])
-    .execute();
+  const endpointIds = [...new Set(rows.map((r) => r.endpoint_id))];
+  const endpoints = await raw<WebhookEndpointsTable>(
+    app.db,
+    app.dialect,
+    `SELECT * FROM webhook_endpoints WHERE id IN (${marks(endpointIds.length)})`,
+    endpointIds,
+  );
   const byId = new Map<string, { e: WebhookEndpointsTable; secrets: string[] }>();
   for (const e of endpoints) byId.set(e.id, { e, secrets: await signingSecrets(app.db, app, e, now) });
   return rows.map((d) => {

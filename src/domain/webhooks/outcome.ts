@@ -1,7 +1,7 @@
 // Recording finished attempts: each is logged, and its delivery moves on to succeeded, pending again later
 // (reference §7 backoff) or failed. Written in batches by the worker, so one transaction carries many attempts.
-import { sql } from "kysely";
-import type { Tx } from "../../db/index.ts";
+import type { Dialect, Tx } from "../../db/index.ts";
+import { raw, rowMarks } from "../../db/raw.ts";
 import type { WebhookDeliveriesTable } from "../../db/tables/webhooks.ts";
 import { newId } from "../../lib/ids.ts";
 import { nextAttemptAt } from "./backoff.ts";
@@ -18,31 +18,41 @@ export interface Finished {
  * Records attempts. Only the lease holder may (`owner`, the lease_owner the claim wrote); a delivery whose lease
  * was reclaimed, or that went with its deleted endpoint, is left alone. Returns how many were recorded.
  */
-export async function recordOutcomes(tx: Tx, items: Finished[], owner: string | null): Promise<number> {
+export async function recordOutcomes(
+  tx: Tx,
+  dialect: Dialect,
+  items: Finished[],
+  owner: string | null,
+): Promise<number> {
   const recorded: (Finished & { attempts: number })[] = [];
   for (let i = 0; i < items.length; i += 100) {
     const chunk = items.slice(i, i + 100);
-    const matched = new Set(await updateDeliveries(tx, chunk, owner));
+    const matched = new Set(await updateDeliveries(tx, dialect, chunk, owner));
     for (const f of chunk)
       if (matched.has(f.delivery.id)) recorded.push({ ...f, attempts: f.delivery.attempts + 1 });
   }
   for (let i = 0; i < recorded.length; i += 100) {
-    await tx
-      .insertInto("webhook_attempts")
-      .values(
-        recorded.slice(i, i + 100).map(({ delivery: d, outcome: o, attempts }) => ({
-          id: newId("att", o.startedAt),
-          delivery_id: d.id,
-          org_id: d.org_id,
-          attempt: attempts,
-          started_at: o.startedAt,
-          response_status: o.status,
-          response_body: o.body,
-          error: o.error,
-          duration_ms: o.durationMs,
-        })),
-      )
-      .execute();
+    const chunk = recorded.slice(i, i + 100);
+    const params: unknown[] = [];
+    for (const { delivery: d, outcome: o, attempts } of chunk) {
+      params.push(
+        newId("att", o.startedAt),
+        d.id,
+        d.org_id,
+        attempts,
+        o.startedAt,
+        o.status,
+        o.body,
+        o.error,
+        o.durationMs,
+      );
+    }
+    await raw(
+      tx,
+      dialect,
+      `INSERT INTO webhook_attempts (id, delivery_id, org_id, attempt, started_at, response_status, response_body, error, duration_ms) VALUES ${rowMarks(chunk.length, 9)}`,
+      params,
+    );
   }
   await updateStreaks(tx, recorded);
   return recorded.length;
@@ -52,28 +62,36 @@ export async function recordOutcomes(tx: Tx, items: Finished[], owner: string | 
  * One UPDATE … FROM (VALUES …) for a batch; both dialects name VALUES columns column1, column2, … and accept
  * CAST, so the statement is the same. Returns the IDs it moved.
  */
-async function updateDeliveries(tx: Tx, items: Finished[], owner: string | null): Promise<string[]> {
+async function updateDeliveries(
+  tx: Tx,
+  dialect: Dialect,
+  items: Finished[],
+  owner: string | null,
+): Promise<string[]> {
   if (items.length === 0) return [];
+  const params: unknown[] = [];
   const rows = items.map(({ delivery: d, outcome: o }) => {
     const ok = succeeded(o);
     const attempts = d.attempts + 1;
     const next = ok ? null : nextAttemptAt(d.created_at, attempts, o.startedAt + o.durationMs);
     const status = ok ? "succeeded" : next === null ? "failed" : "pending";
-    return sql`(CAST(${d.id} AS TEXT), CAST(${status} AS TEXT), CAST(${attempts} AS INTEGER),
-      CAST(${next} AS BIGINT), CAST(${o.status} AS INTEGER), CAST(${o.body} AS TEXT), CAST(${o.error} AS TEXT),
-      CAST(${o.durationMs} AS INTEGER), CAST(${o.startedAt} AS BIGINT))`;
+    params.push(d.id, status, attempts, next, o.status, o.body, o.error, o.durationMs, o.startedAt);
+    return ROW;
   });
-  const leaseHolder = owner === null ? sql`w.lease_owner IS NULL` : sql`w.lease_owner = ${owner}`;
-  const r = await sql<{ id: string }>`
-    UPDATE webhook_deliveries AS w SET
+  if (owner !== null) params.push(owner);
+  const text = `UPDATE webhook_deliveries AS w SET
       status = v.column2, attempts = v.column3, next_attempt_at = v.column4, leased_until = NULL,
       lease_owner = NULL, response_status = v.column5, response_body = v.column6, error = v.column7,
       duration_ms = v.column8, last_attempt_at = v.column9
-    FROM (VALUES ${sql.join(rows)}) AS v
-    WHERE w.id = v.column1 AND w.status = 'delivering' AND ${leaseHolder}
-    RETURNING id`.execute(tx);
-  return r.rows.map((x) => x.id);
+    FROM (VALUES ${rows.join(", ")}) AS v
+    WHERE w.id = v.column1 AND w.status = 'delivering' AND ${owner === null ? "w.lease_owner IS NULL" : "w.lease_owner = ?"}
+    RETURNING id`;
+  return (await raw<{ id: string }>(tx, dialect, text, params)).map((x) => x.id);
 }
+
+// Both dialects name VALUES columns column1, column2, … and accept CAST, so the statement is the same.
+const ROW = `(CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS INTEGER),
+  CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS BIGINT))`;
 
 /**
  * Each endpoint's failure streak (failing_since, read by webhooks.disable_failing): a success ends it, a failure

@@ -26,6 +26,7 @@ export const webhooksReclaim: TaskDef = {
         const recorded = await app.db.transaction().execute((tx) =>
           recordOutcomes(
             tx,
+            app.dialect,
             [
               {
                 delivery: d,
