@@ -65,14 +65,22 @@ function uuidv7Bytes(now: number): Uint8Array {
   return b;
 }
 
-/** 128 bits → 26 base32 chars (130 bits, the first char carries only 3 bits, so it is 0-7). */
+/**
+ * 128 bits → 26 base32 chars (130 bits, the first char carries only 3 bits, so it is 0-7). Read 5 bits at a time
+ * from the top with plain integer arithmetic: IDs are made for every row, and BigInt shifts were a measurable share
+ * of the publish worker's time.
+ */
 function encode(bytes: Uint8Array): string {
-  let n = 0n;
-  for (const x of bytes) n = (n << 8n) | BigInt(x);
   let out = "";
   for (let i = 0; i < 26; i++) {
-    out = ALPHABET[Number(n & 31n)] + out;
-    n >>= 5n;
+    // Bit position in the 128 data bits; the two bits above them are zero.
+    const start = i * 5 - 2;
+    let v = 0;
+    for (let k = 0; k < 5; k++) {
+      const bit = start + k;
+      v = (v << 1) | (bit < 0 ? 0 : (bytes[bit >> 3]! >> (7 - (bit & 7))) & 1);
+    }
+    out += ALPHABET[v];
   }
   return out;
 }
