@@ -36,24 +36,31 @@ export const PREFIXES = [
 ] as const;
 export type Prefix = (typeof PREFIXES)[number];
 
-let lastMs = 0;
-let lastRand = new Uint8Array(10);
+// The random part of the last ID made in each recent millisecond. IDs made in the same millisecond take the next
+// value, so they sort in creation order; IDs of different milliseconds sort by time. Keyed by the millisecond (not
+// "the last one") so that IDs stamped by different clocks in one process (a test's fake clock beside the system
+// clock) cannot disturb each other's order.
+const recent = new Map<number, Uint8Array>();
 
-/** 16 bytes of UUIDv7: 48-bit ms timestamp, version, counter-ish randomness, variant. Monotonic within a process. */
+/** 16 bytes of UUIDv7: 48-bit ms timestamp, version, counter-ish randomness, variant. */
 function uuidv7Bytes(now: number): Uint8Array {
   const b = new Uint8Array(16);
-  if (now <= lastMs) {
-    // Same millisecond (or clock went back): increment the random part so IDs keep sorting in creation order.
-    now = lastMs;
-    for (let i = lastRand.length - 1; i >= 0; i--) {
-      lastRand[i] = (lastRand[i]! + 1) & 0xff;
-      if (lastRand[i] !== 0) break;
+  let rand = recent.get(now);
+  if (rand) {
+    // Most recently used last, so a millisecond still in use is never the one forgotten.
+    recent.delete(now);
+    recent.set(now, rand);
+    for (let i = rand.length - 1; i >= 0; i--) {
+      rand[i] = (rand[i]! + 1) & 0xff;
+      if (rand[i] !== 0) break;
     }
   } else {
-    lastMs = now;
-    lastRand = crypto.getRandomValues(new Uint8Array(10));
-    lastRand[0]! &= 0x0f; // leave headroom for increments within the millisecond
+    rand = crypto.getRandomValues(new Uint8Array(10));
+    rand[0]! &= 0x0f; // leave headroom for increments within the millisecond
+    if (recent.size >= 256) recent.delete(recent.keys().next().value as number);
+    recent.set(now, rand);
   }
+  const lastRand = rand;
   let t = now;
   for (let i = 5; i >= 0; i--) {
     b[i] = t % 256;

@@ -34,3 +34,11 @@ describe("ids", () => {
     expect(isId("brand", `brand_8${id.slice(7)}`)).toBe(false);
   });
 });
+
+describe("ids across clocks", () => {
+  test("an ID made for a far future time does not hold later IDs there", () => {
+    newId("evt", Date.parse("2030-01-01T00:00:00Z"));
+    const now = Date.now();
+    expect(timeOf(newId("evt", now))).toBe(now);
+  });
+});
