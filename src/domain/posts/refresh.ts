@@ -13,8 +13,13 @@ export async function refreshPosts(
   app: App,
   postIds: string[],
   requestId: string | null = null,
+  /** Events of the same change to write together with the posts' (one insert for a worker's whole batch). */
+  alsoRecord: NewEvent[] = [],
 ): Promise<void> {
-  if (postIds.length === 0) return;
+  if (postIds.length === 0) {
+    await recordEvents(tx, app, alsoRecord);
+    return;
+  }
   const now = app.clock.now();
   // Plain SQL text: this runs for every batch of publish outcomes.
   const ids = marks(postIds.length);
@@ -28,7 +33,7 @@ export async function refreshPosts(
   const byPost = new Map<string, PostTargetsTable[]>();
   for (const t of targets) byPost.set(t.post_id, [...(byPost.get(t.post_id) ?? []), t]);
   const changed = new Map<string, string[]>();
-  const events: NewEvent[] = [];
+  const events: NewEvent[] = [...alsoRecord];
   for (const p of posts) {
     const ts = byPost.get(p.id) ?? [];
     const status = derivePostStatus(

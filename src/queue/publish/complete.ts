@@ -7,7 +7,7 @@ import { marks, raw } from "../../db/raw.ts";
 import type { PostTargetsTable } from "../../db/tables/posts.ts";
 import { updateMany } from "../../db/update-many.ts";
 import { holdChannel, markNeedsReauth } from "../../domain/channels/service.ts";
-import { type NewEvent, recordEvents } from "../../domain/events/record.ts";
+import type { NewEvent } from "../../domain/events/record.ts";
 import { presentTarget } from "../../domain/posts/present.ts";
 import { refreshPosts } from "../../domain/posts/refresh.ts";
 import type { Claimed } from "./claim.ts";
@@ -83,13 +83,13 @@ export async function completeTargets(app: App, finished: Finished[]): Promise<v
       const scope = { orgId: row.org_id, livemode: row.livemode === 1, requestId: null };
       for (const type of d.events) events.push({ scope, type, object: presentTarget(row) });
     }
-    await recordEvents(tx, app, events);
     await releaseChannels(
       tx,
       app.dialect,
       finished.map((f) => f.claimed.target.id),
     );
-    await refreshPosts(tx, app, [...new Set(done.map((t) => t.post_id))]);
+    // The targets' events and their posts' events go in one insert.
+    await refreshPosts(tx, app, [...new Set(done.map((t) => t.post_id))], null, events);
   });
 }
 
