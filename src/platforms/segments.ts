@@ -11,7 +11,12 @@ export function graphemes(text: string): string[] {
   return Array.from(graphemeSegmenter.segment(text), (s) => s.segment);
 }
 
+// Printable ASCII and line feeds: every character is its own grapheme (a CR may join the LF after it, so it is
+// left to the segmenter). Most posts are this, and counting them needs no segmenting.
+const SIMPLE = /^[\x20-\x7e\n]*$/;
+
 export function graphemeCount(text: string): number {
+  if (SIMPLE.test(text)) return text.length;
   let n = 0;
   for (const _ of graphemeSegmenter.segment(text)) n++;
   return n;

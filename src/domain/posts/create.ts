@@ -92,37 +92,39 @@ export async function createPost(app: App, actor: Actor, input: unknown) {
       created_at: now,
       updated_at: now,
     };
-    await tx.insertInto("posts").values(post).execute();
-
-    if (publishAtKind.kind === "next_slot") {
-      post.slot = 1;
-      // A post waiting for approval holds no slot; approval takes the next free one (slot order = approval order).
-      if (!approval)
-        post.publish_at = await takeNextSlot(
-          tx,
-          app.dialect,
-          prep.brand,
-          actor.livemode,
-          post.id,
-          now,
-          deadline,
-        );
-    } else {
+    // Times are settled before the row is written, so it is written once; only a next_slot post learns its time
+    // after insert (the slot row refers to the post).
+    const onSlot =
+      publishAtKind.kind === "at" &&
+      isSlotTime(JSON.parse(prep.brand.slots) as Slot[], prep.brand.timezone, publishAtKind.ms);
+    if (publishAtKind.kind === "next_slot") post.slot = 1;
+    else {
       post.publish_at = publishAtKind.kind === "now" ? now : Math.max(publishAtKind.ms, now);
-      if (
-        publishAtKind.kind === "at" &&
-        isSlotTime(JSON.parse(prep.brand.slots) as Slot[], prep.brand.timezone, publishAtKind.ms)
-      ) {
-        await takeExactSlot(tx, prep.brand.id, actor.livemode, post.id, publishAtKind.ms);
-        post.slot = 1;
-      }
+      post.slot = onSlot ? 1 : 0;
     }
     post.publish_by = deadline ?? (post.publish_at === null ? null : post.publish_at + DEFAULT_WINDOW_MS);
-    await tx
-      .updateTable("posts")
-      .set({ publish_at: post.publish_at, publish_by: post.publish_by, slot: post.slot })
-      .where("id", "=", post.id)
-      .execute();
+    await tx.insertInto("posts").values(post).execute();
+
+    if (publishAtKind.kind === "next_slot" && !approval) {
+      // A post waiting for approval holds no slot; approval takes the next free one (slot order = approval order).
+      post.publish_at = await takeNextSlot(
+        tx,
+        app.dialect,
+        prep.brand,
+        actor.livemode,
+        post.id,
+        now,
+        deadline,
+      );
+      post.publish_by = deadline ?? post.publish_at + DEFAULT_WINDOW_MS;
+      await tx
+        .updateTable("posts")
+        .set({ publish_at: post.publish_at, publish_by: post.publish_by })
+        .where("id", "=", post.id)
+        .execute();
+    } else if (onSlot && publishAtKind.kind === "at") {
+      await takeExactSlot(tx, prep.brand.id, actor.livemode, post.id, publishAtKind.ms);
+    }
 
     const targets: PostTargetsTable[] = prep.renditions.map(({ channel, rendition }) => ({
       id: newId("ptgt", now),
