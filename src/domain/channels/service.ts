@@ -13,6 +13,7 @@ import { conflict, invalid, type Problem, problem } from "../errors.ts";
 import { recordEvent, scopeOf } from "../events/record.ts";
 import { assertWithinLimit } from "../orgs/limits.ts";
 import { listParams, page } from "../pagination.ts";
+import { refreshPosts } from "../posts/refresh.ts";
 import { inTx } from "../tx.ts";
 import { parse } from "../validate.ts";
 import { sealSecrets, splitFields } from "./fields.ts";
@@ -186,11 +187,21 @@ export async function deleteChannel(app: App, actor: Actor, id: string) {
   requireScope(actor, "channels:write");
   return inTx(app, async (tx) => {
     const cur = await loadChannel(tx, actor, id);
+    // Targets waiting on this channel can never be published now: cancel them (a target being published
+    // finishes and records its outcome), and derive their posts' status again.
+    const orphaned = await tx
+      .updateTable("post_targets")
+      .set({ status: "canceled", next_attempt_at: null, updated_at: app.clock.now() })
+      .where("channel_id", "=", cur.id)
+      .where("status", "in", ["held", "queued", "needs_attention"])
+      .returning("post_id")
+      .execute();
+    await refreshPosts(tx, app, [...new Set(orphaned.map((t) => t.post_id))], actor.requestId);
     await tx.deleteFrom("channels").where("id", "=", cur.id).where("org_id", "=", actor.orgId).execute();
     await audit(tx, app, actor, {
       action: "channel.delete",
       target: cur.id,
-      detail: { brand: cur.brand_id, provider: cur.provider },
+      detail: { brand: cur.brand_id, provider: cur.provider, targets_canceled: orphaned.length },
     });
     return { id: cur.id, object: "channel" as const, deleted: true as const };
   });

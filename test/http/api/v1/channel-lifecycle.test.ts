@@ -137,6 +137,31 @@ for (const dialect of dialects) {
       expect([wrongPrefix.status, wrongPrefix.body.code]).toEqual([404, "resource_missing"]);
     });
 
+    test("deleting a channel cancels the targets still waiting on it; other channels' targets go on", async () => {
+      const gone = (await create(a.testKey, { brand: a.brandId, provider: "sandbox" })).body.id;
+      const stays = (await create(a.testKey, { brand: a.brandId, provider: "sandbox" })).body.id;
+      const later = new Date(Date.now() + 3600_000).toISOString();
+      const both = await t.request("POST", "/v1/posts", {
+        key: a.testKey,
+        body: { brand: a.brandId, content: { body: "Two" }, channels: [gone, stays], publish_at: later },
+      });
+      const only = await t.request("POST", "/v1/posts", {
+        key: a.testKey,
+        body: { brand: a.brandId, content: { body: "One" }, channels: [gone], publish_at: later },
+      });
+      expect([both.status, only.status]).toEqual([201, 201]);
+      expect((await t.request("DELETE", `/v1/channels/${gone}`, { key: a.testKey })).status).toBe(200);
+      const b = (await t.request("GET", `/v1/posts/${both.body.id}`, { key: a.testKey })).body;
+      const byChannel = Object.fromEntries(
+        b.targets.map((x: { channel: string; status: string }) => [x.channel, x.status]),
+      );
+      expect(byChannel).toEqual({ [gone]: "canceled", [stays]: "queued" });
+      // Reference §3: a post with some targets finished and others still waiting counts as publishing.
+      expect(b.status).toBe("publishing");
+      const o = (await t.request("GET", `/v1/posts/${only.body.id}`, { key: a.testKey })).body;
+      expect([o.status, o.targets[0].status]).toEqual(["canceled", "canceled"]);
+    });
+
     test("the org's channel limit counts live channels only", async () => {
       const c = await tenant(t.app, "Limited Org");
       await t.app.db.updateTable("orgs").set({ limit_channels: 1 }).where("id", "=", c.orgId).execute();
