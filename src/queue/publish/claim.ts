@@ -4,6 +4,7 @@
 // (ARCHITECTURE rule 5). Postgres skips rows other workers hold (FOR UPDATE SKIP LOCKED); SQLite's
 // BEGIN IMMEDIATE already makes claims take turns. Plain SQL text: this runs for every batch.
 import type { App } from "../../app/context.ts";
+import type { Tx } from "../../db/index.ts";
 import { marks, raw, rowMarks } from "../../db/raw.ts";
 import type { PostTargetsTable } from "../../db/tables/posts.ts";
 import { newId } from "../../lib/ids.ts";
@@ -30,95 +31,99 @@ const CANDIDATES = `SELECT t.id, t.channel_id FROM post_targets t
 
 export async function claimTargets(app: App, limit: number, now = app.clock.now()): Promise<Claimed[]> {
   if (limit <= 0) return [];
+  return app.db.transaction().execute((tx) => claimIn(tx, app, limit, now));
+}
+
+/** The claim inside a transaction the caller commits (the worker records its last outcomes in the same one). */
+export async function claimIn(tx: Tx, app: App, limit: number, now = app.clock.now()): Promise<Claimed[]> {
+  if (limit <= 0) return [];
   const d = app.dialect;
-  return app.db.transaction().execute(async (tx) => {
-    if (d === "postgres") {
-      // The claim must walk the due index in order and check each candidate's channel and org by key. The planner
-      // chooses otherwise when statistics lag a queue table's churn (channel_locks turns over every batch): a
-      // sequential scan and sort of every queued row, seconds per claim. Transaction-local, this claim only.
-      await raw(
-        tx,
-        d,
-        "SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off; SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off",
-        [],
-      );
-    }
-    const found = await raw<{ id: string; channel_id: string }>(
-      tx,
-      d,
-      d === "postgres" ? `${CANDIDATES} FOR UPDATE SKIP LOCKED` : CANDIDATES,
-      [now, now, limit * 4],
-    );
-    const perChannel = new Map<string, string>();
-    for (const c of found)
-      if (!perChannel.has(c.channel_id) && perChannel.size < limit) perChannel.set(c.channel_id, c.id);
-    if (perChannel.size === 0) return [];
-
-    // The lock row decides between workers that picked targets of one channel at the same moment.
-    // Rows in channel order: two workers inserting overlapping channels then wait on each other in one order only,
-    // never in a cycle (a deadlock Postgres would break by failing one claim).
-    const lockParams: unknown[] = [];
-    for (const [channel, target] of [...perChannel].sort(([a], [b]) => (a < b ? -1 : 1)))
-      lockParams.push(channel, target, now + LEASE_MS);
-    const locked = await raw<{ target_id: string }>(
-      tx,
-      d,
-      `INSERT INTO channel_locks (channel_id, target_id, leased_until) VALUES ${rowMarks(perChannel.size, 3)} ON CONFLICT (channel_id) DO NOTHING RETURNING target_id`,
-      lockParams,
-    );
-    if (locked.length === 0) return [];
-    const ids = locked.map((l) => l.target_id);
-
-    const targets = await raw<PostTargetsTable>(
-      tx,
-      d,
-      `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, leased_until = ?, lease_owner = ?, updated_at = ?
-        WHERE id IN (${marks(ids.length)}) AND status = 'queued' RETURNING *`,
-      [now + LEASE_MS, app.instanceId, now, ...ids],
-    );
-    if (targets.length === 0) return [];
-    const attemptIds = targets.map(() => newId("att", now));
-    const attemptParams: unknown[] = [];
-    targets.forEach((t, i) => {
-      attemptParams.push(attemptIds[i], t.org_id, t.id, t.attempts, now);
-    });
+  if (d === "postgres") {
+    // The claim must walk the due index in order and check each candidate's channel and org by key. The planner
+    // chooses otherwise when statistics lag a queue table's churn (channel_locks turns over every batch): a
+    // sequential scan and sort of every queued row, seconds per claim. Transaction-local, this claim only.
     await raw(
       tx,
       d,
-      `INSERT INTO post_attempts (id, org_id, target_id, attempt, started_at, outcome) VALUES ${Array.from({ length: targets.length }, () => "(?, ?, ?, ?, ?, 'running')").join(", ")}`,
-      attemptParams,
+      "SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off; SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off",
+      [],
     );
-    const postIds = [...new Set(targets.map((t) => t.post_id))];
-    await raw(
-      tx,
-      d,
-      `UPDATE posts SET status = 'publishing', updated_at = ? WHERE id IN (${marks(postIds.length)}) AND status = 'scheduled'`,
-      [now, ...postIds],
-    );
+  }
+  const found = await raw<{ id: string; channel_id: string }>(
+    tx,
+    d,
+    d === "postgres" ? `${CANDIDATES} FOR UPDATE SKIP LOCKED` : CANDIDATES,
+    [now, now, limit * 4],
+  );
+  const perChannel = new Map<string, string>();
+  for (const c of found)
+    if (!perChannel.has(c.channel_id) && perChannel.size < limit) perChannel.set(c.channel_id, c.id);
+  if (perChannel.size === 0) return [];
 
-    const details = await raw<{
-      id: string;
-      provider: string;
-      emulates: string | null;
-      settings: string | null;
-      secrets: string | null;
-      metadata: string;
-    }>(
-      tx,
-      d,
-      `SELECT t.id, c.provider, c.emulates, c.settings, c.secrets, p.metadata FROM post_targets t
-        JOIN channels c ON c.id = t.channel_id JOIN posts p ON p.id = t.post_id WHERE t.id IN (${marks(targets.length)})`,
-      targets.map((t) => t.id),
-    );
-    const byId = new Map(details.map((x) => [x.id, x]));
-    return targets.map((t, i) => {
-      const x = byId.get(t.id)!;
-      return {
-        target: t,
-        attemptId: attemptIds[i]!,
-        channel: { provider: x.provider, emulates: x.emulates, settings: x.settings, secrets: x.secrets },
-        metadata: JSON.parse(x.metadata) as Record<string, string>,
-      };
-    });
+  // The lock row decides between workers that picked targets of one channel at the same moment.
+  // Rows in channel order: two workers inserting overlapping channels then wait on each other in one order only,
+  // never in a cycle (a deadlock Postgres would break by failing one claim).
+  const lockParams: unknown[] = [];
+  for (const [channel, target] of [...perChannel].sort(([a], [b]) => (a < b ? -1 : 1)))
+    lockParams.push(channel, target, now + LEASE_MS);
+  const locked = await raw<{ target_id: string }>(
+    tx,
+    d,
+    `INSERT INTO channel_locks (channel_id, target_id, leased_until) VALUES ${rowMarks(perChannel.size, 3)} ON CONFLICT (channel_id) DO NOTHING RETURNING target_id`,
+    lockParams,
+  );
+  if (locked.length === 0) return [];
+  const ids = locked.map((l) => l.target_id);
+
+  const targets = await raw<PostTargetsTable>(
+    tx,
+    d,
+    `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, leased_until = ?, lease_owner = ?, updated_at = ?
+      WHERE id IN (${marks(ids.length)}) AND status = 'queued' RETURNING *`,
+    [now + LEASE_MS, app.instanceId, now, ...ids],
+  );
+  if (targets.length === 0) return [];
+  const attemptIds = targets.map(() => newId("att", now));
+  const attemptParams: unknown[] = [];
+  targets.forEach((t, i) => {
+    attemptParams.push(attemptIds[i], t.org_id, t.id, t.attempts, now);
+  });
+  await raw(
+    tx,
+    d,
+    `INSERT INTO post_attempts (id, org_id, target_id, attempt, started_at, outcome) VALUES ${Array.from({ length: targets.length }, () => "(?, ?, ?, ?, ?, 'running')").join(", ")}`,
+    attemptParams,
+  );
+  const postIds = [...new Set(targets.map((t) => t.post_id))];
+  await raw(
+    tx,
+    d,
+    `UPDATE posts SET status = 'publishing', updated_at = ? WHERE id IN (${marks(postIds.length)}) AND status = 'scheduled'`,
+    [now, ...postIds],
+  );
+
+  const details = await raw<{
+    id: string;
+    provider: string;
+    emulates: string | null;
+    settings: string | null;
+    secrets: string | null;
+    metadata: string;
+  }>(
+    tx,
+    d,
+    `SELECT t.id, c.provider, c.emulates, c.settings, c.secrets, p.metadata FROM post_targets t
+      JOIN channels c ON c.id = t.channel_id JOIN posts p ON p.id = t.post_id WHERE t.id IN (${marks(targets.length)})`,
+    targets.map((t) => t.id),
+  );
+  const byId = new Map(details.map((x) => [x.id, x]));
+  return targets.map((t, i) => {
+    const x = byId.get(t.id)!;
+    return {
+      target: t,
+      attemptId: attemptIds[i]!,
+      channel: { provider: x.provider, emulates: x.emulates, settings: x.settings, secrets: x.secrets },
+      metadata: JSON.parse(x.metadata) as Record<string, string>,
+    };
   });
 }

@@ -20,77 +20,81 @@ export interface Finished {
 
 export async function completeTargets(app: App, finished: Finished[]): Promise<void> {
   if (finished.length === 0) return;
+  await app.db.transaction().execute((tx) => completeIn(tx, app, finished));
+}
+
+/** Records outcomes inside a transaction the caller commits (with the next claim, in the worker). */
+export async function completeIn(tx: Tx, app: App, finished: Finished[]): Promise<void> {
+  if (finished.length === 0) return;
   const now = app.clock.now();
-  await app.db.transaction().execute(async (tx) => {
-    const after = new Map<string, PostTargetsTable>();
-    for (const { claimed, decision: d } of finished) {
-      after.set(claimed.target.id, {
-        ...claimed.target,
-        status: d.status,
-        next_attempt_at: d.nextAttemptAt,
-        permalink: d.permalink ?? claimed.target.permalink,
-        published_at: d.status === "published" ? now : null,
-        error_code: d.errorCode,
-        error_message: d.errorMessage,
-        leased_until: null,
-        lease_owner: null,
-        updated_at: now,
-      });
-    }
-    const targetCols = {
-      status: "text",
-      next_attempt_at: "bigint",
-      permalink: "text",
-      published_at: "bigint",
-      error_code: "text",
-      error_message: "text",
-    } as const;
-    const ours = new Set(
-      await updateMany(tx, app.dialect, {
-        table: "post_targets",
-        key: "id",
-        columns: { ...targetCols, leased_until: "bigint", lease_owner: "text", updated_at: "bigint" },
-        rows: [...after.values()],
-        keyOf: (t) => t.id,
-        valueOf: (t, c) => t[c as keyof PostTargetsTable] as string | number | null,
-        // Only while the lease is still ours: a target the reclaimer took back keeps the reclaimer's decision.
-        where: { text: "status = 'publishing' AND lease_owner = ?", params: [app.instanceId] },
-      }),
-    );
-    await updateMany(tx, app.dialect, {
-      table: "post_attempts",
-      key: "id",
-      columns: { finished_at: "bigint", outcome: "text", error_code: "text", error_message: "text" },
-      rows: finished,
-      keyOf: (f) => f.claimed.attemptId,
-      valueOf: (f, c) =>
-        c === "finished_at"
-          ? now
-          : c === "outcome"
-            ? f.decision.attemptOutcome
-            : c === "error_code"
-              ? f.decision.errorCode
-              : f.decision.errorMessage,
+  const after = new Map<string, PostTargetsTable>();
+  for (const { claimed, decision: d } of finished) {
+    after.set(claimed.target.id, {
+      ...claimed.target,
+      status: d.status,
+      next_attempt_at: d.nextAttemptAt,
+      permalink: d.permalink ?? claimed.target.permalink,
+      published_at: d.status === "published" ? now : null,
+      error_code: d.errorCode,
+      error_message: d.errorMessage,
+      leased_until: null,
+      lease_owner: null,
+      updated_at: now,
     });
-    const events: NewEvent[] = [];
-    const done: PostTargetsTable[] = [];
-    for (const { claimed, decision: d } of finished) {
-      if (!ours.has(claimed.target.id)) continue;
-      const row = after.get(claimed.target.id)!;
-      done.push(row);
-      if (d.rateLimitedUntil !== null) await holdChannel(tx, row.channel_id, d.rateLimitedUntil);
-      if (d.needsReauth !== null) await markNeedsReauth(tx, app, row.channel_id, d.needsReauth);
-      const scope = { orgId: row.org_id, livemode: row.livemode === 1, requestId: null };
-      for (const type of d.events) events.push({ scope, type, object: presentTarget(row) });
-    }
-    await releaseChannels(
-      tx,
-      app.dialect,
-      finished.map((f) => f.claimed.target.id),
-    );
-    // The targets' events and their posts' events go in one insert.
-    await refreshPosts(tx, app, [...new Set(done.map((t) => t.post_id))], null, events);
+  }
+  const targetCols = {
+    status: "text",
+    next_attempt_at: "bigint",
+    permalink: "text",
+    published_at: "bigint",
+    error_code: "text",
+    error_message: "text",
+  } as const;
+  const ours = new Set(
+    await updateMany(tx, app.dialect, {
+      table: "post_targets",
+      key: "id",
+      columns: { ...targetCols, leased_until: "bigint", lease_owner: "text", updated_at: "bigint" },
+      rows: [...after.values()],
+      keyOf: (t) => t.id,
+      valueOf: (t, c) => t[c as keyof PostTargetsTable] as string | number | null,
+      // Only while the lease is still ours: a target the reclaimer took back keeps the reclaimer's decision.
+      where: { text: "status = 'publishing' AND lease_owner = ?", params: [app.instanceId] },
+    }),
+  );
+  await updateMany(tx, app.dialect, {
+    table: "post_attempts",
+    key: "id",
+    columns: { finished_at: "bigint", outcome: "text", error_code: "text", error_message: "text" },
+    rows: finished,
+    keyOf: (f) => f.claimed.attemptId,
+    valueOf: (f, c) =>
+      c === "finished_at"
+        ? now
+        : c === "outcome"
+          ? f.decision.attemptOutcome
+          : c === "error_code"
+            ? f.decision.errorCode
+            : f.decision.errorMessage,
   });
+  const events: NewEvent[] = [];
+  const done: PostTargetsTable[] = [];
+  for (const { claimed, decision: d } of finished) {
+    if (!ours.has(claimed.target.id)) continue;
+    const row = after.get(claimed.target.id)!;
+    done.push(row);
+    if (d.rateLimitedUntil !== null) await holdChannel(tx, row.channel_id, d.rateLimitedUntil);
+    if (d.needsReauth !== null) await markNeedsReauth(tx, app, row.channel_id, d.needsReauth);
+    const scope = { orgId: row.org_id, livemode: row.livemode === 1, requestId: null };
+    for (const type of d.events) events.push({ scope, type, object: presentTarget(row) });
+  }
+  await releaseChannels(
+    tx,
+    app.dialect,
+    finished.map((f) => f.claimed.target.id),
+  );
+  // The targets' events and their posts' events go in one insert.
+  await refreshPosts(tx, app, [...new Set(done.map((t) => t.post_id))], null, events);
 }
 
 export async function releaseChannels(tx: Tx, dialect: Dialect, targetIds: string[]): Promise<void> {

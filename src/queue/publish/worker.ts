@@ -3,8 +3,8 @@
 // on Postgres, an in-process signal on SQLite), else it polls every 5 s.
 import type { App } from "../../app/context.ts";
 import type { Adapter, PublishedPart, PublishOutcome } from "../../platforms/adapter.ts";
-import { type Claimed, claimTargets, LEASE_MS } from "./claim.ts";
-import { completeTargets, type Finished } from "./complete.ts";
+import { type Claimed, claimIn, LEASE_MS } from "./claim.ts";
+import { completeIn, completeTargets, type Finished } from "./complete.ts";
 import { decide } from "./decide.ts";
 
 export const PUBLISH_CHANNEL = "svc_publish";
@@ -34,7 +34,6 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
   let woken = false;
   const inflight = new Set<Promise<void>>();
   let pending: Finished[] = [];
-  let flushing: Promise<void> = Promise.resolve();
 
   const wake = () => {
     woken = true;
@@ -56,28 +55,6 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
       wakeUp = done;
     });
 
-  function flush(): Promise<void> {
-    flushing = flushing.then(async () => {
-      const batch = pending;
-      pending = [];
-      if (batch.length === 0) return;
-      try {
-        await completeTargets(app, batch);
-      } catch (e) {
-        // The database is unreachable: keep the outcomes and try again; if it stays down past the lease, the
-        // reclaimer decides (needs_attention, never a blind retry).
-        app.log.error("recording publish outcomes failed; retrying", {
-          error: String(e),
-          count: batch.length,
-        });
-        pending = [...batch, ...pending];
-        await Bun.sleep(1000);
-        if (!stopped || pending.length) void flush();
-      }
-    });
-    return flushing;
-  }
-
   async function runOne(c: Claimed): Promise<void> {
     const adapter = opts.adapterFor(c.channel.provider);
     let outcome: PublishOutcome | { kind: "error"; message: string };
@@ -94,8 +71,30 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
       claimed: c,
       decision: decide(outcome, c.target, adapter?.idempotent ?? false, app.clock.now()),
     });
-    // Outcomes that arrive together are recorded together.
-    queueMicrotask(() => void flush());
+  }
+
+  /**
+   * One step: record the outcomes that came in and claim what the freed room allows, in one transaction (one
+   * commit, and the freed channels are claimable at once). The claimed attempt rows are committed before any
+   * adapter is called.
+   */
+  async function step(): Promise<Claimed[] | null> {
+    const batch = pending;
+    pending = [];
+    const free = max - inflight.size;
+    if (batch.length === 0 && free <= 0) return [];
+    try {
+      return await app.db.transaction().execute(async (tx) => {
+        await completeIn(tx, app, batch);
+        return free > 0 ? claimIn(tx, app, free) : [];
+      });
+    } catch (e) {
+      // The database is unreachable (or a claim lost a race): keep the outcomes and try again; if it stays down
+      // past the lease, the reclaimer decides (needs_attention, never a blind retry).
+      app.log.error("publish step failed; retrying", { error: String(e), outcomes: batch.length });
+      pending = [...batch, ...pending];
+      return null;
+    }
   }
 
   const loop = (async () => {
@@ -103,15 +102,10 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
     const unlisten = await app.listen(PUBLISH_CHANNEL, wake).catch(() => async () => {});
     while (!stopped) {
       const free = max - inflight.size;
-      let claimed: Claimed[] = [];
-      if (free > 0) {
-        try {
-          claimed = await claimTargets(app, free);
-        } catch (e) {
-          app.log.error("claiming targets failed", { error: String(e) });
-          await sleep(1000);
-          continue;
-        }
+      const claimed = await step();
+      if (claimed === null) {
+        await sleep(1000);
+        continue;
       }
       for (const c of claimed) {
         const p: Promise<void> = runOne(c)
@@ -122,6 +116,7 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
           });
         inflight.add(p);
       }
+      if (pending.length) continue; // outcomes came in meanwhile: record them now
       if (inflight.size >= max) await sleep(pollMs);
       else if (claimed.length < free) {
         // Nothing more is due now: sleep until the next target is due (or a wake-up, or the poll interval).
@@ -137,21 +132,39 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
     await unlisten();
   })();
 
+  /** Records what is left when the loop no longer runs (stop). */
+  async function drainPending(): Promise<void> {
+    for (let i = 0; pending.length && i < 30; i++) {
+      const batch = pending;
+      pending = [];
+      try {
+        await completeTargets(app, batch);
+      } catch (e) {
+        app.log.error("recording publish outcomes failed; retrying", {
+          error: String(e),
+          count: batch.length,
+        });
+        pending = [...batch, ...pending];
+        await Bun.sleep(1000);
+      }
+    }
+  }
+
   return {
     wake,
     async idle() {
       while (inflight.size || pending.length) {
         await Promise.allSettled([...inflight]);
-        await flush();
+        wake();
+        await Bun.sleep(2);
       }
-      await flushing;
     },
     async stop() {
       stopped = true;
       wake();
       await loop;
       await Promise.race([Promise.allSettled([...inflight]), Bun.sleep(45_000)]);
-      await flush();
+      await drainPending();
     },
   };
 }
