@@ -79,7 +79,7 @@ export async function claimIn(tx: Tx, app: App, limit: number, now = app.clock.n
     tx,
     d,
     `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, leased_until = ?, lease_owner = ?, updated_at = ?
-      WHERE id IN (${marks(ids.length)}) AND status = 'queued' RETURNING *`,
+      WHERE id IN (${marks(ids.length)}) RETURNING *`,
     [now + LEASE_MS, app.instanceId, now, ...ids],
   );
   if (targets.length === 0) return [];
