@@ -206,7 +206,15 @@ export async function runRoute(
     const r = isReply(out) ? out : { status: route.status ?? 200, body: out };
     status = r.status;
     const text = JSON.stringify(r.body);
-    if (idem) await complete(app, idem.credential, idem.key, status, text);
+    if (idem) {
+      // The change is committed: a failure to store the answer must not turn it into an error the client would
+      // retry. The key stays claimed, so a retry within 5 minutes is told it is in use rather than run twice.
+      const key = idem;
+      idem = null;
+      await complete(app, key.credential, key.key, status, text).catch((e) =>
+        app.log.warn("storing an idempotent answer failed", { request_id: requestId, error: String(e) }),
+      );
+    }
     response = jsonResponse(status, text, requestId, { ...rateHeaders, ...r.headers });
   } catch (e) {
     const err = asServiceError(app, e, requestId);
