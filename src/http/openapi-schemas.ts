@@ -33,12 +33,15 @@ export const EVENT_TYPES = [
   "webhook_endpoint.disabled",
 ] as const;
 
-const str = { type: "string" } as const;
-const nstr = { type: ["string", "null"] } as const;
-const time = { type: "string", format: "date-time" } as const;
-const ntime = { type: ["string", "null"], format: "date-time" } as const;
-const bool = { type: "boolean" } as const;
-const obj = (properties: Record<string, unknown>, required = Object.keys(properties)) => ({
+// JSON Schema pieces the route files share for their response shapes.
+export const str = { type: "string" } as const;
+export const nstr = { type: ["string", "null"] } as const;
+export const time = { type: "string", format: "date-time" } as const;
+export const ntime = { type: ["string", "null"], format: "date-time" } as const;
+export const bool = { type: "boolean" } as const;
+export const nint = { type: ["integer", "null"] } as const;
+/** A closed object; every property is required unless `required` says otherwise. */
+export const obj = (properties: Record<string, unknown>, required = Object.keys(properties)) => ({
   type: "object",
   properties,
   required,

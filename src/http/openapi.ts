@@ -146,7 +146,8 @@ let cached: string | null = null;
 export async function openApiYaml(routes: RouteDef[], schemas: Record<string, unknown>): Promise<string> {
   if (cached === null) {
     const YAML = (await import("yaml")).default;
-    cached = YAML.stringify(await openApiDocument(routes, schemas));
+    // Shared schema pieces are written out in full: anchors and aliases trouble client generators.
+    cached = YAML.stringify(await openApiDocument(routes, schemas), { aliasDuplicateObjects: false });
   }
   return cached;
 }

@@ -303,6 +303,28 @@ for (const dialect of dialects) {
   });
 }
 
+/** Creates a now post and answers its target's status once published, or after one second. */
+async function statusWithinASecond(t: TestApp, a: Tenant, body: string): Promise<string> {
+  const started = performance.now();
+  const r = await t.request("POST", "/v1/posts", {
+    key: a.testKey,
+    body: { brand: a.brandId, content: { body } },
+  });
+  let status = "";
+  while (performance.now() - started < 1000) {
+    status = (
+      await t.app.db
+        .selectFrom("post_targets")
+        .select("status")
+        .where("post_id", "=", r.body.id)
+        .executeTakeFirstOrThrow()
+    ).status;
+    if (status === "published") break;
+    await Bun.sleep(10);
+  }
+  return status;
+}
+
 describe("wake-up", () => {
   test("a now post starts publishing within a second (the in-process signal, not the 5 s poll)", async () => {
     const t = await testApp("sqlite");
@@ -310,24 +332,7 @@ describe("wake-up", () => {
       const a = await tenant(t.app);
       const w = startPublishWorker(t.app, { adapterFor, pollMs: 5000 });
       await Bun.sleep(50);
-      const started = performance.now();
-      const r = await t.request("POST", "/v1/posts", {
-        key: a.testKey,
-        body: { brand: a.brandId, content: { body: "Fast" } },
-      });
-      let status = "";
-      while (performance.now() - started < 1000) {
-        status = (
-          await t.app.db
-            .selectFrom("post_targets")
-            .select("status")
-            .where("post_id", "=", r.body.id)
-            .executeTakeFirstOrThrow()
-        ).status;
-        if (status === "published") break;
-        await Bun.sleep(10);
-      }
-      expect(status).toBe("published");
+      expect(await statusWithinASecond(t, a, "Fast")).toBe("published");
       await w.stop();
     } finally {
       await t.close();
@@ -347,24 +352,7 @@ if (dialects.includes("postgres")) {
         const a = await tenant(t.app);
         const w = startPublishWorker(other, { adapterFor, pollMs: 5000 });
         await Bun.sleep(200);
-        const started = performance.now();
-        const r = await t.request("POST", "/v1/posts", {
-          key: a.testKey,
-          body: { brand: a.brandId, content: { body: "Across" } },
-        });
-        let status = "";
-        while (performance.now() - started < 1000) {
-          status = (
-            await t.app.db
-              .selectFrom("post_targets")
-              .select("status")
-              .where("post_id", "=", r.body.id)
-              .executeTakeFirstOrThrow()
-          ).status;
-          if (status === "published") break;
-          await Bun.sleep(10);
-        }
-        expect(status).toBe("published");
+        expect(await statusWithinASecond(t, a, "Across")).toBe("published");
         await w.stop();
       } finally {
         await other.close();

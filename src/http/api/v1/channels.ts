@@ -8,6 +8,7 @@ import {
   updateChannel,
 } from "../../../domain/channels/service.ts";
 import { providers } from "../../../platforms/types.ts";
+import { nstr, str } from "../../openapi-schemas.ts";
 import { type RouteDef, reply } from "../../route.ts";
 
 export const channelRoutes: RouteDef[] = [
@@ -72,9 +73,6 @@ export const channelRoutes: RouteDef[] = [
     handler: ({ app, actor, params, body }) => reconnectChannel(app, actor, params.id!, body),
   },
 ];
-
-const str = { type: "string" } as const;
-const nstr = { type: ["string", "null"] } as const;
 
 export const channelSchemas: Record<string, unknown> = {
   Channel: {

@@ -6,6 +6,7 @@ import { reschedulePost } from "../../../domain/posts/reschedule.ts";
 import { approvePost, rejectPost } from "../../../domain/posts/review.ts";
 import { MarkPublished, PostCreate, PostPreview, Reschedule, Review } from "../../../domain/posts/schema.ts";
 import { markTargetPublished, retryTarget } from "../../../domain/targets/resolve.ts";
+import { nstr, ntime, obj, str } from "../../openapi-schemas.ts";
 import { type RouteDef, reply } from "../../route.ts";
 
 export const postRoutes: RouteDef[] = [
@@ -121,15 +122,6 @@ export const postRoutes: RouteDef[] = [
   },
 ];
 
-const str = { type: "string" } as const;
-const nstr = { type: ["string", "null"] } as const;
-const ntime = { type: ["string", "null"], format: "date-time" } as const;
-const obj = (properties: Record<string, unknown>, required = Object.keys(properties)) => ({
-  type: "object",
-  properties,
-  required,
-  additionalProperties: false,
-});
 const error = { oneOf: [{ type: "null" }, obj({ code: str, message: str })] };
 
 export const postSchemas: Record<string, unknown> = {

@@ -13,7 +13,7 @@ import {
   listTemplates,
   updateTemplate,
 } from "../../../domain/templates/service.ts";
-import { listSchema } from "../../openapi-schemas.ts";
+import { listSchema, nint, obj, str, time } from "../../openapi-schemas.ts";
 import { type RouteDef, reply } from "../../route.ts";
 
 export const templateRoutes: RouteDef[] = [
@@ -93,15 +93,6 @@ export const templateRoutes: RouteDef[] = [
   },
 ];
 
-const str = { type: "string" } as const;
-const time = { type: "string", format: "date-time" } as const;
-const nint = { type: ["integer", "null"] } as const;
-const obj = (properties: Record<string, unknown>, required = Object.keys(properties)) => ({
-  type: "object",
-  properties,
-  required,
-  additionalProperties: false,
-});
 const providerMap = (values: unknown) => ({ type: "object", additionalProperties: values });
 const version = obj(
   {

@@ -11,7 +11,7 @@ import {
   rollEndpointSecret,
   updateEndpoint,
 } from "../../../domain/webhooks/service.ts";
-import { EVENT_TYPES } from "../../openapi-schemas.ts";
+import { EVENT_TYPES, nint, nstr, ntime, obj, str, time } from "../../openapi-schemas.ts";
 import { type RouteDef, reply } from "../../route.ts";
 
 const tag = "Webhooks";
@@ -97,18 +97,6 @@ export const webhookRoutes: RouteDef[] = [
     handler: async ({ app, actor, params }) => reply(202, await resendDelivery(app, actor, params.id!)),
   },
 ];
-
-const str = { type: "string" } as const;
-const nstr = { type: ["string", "null"] } as const;
-const nint = { type: ["integer", "null"] } as const;
-const time = { type: "string", format: "date-time" } as const;
-const ntime = { type: ["string", "null"], format: "date-time" } as const;
-const obj = (properties: Record<string, unknown>, required = Object.keys(properties)) => ({
-  type: "object",
-  properties,
-  required,
-  additionalProperties: false,
-});
 
 const endpointFields = {
   id: str,
