@@ -3,6 +3,7 @@
 // `?` placeholders; Postgres gets `$n` (converted once per text and cached).
 import { CompiledQuery } from "kysely";
 import type { Db, Dialect, Tx } from "./index.ts";
+import type { BunSqliteConnection } from "./sqlite.ts";
 
 const pgText = new Map<string, string>();
 
@@ -23,6 +24,9 @@ export async function raw<R>(
   text: string,
   params: readonly unknown[],
 ): Promise<R[]> {
+  if (dialect === "sqlite")
+    // Straight to the connection (the transaction's own, or the one a plain call waits its turn for).
+    return db.getExecutor().provideConnection(async (c) => (c as BunSqliteConnection).rows<R>(text, params));
   const r = await db.executeQuery<R>(CompiledQuery.raw(forDialect(text, dialect), params as unknown[]));
   return r.rows;
 }

@@ -14,8 +14,16 @@ import {
   SqliteQueryCompiler,
 } from "kysely";
 
-class BunSqliteConnection implements DatabaseConnection {
+export class BunSqliteConnection implements DatabaseConnection {
   constructor(readonly db: Database) {}
+
+  /**
+   * A statement by text and parameters, without a compiled-query object: the hot paths (the publish worker, the
+   * post's write) run thousands a second, and Kysely freezing each parameter list cost more than SQLite took.
+   */
+  rows<R>(text: string, params: readonly unknown[]): R[] {
+    return this.db.query(text).all(...(params as never[])) as R[];
+  }
 
   async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
     // db.query caches the prepared statement by SQL text, so a hot query is prepared once.
