@@ -5,5 +5,6 @@ import channels from "./0002_channels.ts";
 import templates from "./0003_templates.ts";
 import webhooks from "./0004_webhooks.ts";
 import posts from "./0005_posts.ts";
+import queueIndexes from "./0006_queue_indexes.ts";
 
-export const migrations: Migration[] = [core, channels, templates, webhooks, posts];
+export const migrations: Migration[] = [core, channels, templates, webhooks, posts, queueIndexes];

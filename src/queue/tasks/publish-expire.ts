@@ -1,5 +1,6 @@
 // publish.expire (every minute): a target still queued after its publish_by fails with `expired`; a post whose
 // deadline passed is not published late (reference §6).
+import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
 import { recordEvent } from "../../domain/events/record.ts";
 import { presentTarget } from "../../domain/posts/present.ts";
@@ -22,7 +23,8 @@ export async function expireOverdue(app: App, limit = 500): Promise<number> {
         eb
           .selectFrom("post_targets")
           .select("id")
-          .where("status", "=", "queued")
+          // A literal, not a parameter: SQLite uses a partial index only when the query states its condition.
+          .where(sql<boolean>`status = 'queued'`)
           .where("publish_by", "<", now)
           .limit(limit),
       )

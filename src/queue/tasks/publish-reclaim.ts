@@ -1,6 +1,7 @@
 // publish.reclaim (every 30 s, up to 100 targets): a target whose lease expired belongs to a worker that died
 // mid-publish. Its outcome is unknown, so it waits for a person (needs_attention, worker_lost), unless the
 // channel's adapter is idempotent, when it is queued again (reference §6).
+import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
 import { recordEvent } from "../../domain/events/record.ts";
 import { presentTarget } from "../../domain/posts/present.ts";
@@ -15,7 +16,8 @@ export async function reclaimExpired(app: App, limit = 100): Promise<number> {
     const expired = await tx
       .selectFrom("post_targets")
       .selectAll()
-      .where("status", "=", "publishing")
+      // A literal, not a parameter: SQLite uses a partial index only when the query states its condition.
+      .where(sql<boolean>`status = 'publishing'`)
       .where("leased_until", "<", now)
       .orderBy("leased_until")
       .limit(limit)
