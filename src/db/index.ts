@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { Kysely, PostgresDialect, type Transaction } from "kysely";
 import type { Dialect } from "./migration.ts";
+import { preparedNames } from "./raw.ts";
 import type { DB } from "./schema.ts";
 import { BunSqliteDialect, openSqlite } from "./sqlite.ts";
 
@@ -37,6 +38,9 @@ export function openDatabase(url: string, opts: { poolSize?: number } = {}): Dat
     const pg = loadPg();
     const pool = new pg.Pool({
       connectionString: url,
+      // No JIT compilation: it pays off only for long analytical queries, and a plan whose estimate crosses
+      // jit_above_cost (a stale statistic is enough) spends a second compiling a query that runs in a millisecond.
+      options: "-c jit=off",
       max: opts.poolSize ?? 10,
       connectionTimeoutMillis: 5000,
       idleTimeoutMillis: 30000,
@@ -45,7 +49,10 @@ export function openDatabase(url: string, opts: { poolSize?: number } = {}): Dat
     // listens for errors only on idle clients: one lost while checked out (the database went away under a query)
     // emits "error" with no listener, which is an uncaught exception. Its query is rejected either way.
     pool.on("error", () => {});
-    pool.on("connect", (client) => client.on("error", () => {}));
+    pool.on("connect", (client) => {
+      client.on("error", () => {});
+      prepareHotStatements(client);
+    });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     const listen = async (channel: string, fn: () => void) => {
       const client = new pg.Client({ connectionString: url });
@@ -63,8 +70,24 @@ export function openDatabase(url: string, opts: { poolSize?: number } = {}): Dat
   }
   const path = url.replace(/^sqlite:/, "");
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const db = new Kysely<DB>({ dialect: new BunSqliteDialect(openSqlite(path)) });
+  const db = new Kysely<DB>({ dialect: new BunSqliteDialect(openSqlite(path), { path }) });
   return { db, dialect: "sqlite", listen: async () => async () => {}, close: () => db.destroy() };
+}
+
+/**
+ * The texts src/db/raw.ts runs become prepared statements on each connection: Kysely passes (text, values), and
+ * this client turns a known text into a named query, which pg parses once per connection and Postgres plans once
+ * it has seen a few calls. Everything else passes through unchanged.
+ */
+function prepareHotStatements(client: import("pg").PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (config: unknown, values?: unknown, callback?: unknown) => {
+    if (typeof config === "string" && Array.isArray(values) && values.length > 0) {
+      const name = preparedNames.get(config);
+      if (name !== undefined) return query({ name, text: config, values }, callback);
+    }
+    return query(config, values, callback);
+  };
 }
 
 /** True for errors that mean the database cannot be reached right now (not a bad query). */

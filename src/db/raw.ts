@@ -6,6 +6,12 @@ import type { Db, Dialect, Tx } from "./index.ts";
 import type { BunSqliteConnection } from "./sqlite.ts";
 
 const pgText = new Map<string, string>();
+/**
+ * Postgres statement names by text: every text run here is prepared once per connection (src/db/index.ts), so a
+ * hot statement is parsed and planned once rather than on each call. Texts name their columns rather than `*`:
+ * a prepared statement must keep its result shape when a migration adds a column.
+ */
+export const preparedNames = new Map<string, string>();
 
 function forDialect(text: string, dialect: Dialect): string {
   if (dialect === "sqlite") return text;
@@ -14,6 +20,7 @@ function forDialect(text: string, dialect: Dialect): string {
     let n = 0;
     q = text.replace(/\?/g, () => `$${++n}`);
     pgText.set(text, q);
+    preparedNames.set(q, `svc_${preparedNames.size + 1}`);
   }
   return q;
 }
@@ -46,4 +53,9 @@ export function marks(n: number): string {
 export function rowMarks(rows: number, cols: number): string {
   const one = `(${marks(cols)})`;
   return Array.from({ length: rows }, () => one).join(", ");
+}
+
+/** `a.x, a.y, …` (or `x, y, …`) for a column list. */
+export function columns(list: readonly string[], alias?: string): string {
+  return alias ? list.map((c) => `${alias}.${c}`).join(", ") : list.join(", ");
 }

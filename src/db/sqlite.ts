@@ -13,6 +13,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from "kysely";
+import { Checkpointer } from "./checkpointer.ts";
 
 export class BunSqliteConnection implements DatabaseConnection {
   constructor(readonly db: Database) {}
@@ -63,7 +64,10 @@ class Mutex {
 class BunSqliteDriver implements Driver {
   private readonly mutex = new Mutex();
   private readonly connection: BunSqliteConnection;
-  constructor(readonly db: Database) {
+  constructor(
+    readonly db: Database,
+    private readonly checkpointer: Checkpointer | null,
+  ) {
     this.connection = new BunSqliteConnection(db);
   }
   async init(): Promise<void> {}
@@ -76,6 +80,7 @@ class BunSqliteDriver implements Driver {
   }
   async commitTransaction(): Promise<void> {
     this.db.run("COMMIT");
+    this.checkpointer?.committed();
   }
   async rollbackTransaction(): Promise<void> {
     this.db.run("ROLLBACK");
@@ -84,17 +89,25 @@ class BunSqliteDriver implements Driver {
     this.mutex.unlock();
   }
   async destroy(): Promise<void> {
+    this.checkpointer?.stop();
     this.db.close();
   }
 }
 
 export class BunSqliteDialect implements Dialect {
-  constructor(readonly db: Database) {}
+  /** With `path` (a file, not :memory:), WAL checkpoints move to their own thread when commits come quickly. */
+  readonly checkpointer: Checkpointer | null;
+  constructor(
+    readonly db: Database,
+    opts: { path?: string } = {},
+  ) {
+    this.checkpointer = opts.path && opts.path !== ":memory:" ? new Checkpointer(opts.path, db) : null;
+  }
   createAdapter() {
     return new SqliteAdapter();
   }
   createDriver() {
-    return new BunSqliteDriver(this.db);
+    return new BunSqliteDriver(this.db, this.checkpointer);
   }
   createQueryCompiler() {
     return new SqliteQueryCompiler();

@@ -84,3 +84,56 @@ export interface PostTables {
   post_slots: PostSlotsTable;
   channel_locks: ChannelLocksTable;
 }
+
+// Column lists for plain SQL text (src/db/raw.ts): named rather than `*`, so a statement Postgres has prepared keeps
+// its result shape when a later migration adds a column.
+export const POST_COLUMNS = [
+  "id",
+  "org_id",
+  "brand_id",
+  "livemode",
+  "status",
+  "template_id",
+  "template_key",
+  "template_version",
+  "data",
+  "content",
+  "publish_at",
+  "publish_by",
+  "slot",
+  "metadata",
+  "media",
+  "approval_required",
+  "reviewed_by",
+  "reviewed_by_key",
+  "reviewed_at",
+  "review_note",
+  "created_by_key",
+  "created_by_user",
+  "search_text",
+  "created_at",
+  "updated_at",
+] as const satisfies readonly (keyof PostsTable)[];
+export const POST_TARGET_COLUMNS = [
+  "id",
+  "org_id",
+  "livemode",
+  "post_id",
+  "channel_id",
+  "provider",
+  "channel_name",
+  "parts",
+  "status",
+  "attempts",
+  "next_attempt_at",
+  "publish_by",
+  "permalink",
+  "error_code",
+  "error_message",
+  "published_at",
+  "leased_until",
+  "lease_owner",
+  "remote_parts",
+  "created_at",
+  "updated_at",
+] as const satisfies readonly (keyof PostTargetsTable)[];

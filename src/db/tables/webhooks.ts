@@ -61,3 +61,21 @@ export interface WebhookTables {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
 }
+
+/** Column list for plain SQL text (see POST_COLUMNS). */
+export const WEBHOOK_ENDPOINT_COLUMNS = [
+  "id",
+  "org_id",
+  "livemode",
+  "url",
+  "description",
+  "enabled_events",
+  "status",
+  "disabled_reason",
+  "secret",
+  "previous_secret",
+  "previous_secret_until",
+  "failing_since",
+  "created_at",
+  "updated_at",
+] as const satisfies readonly (keyof WebhookEndpointsTable)[];

@@ -34,9 +34,24 @@ export interface NewEvent {
   object: unknown;
 }
 
-/** Writes several events in one statement (a worker's batch of outcomes), then runs the hooks once. */
-export async function recordEvents(tx: Tx, app: App, items: NewEvent[]): Promise<RecordedEvent[]> {
-  if (items.length === 0) return [];
+/** The Postgres insert: arrays rather than rows, so one prepared text serves any number of events. */
+const INSERT_PG = `INSERT INTO events (id, org_id, livemode, type, request_id, data, created_at)
+  SELECT * FROM unnest(?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[], ?::bigint[])`;
+
+/**
+ * Writes several events in one statement (a worker's batch of outcomes), then runs the hooks once. On Postgres,
+ * `alongside` is a data-modifying statement of the same change run in the same statement (one round trip less).
+ */
+export async function recordEvents(
+  tx: Tx,
+  app: App,
+  items: NewEvent[],
+  alongside?: { text: string; params: unknown[] },
+): Promise<RecordedEvent[]> {
+  if (items.length === 0) {
+    if (alongside) await raw(tx, app.dialect, alongside.text, alongside.params);
+    return [];
+  }
   const now = app.clock.now();
   const events: RecordedEvent[] = items.map((e) => ({
     id: newId("evt", now),
@@ -48,6 +63,23 @@ export async function recordEvents(tx: Tx, app: App, items: NewEvent[]): Promise
     data: { object: e.object },
   }));
   // Plain SQL text: the publish worker writes a batch of these for every batch of outcomes.
+  if (app.dialect === "postgres") {
+    const cols: unknown[][] = [[], [], [], [], [], [], []];
+    for (const e of events) {
+      cols[0]!.push(e.id);
+      cols[1]!.push(e.org_id);
+      cols[2]!.push(e.livemode ? 1 : 0);
+      cols[3]!.push(e.type);
+      cols[4]!.push(e.request_id);
+      cols[5]!.push(JSON.stringify(e.data));
+      cols[6]!.push(now);
+    }
+    const text = alongside ? `WITH alongside AS (${alongside.text}) ${INSERT_PG}` : INSERT_PG;
+    await raw(tx, app.dialect, text, alongside ? [...alongside.params, ...cols] : cols);
+    for (const hook of afterEventHooks) await hook(tx, app, events);
+    return events;
+  }
+  if (alongside) await raw(tx, app.dialect, alongside.text, alongside.params);
   const params: unknown[] = [];
   for (const e of events)
     params.push(e.id, e.org_id, e.livemode ? 1 : 0, e.type, e.request_id, JSON.stringify(e.data), now);

@@ -2,11 +2,19 @@
 // emits post.published, post.partially_published or post.failed, in the same transaction.
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
-import { marks, raw } from "../../db/raw.ts";
-import type { PostsTable, PostTargetsTable } from "../../db/tables/posts.ts";
+import { columns, marks, raw } from "../../db/raw.ts";
+import {
+  POST_COLUMNS,
+  POST_TARGET_COLUMNS,
+  type PostsTable,
+  type PostTargetsTable,
+} from "../../db/tables/posts.ts";
 import { type NewEvent, recordEvents } from "../events/record.ts";
 import { presentPost } from "./present.ts";
 import { derivePostStatus, postEventFor } from "./status.ts";
+
+const POST_LIST = columns(POST_COLUMNS);
+const TARGET_LIST = columns(POST_TARGET_COLUMNS);
 
 export async function refreshPosts(
   tx: Tx,
@@ -15,6 +23,8 @@ export async function refreshPosts(
   requestId: string | null = null,
   /** Events of the same change to write together with the posts' (one insert for a worker's whole batch). */
   alsoRecord: NewEvent[] = [],
+  /** The posts and all their targets, when the caller read them already in this transaction. */
+  loaded?: { posts: PostsTable[]; targets: PostTargetsTable[] },
 ): Promise<void> {
   if (postIds.length === 0) {
     await recordEvents(tx, app, alsoRecord);
@@ -22,14 +32,7 @@ export async function refreshPosts(
   }
   const now = app.clock.now();
   // Plain SQL text: this runs for every batch of publish outcomes.
-  const ids = marks(postIds.length);
-  const posts = await raw<PostsTable>(tx, app.dialect, `SELECT * FROM posts WHERE id IN (${ids})`, postIds);
-  const targets = await raw<PostTargetsTable>(
-    tx,
-    app.dialect,
-    `SELECT * FROM post_targets WHERE post_id IN (${ids}) ORDER BY id`,
-    postIds,
-  );
+  const { posts, targets } = loaded ?? (await load(tx, app, postIds));
   const byPost = new Map<string, PostTargetsTable[]>();
   for (const t of targets) byPost.set(t.post_id, [...(byPost.get(t.post_id) ?? []), t]);
   const changed = new Map<string, string[]>();
@@ -51,6 +54,21 @@ export async function refreshPosts(
       });
     }
   }
+  if (app.dialect === "postgres" && changed.size) {
+    // One round trip for the posts and the events: the update rides along with the events' insert.
+    const ids: string[] = [];
+    const statuses: string[] = [];
+    for (const [status, changedIds] of changed)
+      for (const id of changedIds) {
+        ids.push(id);
+        statuses.push(status);
+      }
+    await recordEvents(tx, app, events, {
+      text: "UPDATE posts p SET status = v.status, updated_at = ? FROM unnest(?::text[], ?::text[]) AS v(id, status) WHERE p.id = v.id",
+      params: [now, ids, statuses],
+    });
+    return;
+  }
   for (const [status, changedIds] of changed) {
     await raw(
       tx,
@@ -60,4 +78,25 @@ export async function refreshPosts(
     );
   }
   await recordEvents(tx, app, events);
+}
+
+async function load(
+  tx: Tx,
+  app: App,
+  postIds: string[],
+): Promise<{ posts: PostsTable[]; targets: PostTargetsTable[] }> {
+  const ids = marks(postIds.length);
+  const posts = await raw<PostsTable>(
+    tx,
+    app.dialect,
+    `SELECT ${POST_LIST} FROM posts WHERE id IN (${ids})`,
+    postIds,
+  );
+  const targets = await raw<PostTargetsTable>(
+    tx,
+    app.dialect,
+    `SELECT ${TARGET_LIST} FROM post_targets WHERE post_id IN (${ids}) ORDER BY id`,
+    postIds,
+  );
+  return { posts, targets };
 }

@@ -2,9 +2,13 @@
 // the attempt and schedule what comes next, in one transaction. Any 2xx succeeds; redirects are not followed
 // (a POST turned into a GET, or sent on to another address, is no delivery), so a 3xx counts as a failure.
 import type { App } from "../../app/context.ts";
-import { marks, raw } from "../../db/raw.ts";
+import { columns, marks, raw } from "../../db/raw.ts";
 import type { EventsTable } from "../../db/schema.ts";
-import type { WebhookDeliveriesTable, WebhookEndpointsTable } from "../../db/tables/webhooks.ts";
+import {
+  WEBHOOK_ENDPOINT_COLUMNS,
+  type WebhookDeliveriesTable,
+  type WebhookEndpointsTable,
+} from "../../db/tables/webhooks.ts";
 import { guardedRequest, OutboundError } from "../../net/guarded.ts";
 import { signPayload } from "../../net/signature.ts";
 import { presentEvent } from "../events/present.ts";
@@ -53,7 +57,7 @@ export async function prepareJobs(app: App, rows: WebhookDeliveriesTable[]): Pro
   const endpoints = await raw<WebhookEndpointsTable>(
     app.db,
     app.dialect,
-    `SELECT * FROM webhook_endpoints WHERE id IN (${marks(endpointIds.length)})`,
+    `SELECT ${columns(WEBHOOK_ENDPOINT_COLUMNS)} FROM webhook_endpoints WHERE id IN (${marks(endpointIds.length)})`,
     endpointIds,
   );
   const byId = new Map<string, { e: WebhookEndpointsTable; secrets: string[] }>();

@@ -2,12 +2,17 @@
 // suspended; take at most one per channel (a channel lock row, so two workers never publish to one channel at
 // once); mark them publishing with a lease; and commit an attempt row for each BEFORE any network call
 // (ARCHITECTURE rule 5). Postgres skips rows other workers hold (FOR UPDATE SKIP LOCKED); SQLite's
-// BEGIN IMMEDIATE already makes claims take turns. Plain SQL text: this runs for every batch.
+// BEGIN IMMEDIATE already makes claims take turns. Plain SQL text: this runs for every batch. Postgres runs the same
+// claim as one statement (claim-pg.ts): there every statement is a round trip.
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
-import { marks, raw, rowMarks } from "../../db/raw.ts";
-import type { PostTargetsTable } from "../../db/tables/posts.ts";
+import { columns, marks, raw, rowMarks } from "../../db/raw.ts";
+import { POST_TARGET_COLUMNS, type PostTargetsTable } from "../../db/tables/posts.ts";
 import { newId } from "../../lib/ids.ts";
+import { claimPg } from "./claim-pg.ts";
+import { inStepTx } from "./step-tx.ts";
+
+const TARGET_LIST = columns(POST_TARGET_COLUMNS);
 
 export const LEASE_MS = 3 * 60_000;
 
@@ -31,30 +36,15 @@ const CANDIDATES = `SELECT t.id, t.channel_id FROM post_targets t
 
 export async function claimTargets(app: App, limit: number, now = app.clock.now()): Promise<Claimed[]> {
   if (limit <= 0) return [];
-  return app.db.transaction().execute((tx) => claimIn(tx, app, limit, now));
+  return inStepTx(app, (tx) => claimIn(tx, app, limit, now));
 }
 
 /** The claim inside a transaction the caller commits (the worker records its last outcomes in the same one). */
 export async function claimIn(tx: Tx, app: App, limit: number, now = app.clock.now()): Promise<Claimed[]> {
   if (limit <= 0) return [];
   const d = app.dialect;
-  if (d === "postgres") {
-    // The claim must walk the due index in order and check each candidate's channel and org by key. The planner
-    // chooses otherwise when statistics lag a queue table's churn (channel_locks turns over every batch): a
-    // sequential scan and sort of every queued row, seconds per claim. Transaction-local, this claim only.
-    await raw(
-      tx,
-      d,
-      "SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off; SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off",
-      [],
-    );
-  }
-  const found = await raw<{ id: string; channel_id: string }>(
-    tx,
-    d,
-    d === "postgres" ? `${CANDIDATES} FOR UPDATE SKIP LOCKED` : CANDIDATES,
-    [now, now, limit * 4],
-  );
+  if (d === "postgres") return claimPg(tx, app, limit, now, LEASE_MS);
+  const found = await raw<{ id: string; channel_id: string }>(tx, d, CANDIDATES, [now, now, limit * 2]);
   const perChannel = new Map<string, string>();
   for (const c of found)
     if (!perChannel.has(c.channel_id) && perChannel.size < limit) perChannel.set(c.channel_id, c.id);
@@ -79,7 +69,7 @@ export async function claimIn(tx: Tx, app: App, limit: number, now = app.clock.n
     tx,
     d,
     `UPDATE post_targets SET status = 'publishing', attempts = attempts + 1, leased_until = ?, lease_owner = ?, updated_at = ?
-      WHERE id IN (${marks(ids.length)}) RETURNING *`,
+      WHERE id IN (${marks(ids.length)}) RETURNING ${TARGET_LIST}`,
     [now + LEASE_MS, app.instanceId, now, ...ids],
   );
   if (targets.length === 0) return [];

@@ -11,7 +11,9 @@ import type { NewEvent } from "../../domain/events/record.ts";
 import { presentTarget } from "../../domain/posts/present.ts";
 import { refreshPosts } from "../../domain/posts/refresh.ts";
 import type { Claimed } from "./claim.ts";
+import { completePg } from "./complete-pg.ts";
 import type { Decision } from "./decide.ts";
+import { inStepTx } from "./step-tx.ts";
 
 export interface Finished {
   claimed: Claimed;
@@ -20,7 +22,7 @@ export interface Finished {
 
 export async function completeTargets(app: App, finished: Finished[]): Promise<void> {
   if (finished.length === 0) return;
-  await app.db.transaction().execute((tx) => completeIn(tx, app, finished));
+  await inStepTx(app, (tx) => completeIn(tx, app, finished));
 }
 
 /** Records outcomes inside a transaction the caller commits (with the next claim, in the worker). */
@@ -42,6 +44,41 @@ export async function completeIn(tx: Tx, app: App, finished: Finished[]): Promis
       updated_at: now,
     });
   }
+  const pg = app.dialect === "postgres" ? await completePg(tx, app, finished, after, now) : null;
+  const ours = new Set(pg ? pg.ours : await completeSqlite(tx, app, finished, after, now));
+  const events: NewEvent[] = [];
+  const done: PostTargetsTable[] = [];
+  for (const { claimed, decision: d } of finished) {
+    if (!ours.has(claimed.target.id)) continue;
+    const row = after.get(claimed.target.id)!;
+    done.push(row);
+    if (d.rateLimitedUntil !== null) await holdChannel(tx, row.channel_id, d.rateLimitedUntil);
+    if (d.needsReauth !== null) await markNeedsReauth(tx, app, row.channel_id, d.needsReauth);
+    const scope = { orgId: row.org_id, livemode: row.livemode === 1, requestId: null };
+    for (const type of d.events) events.push({ scope, type, object: presentTarget(row) });
+  }
+  // The targets' events and their posts' events go in one insert.
+  await refreshPosts(tx, app, [...new Set(done.map((t) => t.post_id))], null, events, pg ?? undefined);
+}
+
+export async function releaseChannels(tx: Tx, dialect: Dialect, targetIds: string[]): Promise<void> {
+  if (targetIds.length)
+    await raw(
+      tx,
+      dialect,
+      `DELETE FROM channel_locks WHERE target_id IN (${marks(targetIds.length)})`,
+      targetIds,
+    );
+}
+
+/** The targets, their attempt rows and their channel locks, one statement each (no round trips on SQLite). */
+async function completeSqlite(
+  tx: Tx,
+  app: App,
+  finished: Finished[],
+  after: Map<string, PostTargetsTable>,
+  now: number,
+): Promise<string[]> {
   const targetCols = {
     status: "text",
     next_attempt_at: "bigint",
@@ -50,18 +87,16 @@ export async function completeIn(tx: Tx, app: App, finished: Finished[]): Promis
     error_code: "text",
     error_message: "text",
   } as const;
-  const ours = new Set(
-    await updateMany(tx, app.dialect, {
-      table: "post_targets",
-      key: "id",
-      columns: { ...targetCols, leased_until: "bigint", lease_owner: "text", updated_at: "bigint" },
-      rows: [...after.values()],
-      keyOf: (t) => t.id,
-      valueOf: (t, c) => t[c as keyof PostTargetsTable] as string | number | null,
-      // Only while the lease is still ours: a target the reclaimer took back keeps the reclaimer's decision.
-      where: { text: "status = 'publishing' AND lease_owner = ?", params: [app.instanceId] },
-    }),
-  );
+  const ours = await updateMany(tx, app.dialect, {
+    table: "post_targets",
+    key: "id",
+    columns: { ...targetCols, leased_until: "bigint", lease_owner: "text", updated_at: "bigint" },
+    rows: [...after.values()],
+    keyOf: (t) => t.id,
+    valueOf: (t, c) => t[c as keyof PostTargetsTable] as string | number | null,
+    // Only while the lease is still ours: a target the reclaimer took back keeps the reclaimer's decision.
+    where: { text: "status = 'publishing' AND lease_owner = ?", params: [app.instanceId] },
+  });
   await updateMany(tx, app.dialect, {
     table: "post_attempts",
     key: "id",
@@ -77,32 +112,10 @@ export async function completeIn(tx: Tx, app: App, finished: Finished[]): Promis
             ? f.decision.errorCode
             : f.decision.errorMessage,
   });
-  const events: NewEvent[] = [];
-  const done: PostTargetsTable[] = [];
-  for (const { claimed, decision: d } of finished) {
-    if (!ours.has(claimed.target.id)) continue;
-    const row = after.get(claimed.target.id)!;
-    done.push(row);
-    if (d.rateLimitedUntil !== null) await holdChannel(tx, row.channel_id, d.rateLimitedUntil);
-    if (d.needsReauth !== null) await markNeedsReauth(tx, app, row.channel_id, d.needsReauth);
-    const scope = { orgId: row.org_id, livemode: row.livemode === 1, requestId: null };
-    for (const type of d.events) events.push({ scope, type, object: presentTarget(row) });
-  }
   await releaseChannels(
     tx,
     app.dialect,
     finished.map((f) => f.claimed.target.id),
   );
-  // The targets' events and their posts' events go in one insert.
-  await refreshPosts(tx, app, [...new Set(done.map((t) => t.post_id))], null, events);
-}
-
-export async function releaseChannels(tx: Tx, dialect: Dialect, targetIds: string[]): Promise<void> {
-  if (targetIds.length)
-    await raw(
-      tx,
-      dialect,
-      `DELETE FROM channel_locks WHERE target_id IN (${marks(targetIds.length)})`,
-      targetIds,
-    );
+  return ours;
 }

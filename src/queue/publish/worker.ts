@@ -2,10 +2,12 @@
 // renewed lease and a timeout, and records outcomes in batches. Woken at once when something becomes due (NOTIFY
 // on Postgres, an in-process signal on SQLite), else it polls every 5 s.
 import type { App } from "../../app/context.ts";
+import { marks, raw } from "../../db/raw.ts";
 import type { Adapter, PublishedPart, PublishOutcome } from "../../platforms/adapter.ts";
 import { type Claimed, claimIn, LEASE_MS } from "./claim.ts";
 import { completeIn, completeTargets, type Finished } from "./complete.ts";
 import { decide } from "./decide.ts";
+import { inStepTx } from "./step-tx.ts";
 
 export const PUBLISH_CHANNEL = "svc_publish";
 
@@ -33,6 +35,8 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
   let wakeUp: (() => void) | null = null;
   let woken = false;
   const inflight = new Set<Promise<void>>();
+  /** Targets being published now, whose leases (and channel locks) the worker renews together. */
+  const publishing = new Set<string>();
   let pending: Finished[] = [];
 
   const wake = () => {
@@ -65,7 +69,7 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
         message: `No adapter publishes to ${c.channel.provider}.`,
       };
     } else {
-      outcome = await attempt(app, c, adapter, timeoutMs, renewMs);
+      outcome = await attempt(app, c, adapter, timeoutMs);
     }
     pending.push({
       claimed: c,
@@ -84,7 +88,7 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
     const free = max - inflight.size;
     if (batch.length === 0 && free <= 0) return [];
     try {
-      return await app.db.transaction().execute(async (tx) => {
+      return await inStepTx(app, async (tx) => {
         await completeIn(tx, app, batch);
         return free > 0 ? claimIn(tx, app, free) : [];
       });
@@ -97,6 +101,14 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
     }
   }
 
+  // One timer renews every lease this worker holds, in one statement per table, instead of a timer per target.
+  const renewal = setInterval(() => {
+    if (publishing.size === 0) return;
+    renewLeases(app, [...publishing]).catch((e) =>
+      app.log.warn("lease renewal failed", { targets: publishing.size, error: String(e) }),
+    );
+  }, renewMs);
+
   const loop = (async () => {
     const offSignal = app.signals.on("publish", wake);
     const unlisten = await app.listen(PUBLISH_CHANNEL, wake).catch(() => async () => {});
@@ -108,10 +120,12 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
         continue;
       }
       for (const c of claimed) {
+        publishing.add(c.target.id);
         const p: Promise<void> = runOne(c)
           .catch((e) => app.log.error("publish run failed", { target: c.target.id, error: String(e) }))
           .finally(() => {
             inflight.delete(p);
+            publishing.delete(c.target.id);
             wake();
           });
         inflight.add(p);
@@ -164,6 +178,7 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
       wake();
       await loop;
       await Promise.race([Promise.allSettled([...inflight]), Bun.sleep(45_000)]);
+      clearInterval(renewal);
       await drainPending();
     },
   };
@@ -171,23 +186,41 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
 
 /** When the earliest queued target falls due (null when none is queued). */
 async function nextDueAt(app: App): Promise<number | null> {
-  const r = await app.db
-    .selectFrom("post_targets")
-    .select("next_attempt_at")
-    .where("status", "=", "queued")
-    .orderBy("next_attempt_at")
-    .limit(1)
-    .executeTakeFirst();
-  return r?.next_attempt_at ?? null;
+  // The status is written out, not a parameter: SQLite uses the partial due index only when the query says so.
+  const r = await raw<{ next_attempt_at: number }>(
+    app.db,
+    app.dialect,
+    "SELECT next_attempt_at FROM post_targets WHERE status = 'queued' ORDER BY next_attempt_at LIMIT 1",
+    [],
+  );
+  return r[0]?.next_attempt_at ?? null;
 }
 
-/** One adapter call with its lease renewed every minute and a deadline (uncertain when it passes). */
+/** Extends the leases of targets still being published by this worker, and their channels' locks. */
+export async function renewLeases(app: App, targetIds: string[]): Promise<void> {
+  const until = app.clock.now() + LEASE_MS;
+  await app.db.transaction().execute(async (tx) => {
+    await raw(
+      tx,
+      app.dialect,
+      `UPDATE post_targets SET leased_until = ? WHERE id IN (${marks(targetIds.length)}) AND status = 'publishing' AND lease_owner = ?`,
+      [until, ...targetIds, app.instanceId],
+    );
+    await raw(
+      tx,
+      app.dialect,
+      `UPDATE channel_locks SET leased_until = ? WHERE target_id IN (${marks(targetIds.length)})`,
+      [until, ...targetIds],
+    );
+  });
+}
+
+/** One adapter call with a deadline (uncertain when it passes); the worker renews its lease meanwhile. */
 async function attempt(
   app: App,
   c: Claimed,
   adapter: Adapter,
   timeoutMs: number,
-  renewMs: number,
 ): Promise<PublishOutcome | { kind: "error"; message: string }> {
   let secrets: Record<string, string> = {};
   try {
@@ -205,23 +238,6 @@ async function attempt(
     return { kind: "transient", message: `credentials_unreadable: ${(e as Error).message}` };
   }
   const controller = new AbortController();
-  const renew = setInterval(() => {
-    const until = app.clock.now() + LEASE_MS;
-    void app.db
-      .updateTable("post_targets")
-      .set({ leased_until: until })
-      .where("id", "=", c.target.id)
-      .where("lease_owner", "=", app.instanceId)
-      .execute()
-      .then(() =>
-        app.db
-          .updateTable("channel_locks")
-          .set({ leased_until: until })
-          .where("target_id", "=", c.target.id)
-          .execute(),
-      )
-      .catch((e) => app.log.warn("lease renewal failed", { target: c.target.id, error: String(e) }));
-  }, renewMs);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<PublishOutcome>((resolve) => {
     timer = setTimeout(() => {
@@ -255,7 +271,6 @@ async function attempt(
   } catch (e) {
     return { kind: "error", message: e instanceof Error ? e.message : String(e) };
   } finally {
-    clearInterval(renew);
     clearTimeout(timer);
   }
 }

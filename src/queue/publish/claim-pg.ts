@@ -1,0 +1,105 @@
+// The claim on Postgres, as one statement. Each statement there is a round trip (parse, plan, execute, answer),
+// and the claim had six: candidates, channel locks, targets, attempt rows, post status, channel details. Data-
+// modifying CTEs do all of it in one, with the same rules as the SQLite claim (claim.ts): due queued targets on
+// active, unheld channels of orgs not suspended, in due order; rows other workers hold are skipped; at most one per
+// channel, taken by the channel lock row (inserted in channel order, so concurrent claims never deadlock); the
+// attempt rows written in the same transaction, committed before any network call.
+import type { App } from "../../app/context.ts";
+import type { Tx } from "../../db/index.ts";
+import { columns, raw } from "../../db/raw.ts";
+import { POST_TARGET_COLUMNS, type PostTargetsTable } from "../../db/tables/posts.ts";
+import { newId } from "../../lib/ids.ts";
+import type { Claimed } from "./claim.ts";
+
+// $1 now, $2 candidates to look at, $3 targets to claim, $4 lease end, $5 this worker, $6 attempt IDs.
+const CLAIM = `WITH candidates AS (
+    SELECT t.id, t.channel_id, t.next_attempt_at FROM post_targets t
+    WHERE t.status = 'queued' AND t.next_attempt_at <= $1
+      AND NOT EXISTS (SELECT 1 FROM channel_locks l WHERE l.channel_id = t.channel_id)
+      AND EXISTS (SELECT 1 FROM channels c WHERE c.id = t.channel_id AND c.status = 'active'
+                  AND (c.rate_limited_until IS NULL OR c.rate_limited_until <= $1))
+      AND EXISTS (SELECT 1 FROM orgs o WHERE o.id = t.org_id AND o.status <> 'suspended')
+    ORDER BY t.next_attempt_at, t.id
+    LIMIT $2
+    FOR UPDATE OF t SKIP LOCKED
+  ), first_per_channel AS (
+    SELECT DISTINCT ON (channel_id) id, channel_id, next_attempt_at FROM candidates
+    ORDER BY channel_id, next_attempt_at, id
+  ), picked AS (
+    SELECT id, channel_id FROM first_per_channel ORDER BY next_attempt_at, id LIMIT $3
+  ), locked AS (
+    INSERT INTO channel_locks (channel_id, target_id, leased_until)
+    SELECT channel_id, id, $4 FROM picked ORDER BY channel_id
+    ON CONFLICT (channel_id) DO NOTHING
+    RETURNING target_id
+  ), claimed AS (
+    UPDATE post_targets t SET status = 'publishing', attempts = t.attempts + 1, leased_until = $4,
+      lease_owner = $5, updated_at = $1
+    FROM locked WHERE t.id = locked.target_id
+    RETURNING ${columns(POST_TARGET_COLUMNS, "t")}
+  ), numbered AS (
+    SELECT ${columns(POST_TARGET_COLUMNS, "claimed")}, row_number() OVER (ORDER BY claimed.id) AS claim_no FROM claimed
+  ), attempts AS (
+    INSERT INTO post_attempts (id, org_id, target_id, attempt, started_at, outcome)
+    SELECT a.id, x.org_id, x.id, x.attempts, $1, 'running'
+    FROM numbered x JOIN unnest($6::text[]) WITH ORDINALITY AS a(id, k) ON a.k = x.claim_no
+    RETURNING id, target_id
+  ), started AS (
+    UPDATE posts SET status = 'publishing', updated_at = $1
+    WHERE id IN (SELECT post_id FROM claimed) AND status = 'scheduled'
+  )
+  SELECT ${columns(POST_TARGET_COLUMNS, "x")}, a.id AS claim_attempt_id, c.provider AS claim_provider, c.emulates AS claim_emulates,
+    c.settings AS claim_settings, c.secrets AS claim_secrets, p.metadata AS claim_metadata
+  FROM numbered x JOIN attempts a ON a.target_id = x.id
+    JOIN channels c ON c.id = x.channel_id JOIN posts p ON p.id = x.post_id`;
+
+type Row = PostTargetsTable & {
+  claim_no: number;
+  claim_attempt_id: string;
+  claim_provider: string;
+  claim_emulates: string | null;
+  claim_settings: string | null;
+  claim_secrets: string | null;
+  claim_metadata: string;
+};
+
+export async function claimPg(
+  tx: Tx,
+  app: App,
+  limit: number,
+  now: number,
+  leaseMs: number,
+): Promise<Claimed[]> {
+  const attemptIds = Array.from({ length: limit }, () => newId("att", now));
+  const rows = await raw<Row>(tx, "postgres", CLAIM, [
+    now,
+    limit * 2,
+    limit,
+    now + leaseMs,
+    app.instanceId,
+    attemptIds,
+  ]);
+  return rows.map((r) => {
+    const {
+      claim_no: _n,
+      claim_attempt_id,
+      claim_provider,
+      claim_emulates,
+      claim_settings,
+      claim_secrets,
+      claim_metadata,
+      ...target
+    } = r;
+    return {
+      target,
+      attemptId: claim_attempt_id,
+      channel: {
+        provider: claim_provider,
+        emulates: claim_emulates,
+        settings: claim_settings,
+        secrets: claim_secrets,
+      },
+      metadata: JSON.parse(claim_metadata) as Record<string, string>,
+    };
+  });
+}
