@@ -9,6 +9,7 @@ import { audit } from "../audit/service.ts";
 import type { Slot } from "../brands/schema.ts";
 import { invalid, type Problem } from "../errors.ts";
 import { recordEvent, scopeOf } from "../events/record.ts";
+import { type AnswerInTx, storeAnswer } from "../idempotency/in-tx.ts";
 import { assertWithinLimit } from "../orgs/limits.ts";
 import { isSlotTime } from "../slots/next.ts";
 import { takeExactSlot, takeNextSlot } from "../slots/take.ts";
@@ -26,7 +27,12 @@ const monthStart = (ms: number) => {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
 };
 
-export async function createPost(app: App, actor: Actor, input: unknown) {
+export async function createPost(
+  app: App,
+  actor: Actor,
+  input: unknown,
+  idempotency: AnswerInTx | null = null,
+) {
   requireScope(actor, "posts:write");
   const b = parse(PostCreate, input);
   const now = app.clock.now();
@@ -164,6 +170,7 @@ export async function createPost(app: App, actor: Actor, input: unknown) {
       detail: { channels: targets.length, approval },
     });
     if (!approval) await notifyDue(tx, app);
+    if (idempotency) await storeAnswer(tx, app, idempotency, presented);
     return presented;
   });
   wakeLocal(app);
