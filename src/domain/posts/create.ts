@@ -2,6 +2,7 @@
 // refuse with every problem listed; else store the post and one target per channel with the text frozen, take
 // its slot, hold it for approval when needed, and write post.created and the audit row, in one transaction.
 import type { App } from "../../app/context.ts";
+import { insertRows } from "../../db/insert-rows.ts";
 import type { PostsTable, PostTargetsTable } from "../../db/tables/posts.ts";
 import { newId } from "../../lib/ids.ts";
 import { type Actor, requireScope } from "../actor.ts";
@@ -109,7 +110,7 @@ export async function createPost(
       post.slot = onSlot ? 1 : 0;
     }
     post.publish_by = deadline ?? (post.publish_at === null ? null : post.publish_at + DEFAULT_WINDOW_MS);
-    await tx.insertInto("posts").values(post).execute();
+    await insertRows(tx, app.dialect, "posts", [post]);
 
     if (publishAtKind.kind === "next_slot" && !approval) {
       // A post waiting for approval holds no slot; approval takes the next free one (slot order = approval order).
@@ -155,7 +156,7 @@ export async function createPost(
       created_at: now,
       updated_at: now,
     }));
-    await tx.insertInto("post_targets").values(targets).execute();
+    await insertRows(tx, app.dialect, "post_targets", targets);
 
     const presented = presentPost(post, targets);
     const scope = scopeOf(actor);
