@@ -51,7 +51,9 @@ async function serve(mode: "svc" | "bare", port: number) {
   const proc = Bun.spawn(
     [
       "bun",
-      ...(process.env.PROFILE && mode === "svc" ? ["--cpu-prof", "--cpu-prof-dir=/tmp/apiprof"] : []),
+      ...(process.env.PROFILE && mode === "svc"
+        ? ["--cpu-prof", "--cpu-prof-md", "--cpu-prof-dir=/tmp/apiprof"]
+        : []),
       "bench/api-server.ts",
       mode,
     ],

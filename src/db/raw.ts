@@ -1,7 +1,7 @@
 // Hot-path SQL without the query builder: the worker's claim and completion run these thousands of times a second,
 // and building Kysely operation trees for them cost more than SQLite took to run them. Text is written once with
 // `?` placeholders; Postgres gets `$n` (converted once per text and cached).
-import { CompiledQuery } from "kysely";
+import { CompiledQuery, PostgresAdapter } from "kysely";
 import type { Db, Dialect, Tx } from "./index.ts";
 import type { BunSqliteConnection } from "./sqlite.ts";
 
@@ -24,6 +24,10 @@ function forDialect(text: string, dialect: Dialect): string {
   }
   return q;
 }
+
+/** The dialect of a Kysely instance or transaction, for shared lookups that are given a Db but no App. */
+export const dialectOf = (db: Db | Tx): Dialect =>
+  db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
 
 export async function raw<R>(
   db: Db | Tx,

@@ -14,6 +14,7 @@ import {
   SqliteQueryCompiler,
 } from "kysely";
 import { Checkpointer } from "./checkpointer.ts";
+import { GroupCommit, type GroupLimits } from "./group-commit.ts";
 
 export class BunSqliteConnection implements DatabaseConnection {
   constructor(readonly db: Database) {}
@@ -41,56 +42,52 @@ export class BunSqliteConnection implements DatabaseConnection {
   }
 }
 
-/** Serializes use of the one connection: a transaction holds it until commit or rollback. */
-class Mutex {
-  private tail: Promise<void> = Promise.resolve();
-  private release: (() => void) | null = null;
-  async lock(): Promise<void> {
-    const prev = this.tail;
-    let release!: () => void;
-    this.tail = new Promise<void>((r) => {
-      release = r;
-    });
-    await prev;
-    this.release = release;
-  }
-  unlock(): void {
-    const r = this.release;
-    this.release = null;
-    r?.();
-  }
-}
-
 class BunSqliteDriver implements Driver {
-  private readonly mutex = new Mutex();
   private readonly connection: BunSqliteConnection;
+  private readonly checkpointer: Checkpointer | null;
+  /** Serializes use of the one connection and commits queued transactions together. */
+  private readonly groups: GroupCommit;
   constructor(
     readonly db: Database,
-    private readonly checkpointer: Checkpointer | null,
+    checkpointer: Checkpointer | null,
+    limits?: GroupLimits,
   ) {
     this.connection = new BunSqliteConnection(db);
+    this.groups = new GroupCommit(db, limits, () => checkpointer?.committed());
+    this.checkpointer = checkpointer;
   }
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
-    await this.mutex.lock();
+    await this.groups.acquire();
     return this.connection;
   }
   async beginTransaction(): Promise<void> {
-    this.db.run("BEGIN IMMEDIATE");
+    this.groups.begin();
   }
   async commitTransaction(): Promise<void> {
-    this.db.run("COMMIT");
-    this.checkpointer?.committed();
+    this.groups.commit();
   }
   async rollbackTransaction(): Promise<void> {
-    this.db.run("ROLLBACK");
+    this.groups.rollback();
   }
   async releaseConnection(): Promise<void> {
-    this.mutex.unlock();
+    await this.groups.release();
   }
   async destroy(): Promise<void> {
+    this.groups.commitIfIdle();
     this.checkpointer?.stop();
     this.db.close();
+  }
+}
+
+/**
+ * Kysely serializes a single-connection dialect with a mutex of its own that it releases only after the driver's
+ * releaseConnection returns; a group member waits for its COMMIT there, so under that mutex no second member could
+ * ever join. The driver serializes the connection itself (GroupCommit).
+ */
+class BunSqliteAdapter extends SqliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true;
   }
 }
 
@@ -99,15 +96,15 @@ export class BunSqliteDialect implements Dialect {
   readonly checkpointer: Checkpointer | null;
   constructor(
     readonly db: Database,
-    opts: { path?: string } = {},
+    readonly opts: { path?: string; groupLimits?: GroupLimits } = {},
   ) {
     this.checkpointer = opts.path && opts.path !== ":memory:" ? new Checkpointer(opts.path, db) : null;
   }
   createAdapter() {
-    return new SqliteAdapter();
+    return new BunSqliteAdapter();
   }
   createDriver() {
-    return new BunSqliteDriver(this.db, this.checkpointer);
+    return new BunSqliteDriver(this.db, this.checkpointer, this.opts.groupLimits);
   }
   createQueryCompiler() {
     return new SqliteQueryCompiler();

@@ -6,7 +6,16 @@ import type { Actor } from "../domain/actor.ts";
 import { auditDenied } from "../domain/audit/service.ts";
 import { authenticate } from "../domain/auth/authenticate.ts";
 import { badRequest, ServiceError } from "../domain/errors.ts";
-import { checkKey, claim, complete, fingerprintOf } from "../domain/idempotency/service.ts";
+import { AnswerInTx, KeyTakenMeanwhile, storeAnswer } from "../domain/idempotency/in-tx.ts";
+import {
+  checkKey,
+  claim,
+  complete,
+  existingKey,
+  findKey,
+  fingerprintOf,
+  keyInUse,
+} from "../domain/idempotency/service.ts";
 import type { RequestLog } from "../domain/requests/log.ts";
 import { newId } from "../lib/ids.ts";
 import { internalError, problemBody } from "./problem.ts";
@@ -184,18 +193,31 @@ export async function runRoute(
       body = parseJson(raw);
     }
     const idemKey = request.headers.get("idempotency-key");
+    let answer: AnswerInTx | null = null;
     if (idemKey !== null && route.method === "POST" && a.kind === "api_key") {
       checkKey(idemKey);
-      const c = await claim(app, a.apiKeyId!, idemKey, fingerprintOf(route.method, url.pathname, raw));
-      if (c.kind === "replay") {
-        status = c.status;
-        return finish(
-          jsonResponse(c.status, c.body, requestId, { ...rateHeaders, "Idempotent-Replayed": "true" }),
-        );
+      const fingerprint = fingerprintOf(route.method, url.pathname, raw);
+      // A key never seen, on a route whose change is one transaction: the answer is stored with the change.
+      // A stored key (an answer, a running or abandoned claim) goes through the claim as before.
+      if (route.answerInTx && !(await findKey(app, a.apiKeyId!, idemKey))) {
+        answer = new AnswerInTx(a.apiKeyId!, idemKey, fingerprint, route.status ?? 200);
+      } else {
+        const c = await claim(app, a.apiKeyId!, idemKey, fingerprint);
+        if (c.kind === "replay") return replay(c.status, c.body);
+        idem = { credential: a.apiKeyId!, key: idemKey };
       }
-      idem = { credential: a.apiKeyId!, key: idemKey };
     }
-    const out = await route.handler({ app, actor: a, params, query, body, request });
+    let out: unknown;
+    try {
+      out = await route.handler({ app, actor: a, params, query, body, request, idempotency: answer });
+    } catch (e) {
+      if (!(e instanceof KeyTakenMeanwhile) || !answer) throw e;
+      // Our change rolled back; the request that stored its answer first decides, as if it had claimed first.
+      const row = await findKey(app, answer.credentialId, answer.key);
+      const found = row ? existingKey(row, answer.fingerprint, app.clock.now()) : "abandoned";
+      if (found === "abandoned" || found.kind !== "replay") throw keyInUse();
+      return replay(found.status, found.body);
+    }
     if (out instanceof Response) {
       // A streamed answer (server-sent events): the handler has checked everything that can fail.
       status = out.status;
@@ -205,7 +227,13 @@ export async function runRoute(
     }
     const r = isReply(out) ? out : { status: route.status ?? 200, body: out };
     status = r.status;
-    const text = JSON.stringify(r.body);
+    const text = answer?.text ?? JSON.stringify(r.body);
+    if (answer && answer.text === null && status >= 200 && status < 300) {
+      // The domain call answered without storing (it changed nothing): keep the key as the claim path would.
+      await storeAnswer(app.db, app, answer, r.body).catch((e) =>
+        app.log.warn("storing an idempotent answer failed", { request_id: requestId, error: String(e) }),
+      );
+    }
     if (idem) {
       // The change is committed: a failure to store the answer must not turn it into an error the client would
       // retry. The key stays claimed, so a retry within 5 minutes is told it is in use rather than run twice.
@@ -229,6 +257,13 @@ export async function runRoute(
     response = problemResponse(err, requestId, rateHeaders);
   }
   return finish(response);
+
+  function replay(replayStatus: number, replayBody: string): Response {
+    status = replayStatus;
+    return finish(
+      jsonResponse(replayStatus, replayBody, requestId, { ...rateHeaders, "Idempotent-Replayed": "true" }),
+    );
+  }
 
   function finish(res: Response): Response {
     if (actor) {

@@ -3,6 +3,7 @@
 import type * as v from "valibot";
 import type { App } from "../app/context.ts";
 import type { Actor } from "../domain/actor.ts";
+import type { AnswerInTx } from "../domain/idempotency/in-tx.ts";
 import type { Scope } from "../domain/scopes.ts";
 
 export type Method = "GET" | "POST" | "DELETE";
@@ -14,6 +15,8 @@ export interface Req {
   query: Record<string, string>;
   body: unknown;
   request: Request;
+  /** Set for an `answerInTx` route under a new Idempotency-Key: the domain call stores its answer with its change. */
+  idempotency: AnswerInTx | null;
 }
 
 export interface Reply {
@@ -44,6 +47,11 @@ export interface RouteDef {
   /** A POST that changes nothing (a preview): allowed while the org is read-only. */
   safe?: boolean;
   status?: number;
+  /**
+   * The change is one transaction that stores the Idempotency-Key's answer itself (the handler passes
+   * `idempotency` to the domain call, which answers with `status` and the body it returns).
+   */
+  answerInTx?: boolean;
   handler: (req: Req) => Promise<unknown | Reply>;
 }
 

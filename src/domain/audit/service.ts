@@ -1,6 +1,8 @@
 // The audit log: one row for every change (in the change's transaction) and every refusal.
 import type { App } from "../../app/context.ts";
 import type { Db, Tx } from "../../db/index.ts";
+import { insertRows } from "../../db/insert-rows.ts";
+import type { AuditEventsTable } from "../../db/schema.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Actor } from "../actor.ts";
 import { requireScope } from "../actor.ts";
@@ -15,24 +17,23 @@ export interface AuditEntry {
 }
 
 export async function audit(tx: Tx | Db, app: App, actor: Actor, entry: AuditEntry): Promise<void> {
-  await tx
-    .insertInto("audit_events")
-    .values({
-      id: newId("audit"),
-      org_id: actor.orgId,
-      livemode: actor.livemode ? 1 : 0,
-      action: entry.action,
-      target: entry.target ?? null,
-      user_id: actor.userId,
-      api_key_id: actor.apiKeyId,
-      user_token_id: actor.userTokenId,
-      operator: actor.operator,
-      outcome: entry.outcome ?? "success",
-      request_id: actor.requestId,
-      detail: entry.detail ? JSON.stringify(entry.detail) : null,
-      created_at: app.clock.now(),
-    })
-    .execute();
+  const row: AuditEventsTable = {
+    id: newId("audit"),
+    org_id: actor.orgId,
+    livemode: actor.livemode ? 1 : 0,
+    action: entry.action,
+    target: entry.target ?? null,
+    user_id: actor.userId,
+    api_key_id: actor.apiKeyId,
+    user_token_id: actor.userTokenId,
+    operator: actor.operator,
+    outcome: entry.outcome ?? "success",
+    request_id: actor.requestId,
+    detail: entry.detail ? JSON.stringify(entry.detail) : null,
+    created_at: app.clock.now(),
+  };
+  // Plain text: every change writes one of these in its transaction.
+  await insertRows(tx, app.dialect, "audit_events", [row]);
 }
 
 /** access.denied, at most once per credential and route per minute (across processes, by a unique key). */

@@ -1,12 +1,25 @@
 // Turns a bearer credential into an Actor (interface.md Authentication). Shared by the API and MCP surfaces.
 import type { App } from "../../app/context.ts";
 import { parseCredential } from "../../crypto/credentials.ts";
+import { raw } from "../../db/raw.ts";
 import { isId } from "../../lib/ids.ts";
 import type { Actor } from "../actor.ts";
 import { ServiceError } from "../errors.ts";
 import { type Role, scopesOfKey, scopesOfRole } from "../scopes.ts";
 
 const YEAR = 365 * 86400_000;
+
+interface KeyRow {
+  id: string;
+  org_id: string;
+  livemode: number;
+  scopes: string | null;
+  brand_id: string | null;
+  expires_at: number | null;
+  revoked_at: number | null;
+  status: string;
+  status_note: string | null;
+}
 const unauthorized = (code: string, message: string) =>
   new ServiceError(401, code, message, { headers: { "WWW-Authenticate": 'Bearer realm="svc"' } });
 
@@ -53,22 +66,14 @@ export async function authenticate(
     throw unauthorized("api_key_invalid", "Operator keys are accepted only under /v1/operator/.");
 
   if (cred.kind === "api_key") {
-    const row = await app.db
-      .selectFrom("api_keys")
-      .innerJoin("orgs", "orgs.id", "api_keys.org_id")
-      .select([
-        "api_keys.id",
-        "api_keys.org_id",
-        "api_keys.livemode",
-        "api_keys.scopes",
-        "api_keys.brand_id",
-        "api_keys.expires_at",
-        "api_keys.revoked_at",
-        "orgs.status",
-        "orgs.status_note",
-      ])
-      .where("api_keys.hash", "=", cred.hash)
-      .executeTakeFirst();
+    // Plain text: every request with a key runs this.
+    const [row] = await raw<KeyRow>(
+      app.db,
+      app.dialect,
+      `SELECT k.id, k.org_id, k.livemode, k.scopes, k.brand_id, k.expires_at, k.revoked_at, o.status, o.status_note
+       FROM api_keys k JOIN orgs o ON o.id = k.org_id WHERE k.hash = ?`,
+      [cred.hash],
+    );
     if (!row) throw unauthorized("api_key_invalid", "This API key is not known.");
     if (row.revoked_at !== null) throw unauthorized("api_key_expired", "This API key was revoked.");
     if (row.expires_at !== null && row.expires_at <= now)

@@ -1,6 +1,7 @@
 // Brands: the org's publishing identities. Shared by both modes; slots and approval policy live here.
 import type { App } from "../../app/context.ts";
 import type { Db, Tx } from "../../db/index.ts";
+import { dialectOf, raw } from "../../db/raw.ts";
 import type { BrandsTable } from "../../db/schema.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import { type Actor, brandVisible, requireScope } from "../actor.ts";
@@ -20,11 +21,15 @@ export async function loadBrand(
   ref: string,
   param = "brand",
 ): Promise<BrandsTable> {
-  const q = db.selectFrom("brands").selectAll().where("org_id", "=", actor.orgId);
-  const row = await (isId("brand", ref)
-    ? q.where("id", "=", ref)
-    : q.where("slug", "=", ref)
-  ).executeTakeFirst();
+  // Plain text: every post create and preview loads its brand.
+  const [row] = await raw<BrandsTable>(
+    db,
+    dialectOf(db),
+    isId("brand", ref)
+      ? "SELECT * FROM brands WHERE org_id = ? AND id = ?"
+      : "SELECT * FROM brands WHERE org_id = ? AND slug = ?",
+    [actor.orgId, ref],
+  );
   if (!row || !brandVisible(actor, row.id)) throw notFound(`No brand ${ref} in this org.`, param);
   return row;
 }

@@ -1,6 +1,7 @@
 // Finding channels as an actor may see them: in the actor's org and mode, and within its brand when the key is
 // brand-limited. Anything else looks missing, so an ID never tells another org or mode that it exists.
 import type { Db, Tx } from "../../db/index.ts";
+import { dialectOf, raw } from "../../db/raw.ts";
 import type { ChannelsTable } from "../../db/tables/channels.ts";
 import { isId } from "../../lib/ids.ts";
 import { type Actor, brandVisible } from "../actor.ts";
@@ -51,11 +52,13 @@ export async function channelsForPost(
     .where("org_id", "=", actor.orgId)
     .where("livemode", "=", actor.livemode ? 1 : 0);
   if (ids === undefined) {
-    const channels = await base
-      .where("brand_id", "=", brandId)
-      .where("status", "=", "active")
-      .orderBy("id")
-      .execute();
+    // Plain text: the usual create names no channels.
+    const channels = await raw<ChannelsTable>(
+      db,
+      dialectOf(db),
+      "SELECT * FROM channels WHERE org_id = ? AND livemode = ? AND brand_id = ? AND status = 'active' ORDER BY id",
+      [actor.orgId, actor.livemode ? 1 : 0, brandId],
+    );
     return { channels, problems: [] };
   }
   const wellFormed = [...new Set(ids.filter((id) => isId("chan", id)))];

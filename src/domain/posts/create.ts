@@ -2,6 +2,7 @@
 // refuse with every problem listed; else store the post and one target per channel with the text frozen, take
 // its slot, hold it for approval when needed, and write post.created and the audit row, in one transaction.
 import type { App } from "../../app/context.ts";
+import { insertRows } from "../../db/insert-rows.ts";
 import type { PostsTable, PostTargetsTable } from "../../db/tables/posts.ts";
 import { newId } from "../../lib/ids.ts";
 import { type Actor, requireScope } from "../actor.ts";
@@ -9,6 +10,7 @@ import { audit } from "../audit/service.ts";
 import type { Slot } from "../brands/schema.ts";
 import { invalid, type Problem } from "../errors.ts";
 import { recordEvent, scopeOf } from "../events/record.ts";
+import { type AnswerInTx, storeAnswer } from "../idempotency/in-tx.ts";
 import { assertWithinLimit } from "../orgs/limits.ts";
 import { isSlotTime } from "../slots/next.ts";
 import { takeExactSlot, takeNextSlot } from "../slots/take.ts";
@@ -26,7 +28,12 @@ const monthStart = (ms: number) => {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
 };
 
-export async function createPost(app: App, actor: Actor, input: unknown) {
+export async function createPost(
+  app: App,
+  actor: Actor,
+  input: unknown,
+  idempotency: AnswerInTx | null = null,
+) {
   requireScope(actor, "posts:write");
   const b = parse(PostCreate, input);
   const now = app.clock.now();
@@ -103,7 +110,7 @@ export async function createPost(app: App, actor: Actor, input: unknown) {
       post.slot = onSlot ? 1 : 0;
     }
     post.publish_by = deadline ?? (post.publish_at === null ? null : post.publish_at + DEFAULT_WINDOW_MS);
-    await tx.insertInto("posts").values(post).execute();
+    await insertRows(tx, app.dialect, "posts", [post]);
 
     if (publishAtKind.kind === "next_slot" && !approval) {
       // A post waiting for approval holds no slot; approval takes the next free one (slot order = approval order).
@@ -149,7 +156,7 @@ export async function createPost(app: App, actor: Actor, input: unknown) {
       created_at: now,
       updated_at: now,
     }));
-    await tx.insertInto("post_targets").values(targets).execute();
+    await insertRows(tx, app.dialect, "post_targets", targets);
 
     const presented = presentPost(post, targets);
     const scope = scopeOf(actor);
@@ -164,6 +171,7 @@ export async function createPost(app: App, actor: Actor, input: unknown) {
       detail: { channels: targets.length, approval },
     });
     if (!approval) await notifyDue(tx, app);
+    if (idempotency) await storeAnswer(tx, app, idempotency, presented);
     return presented;
   });
   wakeLocal(app);

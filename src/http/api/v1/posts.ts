@@ -31,7 +31,9 @@ export const postRoutes: RouteDef[] = [
     body: PostCreate,
     response: "Post",
     status: 201,
-    handler: async ({ app, actor, body }) => reply(201, await createPost(app, actor, body)),
+    answerInTx: true,
+    handler: async ({ app, actor, body, idempotency }) =>
+      reply(201, await createPost(app, actor, body, idempotency)),
   },
   {
     method: "POST",

@@ -1,0 +1,41 @@
+// Idempotency-Key for a create that is one transaction: its answer is stored in that transaction, instead of a
+// claim committed before the change and the answer committed after it (three commits for one change). A request
+// that fails rolls its answer back with its change, so a failed request does not keep its key. The pipeline
+// looks the key up before the change (replay, reused and in-use answer as they always did); a request with the
+// same key that commits in between makes storing fail, the change rolls back, and the stored key decides.
+import type { App } from "../../app/context.ts";
+import type { Db, Tx } from "../../db/index.ts";
+import { raw } from "../../db/raw.ts";
+
+export class AnswerInTx {
+  /** The answer's JSON once stored: what the pipeline sends. */
+  text: string | null = null;
+  constructor(
+    readonly credentialId: string,
+    readonly key: string,
+    readonly fingerprint: string,
+    /** The route's success status, stored with the body. */
+    readonly status: number,
+  ) {}
+}
+
+/** Another request stored an answer under this key after the pipeline looked: this change must not commit. */
+export class KeyTakenMeanwhile extends Error {
+  constructor() {
+    super("the Idempotency-Key was taken by another request");
+  }
+}
+
+/** Stores `body` as the key's answer; the last write of the change's transaction. */
+export async function storeAnswer(tx: Tx | Db, app: App, answer: AnswerInTx, body: unknown): Promise<void> {
+  const text = JSON.stringify(body);
+  const stored = await raw(
+    tx,
+    app.dialect,
+    `INSERT INTO idempotency_keys (credential_id, key, fingerprint, state, response_status, response_body, created_at)
+     VALUES (?, ?, ?, 'done', ?, ?, ?) ON CONFLICT (credential_id, key) DO NOTHING RETURNING key`,
+    [answer.credentialId, answer.key, answer.fingerprint, answer.status, text, app.clock.now()],
+  );
+  if (stored.length === 0) throw new KeyTakenMeanwhile();
+  answer.text = text;
+}
