@@ -3,7 +3,8 @@ import { randomBytes } from "node:crypto";
 // queue-drain: N due targets and an adapter that answers at once; targets published per second by the publish
 // worker (1 on SQLite, 4 on Postgres), beside a raw claim-10-and-complete loop (the same number of loops) on the
 // same database and data in the same run.
-// Usage: bun bench/queue.ts [--quick] [--sqlite-only]
+// A second line gives a loop writing only the rows the specification requires per target, for scale.
+// Usage: bun bench/queue.ts [--quick] [--sqlite-only | --postgres-only]
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +15,9 @@ import { type App, createApp } from "../src/app/context.ts";
 import { silentLogger } from "../src/app/log.ts";
 import { openDatabase } from "../src/db/index.ts";
 import { migrate } from "../src/db/migrate.ts";
+import { columns, marks, raw, rowMarks } from "../src/db/raw.ts";
+import { POST_TARGET_COLUMNS, type PostTargetsTable } from "../src/db/tables/posts.ts";
+import { newId } from "../src/lib/ids.ts";
 import type { Adapter } from "../src/platforms/adapter.ts";
 import { startPublishWorker } from "../src/queue/publish/worker.ts";
 import { seedQueue } from "./seed-queue.ts";
@@ -107,30 +111,97 @@ async function rawLoop(app: App): Promise<void> {
   }
 }
 
+/**
+ * A second reference, not the issue's floor: the raw loop plus only the rows the specification asks of any
+ * implementation for each target (its attempt row, written before the call and finished after it, and its
+ * post_target.published event with the target as its object), in plain SQL and nothing else: no channel locks,
+ * no post status, no post events. How far it falls below the raw floor is the part of the gap those rows cost.
+ */
+async function requiredWritesLoop(app: App): Promise<void> {
+  // Plain SQL text through src/db/raw.ts, the leanest path this code has.
+  const d = app.dialect;
+  const claim = `UPDATE post_targets SET status = 'publishing', lease_owner = 'raw', leased_until = ?, attempts = attempts + 1
+    WHERE id IN (SELECT id FROM post_targets WHERE status = 'queued' AND next_attempt_at <= ?
+      ORDER BY next_attempt_at LIMIT 10${d === "postgres" ? " FOR UPDATE SKIP LOCKED" : ""})
+    RETURNING ${columns(POST_TARGET_COLUMNS)}`;
+  for (;;) {
+    const now = Date.now();
+    const claimed = await app.db.transaction().execute(async (tx) => {
+      const rows = await raw<PostTargetsTable>(tx, d, claim, [now + 180_000, now]);
+      if (rows.length)
+        await raw(
+          tx,
+          d,
+          `INSERT INTO post_attempts (id, org_id, target_id, attempt, started_at, outcome) VALUES ${rowMarks(rows.length, 6)}`,
+          rows.flatMap((t) => [newId("att", now), t.org_id, t.id, t.attempts, now, "running"]),
+        );
+      return rows;
+    });
+    if (claimed.length === 0) return;
+    const ids = claimed.map((t) => t.id);
+    await app.db.transaction().execute(async (tx) => {
+      await raw(
+        tx,
+        d,
+        `UPDATE post_targets SET status = 'published', published_at = ? WHERE id IN (${marks(ids.length)})`,
+        [now, ...ids],
+      );
+      await raw(
+        tx,
+        d,
+        `UPDATE post_attempts SET outcome = 'published', finished_at = ? WHERE target_id IN (${marks(ids.length)}) AND outcome = 'running'`,
+        [now, ...ids],
+      );
+      await raw(
+        tx,
+        d,
+        `INSERT INTO events (id, org_id, livemode, type, request_id, data, created_at) VALUES ${rowMarks(claimed.length, 7)}`,
+        claimed.flatMap((t) => [
+          newId("evt", now),
+          t.org_id,
+          t.livemode,
+          "post_target.published",
+          null,
+          JSON.stringify({ object: { ...t, status: "published", published_at: now } }),
+          now,
+        ]),
+      );
+    });
+  }
+}
+
+/** Targets per second of `loop` run by `workers` apps on a freshly seeded database. */
+async function measureLoop(
+  dialect: "sqlite" | "postgres",
+  workers: number,
+  loop: (app: App) => Promise<void>,
+): Promise<number> {
+  const db = await freshApp(dialect);
+  await seedQueue(db.app, N, CHANNELS, Date.now() - 1000);
+  await analyze(db.app);
+  const loops = [
+    db.app,
+    ...(await Promise.all(
+      Array.from({ length: workers - 1 }, async () =>
+        createApp(db.app.config, { database: openDatabase(db.url, { poolSize: 2 }), log: silentLogger }),
+      ),
+    )),
+  ];
+  const t0 = performance.now();
+  await Promise.all(loops.map(loop));
+  const secs = (performance.now() - t0) / 1000;
+  if ((await published(db.app)) !== N) throw new Error("a raw loop did not publish everything");
+  for (const a of loops) await a.close();
+  await db.drop();
+  return N / secs;
+}
+
 async function run(dialect: "sqlite" | "postgres") {
   const workers = dialect === "sqlite" ? 1 : 4;
   const due = Date.now() - 1000;
 
-  const floorDb = await freshApp(dialect);
-  await seedQueue(floorDb.app, N, CHANNELS, due);
-  await analyze(floorDb.app);
-  const loops = [
-    floorDb.app,
-    ...(await Promise.all(
-      Array.from({ length: workers - 1 }, async () =>
-        createApp(floorDb.app.config, {
-          database: openDatabase(floorDb.url, { poolSize: 2 }),
-          log: silentLogger,
-        }),
-      ),
-    )),
-  ];
-  let t0 = performance.now();
-  await Promise.all(loops.map(rawLoop));
-  const floorSecs = (performance.now() - t0) / 1000;
-  if ((await published(floorDb.app)) !== N) throw new Error("raw loop did not publish everything");
-  for (const a of loops) await a.close();
-  await floorDb.drop();
+  const floor = await measureLoop(dialect, workers, rawLoop);
+  const required = await measureLoop(dialect, workers, requiredWritesLoop);
 
   const ours = await freshApp(dialect);
   await seedQueue(ours.app, N, CHANNELS, due);
@@ -143,7 +214,7 @@ async function run(dialect: "sqlite" | "postgres") {
       ),
     )),
   ];
-  t0 = performance.now();
+  const t0 = performance.now();
   const ws = apps.map((a) => startPublishWorker(a, { adapterFor: () => instant, pollMs: 5 }));
   while (await anyLeft(ours.app)) await Bun.sleep(50);
   const ourSecs = (performance.now() - t0) / 1000;
@@ -153,9 +224,11 @@ async function run(dialect: "sqlite" | "postgres") {
   await ours.drop();
 
   const rate = N / ourSecs;
-  const floor = N / floorSecs;
   console.log(
     `queue-drain ${dialect}: ${Math.round(rate)} targets/s, ratio ${(rate / floor).toFixed(2)} (raw claim-10-and-complete ${Math.round(floor)}/s; ${N} targets, ${CHANNELS} channels, ${workers} worker${workers > 1 ? "s" : ""})`,
+  );
+  console.log(
+    `  required-writes loop ${dialect}: ${Math.round(required)} targets/s, ${(required / floor).toFixed(2)} of the raw floor; the worker is ${(rate / required).toFixed(2)} of it`,
   );
 }
 

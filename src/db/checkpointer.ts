@@ -32,6 +32,7 @@ self.onmessage = (e) => {
   if (m.open) {
     db = new Database(m.open);
     db.run("PRAGMA busy_timeout = 1000");
+    postMessage({ opened: true });
     tick();
   } else if (m.stop) {
     if (timer) clearTimeout(timer);
@@ -84,11 +85,21 @@ export class Checkpointer {
   private start(): void {
     const url = URL.createObjectURL(new Blob([THREAD], { type: "application/javascript" }));
     const worker = new Worker(url);
-    URL.revokeObjectURL(url);
+    // The thread loads its code after the constructor returns: the URL must live until it answers.
+    let revoked = false;
+    const revoke = () => {
+      if (!revoked) URL.revokeObjectURL(url);
+      revoked = true;
+    };
     worker.onmessage = (e: MessageEvent) => {
+      revoke();
       const m = e.data as { checkpointed?: number; error?: string };
       if (m.error) this.lastError = m.error;
       else if (m.checkpointed) this.checkpoints++;
+    };
+    worker.onerror = (e: ErrorEvent) => {
+      revoke();
+      this.lastError = e.message;
     };
     worker.unref();
     worker.postMessage({ open: this.path });
