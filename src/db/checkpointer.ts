@@ -50,6 +50,14 @@ const IDLE_STOP_MS = 60_000;
 const BACKSTOP_PAGES = 10_000;
 const DEFAULT_PAGES = 1000;
 
+// One Blob URL for the process, never revoked: the thread loads it asynchronously after `new Worker` returns, and
+// revoking it at once left the thread failing with "Blob URL is missing" (the copy never ran).
+let url: string | null = null;
+function threadUrl(): string {
+  url ??= URL.createObjectURL(new Blob([THREAD], { type: "application/javascript" }));
+  return url;
+}
+
 export class Checkpointer {
   private worker: Worker | null = null;
   private idleCheck: ReturnType<typeof setInterval> | null = null;
@@ -82,13 +90,16 @@ export class Checkpointer {
   }
 
   private start(): void {
-    const url = URL.createObjectURL(new Blob([THREAD], { type: "application/javascript" }));
-    const worker = new Worker(url);
-    URL.revokeObjectURL(url);
+    const worker = new Worker(threadUrl());
     worker.onmessage = (e: MessageEvent) => {
       const m = e.data as { checkpointed?: number; error?: string };
       if (m.error) this.lastError = m.error;
       else if (m.checkpointed) this.checkpoints++;
+    };
+    // A thread that fails to start (or dies) must not leave the connection on the backstop setting.
+    worker.onerror = (e: ErrorEvent) => {
+      this.lastError = e.message || String(e);
+      if (this.worker === worker) this.stop();
     };
     worker.unref();
     worker.postMessage({ open: this.path });
