@@ -32,7 +32,6 @@ self.onmessage = (e) => {
   if (m.open) {
     db = new Database(m.open);
     db.run("PRAGMA busy_timeout = 1000");
-    postMessage({ opened: true });
     tick();
   } else if (m.stop) {
     if (timer) clearTimeout(timer);
@@ -50,6 +49,14 @@ const IDLE_STOP_MS = 60_000;
 /** The connection's own auto-checkpoint while the thread runs: a backstop if the thread falls behind. */
 const BACKSTOP_PAGES = 10_000;
 const DEFAULT_PAGES = 1000;
+
+// One Blob URL for the process, never revoked: the thread loads it asynchronously after `new Worker` returns, and
+// revoking it at once left the thread failing with "Blob URL is missing" (the copy never ran).
+let url: string | null = null;
+function threadUrl(): string {
+  url ??= URL.createObjectURL(new Blob([THREAD], { type: "application/javascript" }));
+  return url;
+}
 
 export class Checkpointer {
   private worker: Worker | null = null;
@@ -83,23 +90,16 @@ export class Checkpointer {
   }
 
   private start(): void {
-    const url = URL.createObjectURL(new Blob([THREAD], { type: "application/javascript" }));
-    const worker = new Worker(url);
-    // The thread loads its code after the constructor returns: the URL must live until it answers.
-    let revoked = false;
-    const revoke = () => {
-      if (!revoked) URL.revokeObjectURL(url);
-      revoked = true;
-    };
+    const worker = new Worker(threadUrl());
     worker.onmessage = (e: MessageEvent) => {
-      revoke();
       const m = e.data as { checkpointed?: number; error?: string };
       if (m.error) this.lastError = m.error;
       else if (m.checkpointed) this.checkpoints++;
     };
+    // A thread that fails to start (or dies) must not leave the connection on the backstop setting.
     worker.onerror = (e: ErrorEvent) => {
-      revoke();
-      this.lastError = e.message;
+      this.lastError = e.message || String(e);
+      if (this.worker === worker) this.stop();
     };
     worker.unref();
     worker.postMessage({ open: this.path });

@@ -197,3 +197,18 @@ export interface CoreTables {
 }
 
 export interface DB extends CoreTables, ChannelTables, TemplateTables, WebhookTables, PostTables {}
+
+/** Column list for plain SQL text (see POST_COLUMNS in tables/posts.ts). */
+export const BRAND_COLUMNS = [
+  "id",
+  "org_id",
+  "name",
+  "slug",
+  "timezone",
+  "approval_policy",
+  "utm_domains",
+  "slots",
+  "email_theme",
+  "created_at",
+  "updated_at",
+] as const satisfies readonly (keyof BrandsTable)[];

@@ -43,3 +43,25 @@ export interface ChannelTables {
   channels: ChannelsTable;
   sandbox_posts: SandboxPostsTable;
 }
+
+/** Column list for plain SQL text (see POST_COLUMNS). */
+export const CHANNEL_COLUMNS = [
+  "id",
+  "org_id",
+  "brand_id",
+  "livemode",
+  "provider",
+  "emulates",
+  "display_name",
+  "handle",
+  "profile_url",
+  "settings",
+  "secrets",
+  "status",
+  "status_note",
+  "checked_at",
+  "check_error",
+  "rate_limited_until",
+  "created_at",
+  "updated_at",
+] as const satisfies readonly (keyof ChannelsTable)[];

@@ -1,8 +1,8 @@
 // Brands: the org's publishing identities. Shared by both modes; slots and approval policy live here.
 import type { App } from "../../app/context.ts";
 import type { Db, Tx } from "../../db/index.ts";
-import { dialectOf, raw } from "../../db/raw.ts";
-import type { BrandsTable } from "../../db/schema.ts";
+import { columns, dialectOf, raw } from "../../db/raw.ts";
+import { BRAND_COLUMNS, type BrandsTable } from "../../db/schema.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import { type Actor, brandVisible, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
@@ -26,8 +26,8 @@ export async function loadBrand(
     db,
     dialectOf(db),
     isId("brand", ref)
-      ? "SELECT * FROM brands WHERE org_id = ? AND id = ?"
-      : "SELECT * FROM brands WHERE org_id = ? AND slug = ?",
+      ? `SELECT ${columns(BRAND_COLUMNS)} FROM brands WHERE org_id = ? AND id = ?`
+      : `SELECT ${columns(BRAND_COLUMNS)} FROM brands WHERE org_id = ? AND slug = ?`,
     [actor.orgId, ref],
   );
   if (!row || !brandVisible(actor, row.id)) throw notFound(`No brand ${ref} in this org.`, param);

@@ -1,8 +1,8 @@
 // Finding channels as an actor may see them: in the actor's org and mode, and within its brand when the key is
 // brand-limited. Anything else looks missing, so an ID never tells another org or mode that it exists.
 import type { Db, Tx } from "../../db/index.ts";
-import { dialectOf, raw } from "../../db/raw.ts";
-import type { ChannelsTable } from "../../db/tables/channels.ts";
+import { columns, dialectOf, raw } from "../../db/raw.ts";
+import { CHANNEL_COLUMNS, type ChannelsTable } from "../../db/tables/channels.ts";
 import { isId } from "../../lib/ids.ts";
 import { type Actor, brandVisible } from "../actor.ts";
 import { notFound, type Problem, problem } from "../errors.ts";
@@ -56,7 +56,7 @@ export async function channelsForPost(
     const channels = await raw<ChannelsTable>(
       db,
       dialectOf(db),
-      "SELECT * FROM channels WHERE org_id = ? AND livemode = ? AND brand_id = ? AND status = 'active' ORDER BY id",
+      `SELECT ${columns(CHANNEL_COLUMNS)} FROM channels WHERE org_id = ? AND livemode = ? AND brand_id = ? AND status = 'active' ORDER BY id`,
       [actor.orgId, actor.livemode ? 1 : 0, brandId],
     );
     return { channels, problems: [] };

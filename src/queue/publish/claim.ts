@@ -25,7 +25,7 @@ export interface Claimed {
 
 // One scan of the due index with existence checks, so the plan walks post_targets in due order and stops at the
 // limit whatever the table statistics say.
-const CANDIDATES = `SELECT t.id, t.channel_id FROM post_targets t
+export const CANDIDATES = `SELECT t.id, t.channel_id FROM post_targets t
   WHERE t.status = 'queued' AND t.next_attempt_at <= ?
     AND NOT EXISTS (SELECT 1 FROM channel_locks l WHERE l.channel_id = t.channel_id)
     AND EXISTS (SELECT 1 FROM channels c WHERE c.id = t.channel_id AND c.status = 'active'

@@ -184,15 +184,13 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
   };
 }
 
+// The status is written out, not a parameter: SQLite uses the partial due index only when the query says so.
+export const NEXT_DUE =
+  "SELECT next_attempt_at FROM post_targets WHERE status = 'queued' ORDER BY next_attempt_at LIMIT 1";
+
 /** When the earliest queued target falls due (null when none is queued). */
 async function nextDueAt(app: App): Promise<number | null> {
-  // The status is written out, not a parameter: SQLite uses the partial due index only when the query says so.
-  const r = await raw<{ next_attempt_at: number }>(
-    app.db,
-    app.dialect,
-    "SELECT next_attempt_at FROM post_targets WHERE status = 'queued' ORDER BY next_attempt_at LIMIT 1",
-    [],
-  );
+  const r = await raw<{ next_attempt_at: number }>(app.db, app.dialect, NEXT_DUE, []);
   return r[0]?.next_attempt_at ?? null;
 }
 

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { FakeClock } from "../../../src/lib/clock.ts";
 import type { Adapter, PublishInput } from "../../../src/platforms/adapter.ts";
 import { adapterFor } from "../../../src/platforms/adapters.ts";
-import { claimTargets } from "../../../src/queue/publish/claim.ts";
-import { startPublishWorker } from "../../../src/queue/publish/worker.ts";
+import { claimTargets, LEASE_MS } from "../../../src/queue/publish/claim.ts";
+import { renewLeases, startPublishWorker } from "../../../src/queue/publish/worker.ts";
 import { expireOverdue } from "../../../src/queue/tasks/publish-expire.ts";
 import { reclaimExpired } from "../../../src/queue/tasks/publish-reclaim.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
@@ -358,6 +358,146 @@ if (dialects.includes("postgres")) {
         await other.close();
         await t.close();
       }
+    });
+  });
+}
+
+for (const dialect of dialects) {
+  describe(`lease renewal (${dialect})`, () => {
+    let t: TestApp;
+    let a: Tenant;
+    const clock = new FakeClock(Date.parse("2026-02-02T09:00:00Z"));
+    beforeAll(async () => {
+      t = await testApp(dialect, { clock });
+      a = await tenant(t.app);
+    });
+    afterAll(() => t.close());
+
+    /** A now post on a channel of its own; answers its target's ID. */
+    async function queuedTarget(): Promise<string> {
+      const ch = await t.request("POST", "/v1/channels", {
+        key: a.testKey,
+        body: { brand: a.brandId, provider: "sandbox" },
+      });
+      expect(ch.status).toBe(201);
+      const r = await t.request("POST", "/v1/posts", {
+        key: a.testKey,
+        body: { brand: a.brandId, content: { body: "Lease" }, channels: [ch.body.id] },
+      });
+      expect(r.status).toBe(201);
+      return r.body.targets[0].id;
+    }
+    const leases = async (id: string) => {
+      const target = await t.app.db
+        .selectFrom("post_targets")
+        .select(["status", "leased_until", "lease_owner"])
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
+      const lock = await t.app.db
+        .selectFrom("channel_locks")
+        .select("leased_until")
+        .where("target_id", "=", id)
+        .executeTakeFirst();
+      return {
+        ...target,
+        leased_until: Number(target.leased_until),
+        lock: lock ? Number(lock.leased_until) : null,
+      };
+    };
+
+    test("renewing a claimed target moves its lease and its channel lock forward", async () => {
+      const ids = [await queuedTarget(), await queuedTarget()];
+      const claimed = (await claimTargets(t.app, 10)).map((c) => c.target.id);
+      expect(claimed.sort()).toEqual([...ids].sort());
+      const claimedAt = clock.now();
+      for (const id of ids)
+        expect(await leases(id)).toMatchObject({
+          leased_until: claimedAt + LEASE_MS,
+          lock: claimedAt + LEASE_MS,
+        });
+      clock.advance(60_000);
+      await renewLeases(t.app, ids);
+      for (const id of ids)
+        expect(await leases(id)).toEqual({
+          status: "publishing",
+          leased_until: clock.now() + LEASE_MS,
+          lease_owner: t.app.instanceId,
+          lock: clock.now() + LEASE_MS,
+        });
+    });
+
+    test("renewing leaves alone a target another worker holds and one no longer being published", async () => {
+      const [mine, theirs, done] = [await queuedTarget(), await queuedTarget(), await queuedTarget()];
+      expect((await claimTargets(t.app, 10)).map((c) => c.target.id).sort()).toEqual(
+        [mine, theirs, done].sort(),
+      );
+      // Another worker took `theirs` over (as after a reclaim and a new claim); `done` was reclaimed.
+      await t.app.db
+        .updateTable("post_targets")
+        .set({ lease_owner: "other-worker" })
+        .where("id", "=", theirs)
+        .execute();
+      await t.app.db
+        .updateTable("post_targets")
+        .set({ status: "needs_attention", next_attempt_at: null })
+        .where("id", "=", done)
+        .execute();
+      const before = { theirs: await leases(theirs), done: await leases(done) };
+      clock.advance(60_000);
+      await renewLeases(t.app, [mine, theirs, done]);
+      expect((await leases(mine)).leased_until).toBe(clock.now() + LEASE_MS);
+      const after = { theirs: await leases(theirs), done: await leases(done) };
+      expect([after.theirs.leased_until, after.theirs.lease_owner]).toEqual([
+        before.theirs.leased_until,
+        "other-worker",
+      ]);
+      expect([after.done.status, after.done.leased_until]).toEqual([
+        "needs_attention",
+        before.done.leased_until,
+      ]);
+    });
+
+    test("a worker renews the lease of a target whose adapter is still publishing", async () => {
+      const id = await queuedTarget();
+      let started!: () => void;
+      const calling = new Promise<void>((r) => {
+        started = r;
+      });
+      let finish!: () => void;
+      const held = new Promise<void>((r) => {
+        finish = r;
+      });
+      const slow: Adapter = {
+        provider: "sandbox",
+        idempotent: false,
+        async publish() {
+          started();
+          await held;
+          return { kind: "published", permalink: null };
+        },
+      };
+      const w = startPublishWorker(t.app, { adapterFor: () => slow, pollMs: 20, renewMs: 20 });
+      try {
+        await calling;
+        const claimedUntil = (await leases(id)).leased_until;
+        clock.advance(90_000);
+        const deadline = Date.now() + 10_000;
+        let now = await leases(id);
+        while (now.leased_until === claimedUntil && Date.now() < deadline) {
+          await Bun.sleep(20);
+          now = await leases(id);
+        }
+        expect(now).toEqual({
+          status: "publishing",
+          leased_until: claimedUntil + 90_000,
+          lease_owner: t.app.instanceId,
+          lock: claimedUntil + 90_000,
+        });
+      } finally {
+        finish();
+        await w.stop();
+      }
+      expect((await leases(id)).status).toBe("published");
     });
   });
 }
