@@ -12,12 +12,15 @@ const { Database } = require("bun:sqlite");
 let db = null;
 let wait = 50;
 let timer = null;
+let last = { log: 0, checkpointed: 0 };
 function tick() {
   timer = null;
   if (!db) return;
   try {
     const r = db.query("PRAGMA wal_checkpoint(PASSIVE)").get();
-    const copied = r.checkpointed > 0 && r.log > 0;
+    // Reported only when this call copied pages: the counts stay the same while nothing new was written.
+    const copied = r.checkpointed > 0 && (r.log !== last.log || r.checkpointed !== last.checkpointed);
+    last = r;
     if (copied) postMessage({ log: r.log, checkpointed: r.checkpointed });
     // Check sooner while the log grows fast, less often while it is quiet.
     wait = r.log > 2000 ? Math.max(10, wait / 2) : r.log < 500 ? Math.min(1000, wait * 2) : wait;
