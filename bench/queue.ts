@@ -124,9 +124,41 @@ async function requiredWritesLoop(app: App): Promise<void> {
     WHERE id IN (SELECT id FROM post_targets WHERE status = 'queued' AND next_attempt_at <= ?
       ORDER BY next_attempt_at LIMIT 10${d === "postgres" ? " FOR UPDATE SKIP LOCKED" : ""})
     RETURNING ${columns(POST_TARGET_COLUMNS)}`;
+  // Like the worker, one transaction a batch: the last batch's outcomes and the next claim commit together.
+  let previous: PostTargetsTable[] = [];
   for (;;) {
     const now = Date.now();
-    const claimed = await app.db.transaction().execute(async (tx) => {
+    const done = previous;
+    previous = await app.db.transaction().execute(async (tx) => {
+      if (done.length) {
+        const ids = done.map((t) => t.id);
+        await raw(
+          tx,
+          d,
+          `UPDATE post_targets SET status = 'published', published_at = ? WHERE id IN (${marks(ids.length)})`,
+          [now, ...ids],
+        );
+        await raw(
+          tx,
+          d,
+          `UPDATE post_attempts SET outcome = 'published', finished_at = ? WHERE target_id IN (${marks(ids.length)}) AND outcome = 'running'`,
+          [now, ...ids],
+        );
+        await raw(
+          tx,
+          d,
+          `INSERT INTO events (id, org_id, livemode, type, request_id, data, created_at) VALUES ${rowMarks(done.length, 7)}`,
+          done.flatMap((t) => [
+            newId("evt", now),
+            t.org_id,
+            t.livemode,
+            "post_target.published",
+            null,
+            JSON.stringify({ object: { ...t, status: "published", published_at: now } }),
+            now,
+          ]),
+        );
+      }
       const rows = await raw<PostTargetsTable>(tx, d, claim, [now + 180_000, now]);
       if (rows.length)
         await raw(
@@ -137,36 +169,7 @@ async function requiredWritesLoop(app: App): Promise<void> {
         );
       return rows;
     });
-    if (claimed.length === 0) return;
-    const ids = claimed.map((t) => t.id);
-    await app.db.transaction().execute(async (tx) => {
-      await raw(
-        tx,
-        d,
-        `UPDATE post_targets SET status = 'published', published_at = ? WHERE id IN (${marks(ids.length)})`,
-        [now, ...ids],
-      );
-      await raw(
-        tx,
-        d,
-        `UPDATE post_attempts SET outcome = 'published', finished_at = ? WHERE target_id IN (${marks(ids.length)}) AND outcome = 'running'`,
-        [now, ...ids],
-      );
-      await raw(
-        tx,
-        d,
-        `INSERT INTO events (id, org_id, livemode, type, request_id, data, created_at) VALUES ${rowMarks(claimed.length, 7)}`,
-        claimed.flatMap((t) => [
-          newId("evt", now),
-          t.org_id,
-          t.livemode,
-          "post_target.published",
-          null,
-          JSON.stringify({ object: { ...t, status: "published", published_at: now } }),
-          now,
-        ]),
-      );
-    });
+    if (previous.length === 0) return;
   }
 }
 
