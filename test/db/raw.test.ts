@@ -8,7 +8,8 @@ import { sql } from "kysely";
 import { type App, createApp } from "../../src/app/context.ts";
 import type { Logger } from "../../src/app/log.ts";
 import { type Database, openDatabase } from "../../src/db/index.ts";
-import { preparedNames, raw } from "../../src/db/raw.ts";
+import { flushPending, pendingWrites, preparedNames, raw } from "../../src/db/raw.ts";
+import { recordEvents } from "../../src/domain/events/record.ts";
 import { adapterFor } from "../../src/platforms/adapters.ts";
 import { startPublishWorker } from "../../src/queue/publish/worker.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
@@ -160,4 +161,40 @@ async function publishedWithin(app: App, postId: string, ms: number): Promise<vo
     if (Date.now() > deadline) throw new Error(`post ${postId} still ${p.status}`);
     await Bun.sleep(20);
   }
+}
+
+if (dialects.includes("postgres")) {
+  describe("pending writes (postgres)", () => {
+    test("events handed to the next statement are written by it, or by flushPending when none takes them", async () => {
+      const t = await testApp("postgres");
+      try {
+        const a = await tenant(t.app);
+        const scope = { orgId: a.orgId, livemode: false, requestId: null };
+        const count = async (db: Database["db"], type: string) =>
+          Number(
+            (await sql<{ n: number }>`SELECT COUNT(*) AS n FROM events WHERE type = ${type}`.execute(db))
+              .rows[0]!.n,
+          );
+        await t.app.db.transaction().execute(async (tx) => {
+          const pending = pendingWrites();
+          await recordEvents(
+            tx,
+            t.app,
+            [{ scope, type: "test.pending", object: { n: 1 } }],
+            undefined,
+            pending,
+          );
+          // Not written yet: the insert waits in `pending` for the transaction's next statement.
+          expect(await count(tx, "test.pending")).toBe(0);
+          expect(pending.texts).toHaveLength(1);
+          await flushPending(tx, "postgres", pending);
+          expect(pending.texts).toHaveLength(0);
+          expect(await count(tx, "test.pending")).toBe(1);
+        });
+        expect(await count(t.app.db, "test.pending")).toBe(1);
+      } finally {
+        await t.close();
+      }
+    });
+  });
 }

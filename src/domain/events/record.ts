@@ -1,7 +1,7 @@
 // Every notable change writes an event in the same transaction as the change (interface.md Events).
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
-import { raw, rowMarks } from "../../db/raw.ts";
+import { type PendingWrites, raw, rowMarks } from "../../db/raw.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Actor } from "../actor.ts";
 import { afterEventHooks } from "./hooks.ts";
@@ -47,9 +47,14 @@ export async function recordEvents(
   app: App,
   items: NewEvent[],
   alongside?: { text: string; params: unknown[] },
+  /** Postgres: hand the writes to the transaction's next statement instead of running them now. */
+  pending?: PendingWrites,
 ): Promise<RecordedEvent[]> {
   if (items.length === 0) {
-    if (alongside) await raw(tx, app.dialect, alongside.text, alongside.params);
+    if (alongside && pending && app.dialect === "postgres") {
+      pending.texts.push(alongside.text);
+      pending.params.push(...alongside.params);
+    } else if (alongside) await raw(tx, app.dialect, alongside.text, alongside.params);
     return [];
   }
   const now = app.clock.now();
@@ -74,8 +79,14 @@ export async function recordEvents(
       cols[5]!.push(JSON.stringify(e.data));
       cols[6]!.push(now);
     }
-    const text = alongside ? `WITH alongside AS (${alongside.text}) ${INSERT_PG}` : INSERT_PG;
-    await raw(tx, app.dialect, text, alongside ? [...alongside.params, ...cols] : cols);
+    if (pending) {
+      if (alongside) pending.texts.push(alongside.text);
+      pending.texts.push(INSERT_PG);
+      pending.params.push(...(alongside?.params ?? []), ...cols);
+    } else {
+      const text = alongside ? `WITH alongside AS (${alongside.text}) ${INSERT_PG}` : INSERT_PG;
+      await raw(tx, app.dialect, text, alongside ? [...alongside.params, ...cols] : cols);
+    }
     for (const hook of afterEventHooks) await hook(tx, app, events);
     return events;
   }

@@ -2,7 +2,7 @@
 // emits post.published, post.partially_published or post.failed, in the same transaction.
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
-import { columns, marks, raw } from "../../db/raw.ts";
+import { columns, marks, type PendingWrites, raw } from "../../db/raw.ts";
 import {
   POST_COLUMNS,
   POST_TARGET_COLUMNS,
@@ -25,9 +25,11 @@ export async function refreshPosts(
   alsoRecord: NewEvent[] = [],
   /** The posts and all their targets, when the caller read them already in this transaction. */
   loaded?: { posts: PostsTable[]; targets: PostTargetsTable[] },
+  /** Postgres: hand the writes to the transaction's next statement (see PendingWrites). */
+  pending?: PendingWrites,
 ): Promise<void> {
   if (postIds.length === 0) {
-    await recordEvents(tx, app, alsoRecord);
+    await recordEvents(tx, app, alsoRecord, undefined, pending);
     return;
   }
   const now = app.clock.now();
@@ -63,10 +65,17 @@ export async function refreshPosts(
         ids.push(id);
         statuses.push(status);
       }
-    await recordEvents(tx, app, events, {
-      text: "UPDATE posts p SET status = v.status, updated_at = ? FROM unnest(?::text[], ?::text[]) AS v(id, status) WHERE p.id = v.id",
-      params: [now, ids, statuses],
-    });
+    pending?.postIds.push(...ids);
+    await recordEvents(
+      tx,
+      app,
+      events,
+      {
+        text: "UPDATE posts p SET status = v.status, updated_at = ? FROM unnest(?::text[], ?::text[]) AS v(id, status) WHERE p.id = v.id",
+        params: [now, ids, statuses],
+      },
+      pending,
+    );
     return;
   }
   for (const [status, changedIds] of changed) {
@@ -77,7 +86,7 @@ export async function refreshPosts(
       [status, now, ...changedIds],
     );
   }
-  await recordEvents(tx, app, events);
+  await recordEvents(tx, app, events, undefined, pending);
 }
 
 async function load(

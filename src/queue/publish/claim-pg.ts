@@ -6,13 +6,14 @@
 // attempt rows written in the same transaction, committed before any network call.
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
-import { columns, raw } from "../../db/raw.ts";
+import { columns, type PendingWrites, raw } from "../../db/raw.ts";
 import { POST_TARGET_COLUMNS, type PostTargetsTable } from "../../db/tables/posts.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Claimed } from "./claim.ts";
 
-// $1 now, $2 candidates to look at, $3 targets to claim, $4 lease end, $5 this worker, $6 attempt IDs.
-const CLAIM = `WITH candidates AS (
+// $1 now, $2 candidates to look at, $3 targets to claim, $4 lease end, $5 this worker, $6 attempt IDs, $7 posts
+// that writes run in the same statement update already (left alone here).
+const CLAIM = `candidates AS (
     SELECT t.id, t.channel_id, t.next_attempt_at FROM post_targets t
     WHERE t.status = 'queued' AND t.next_attempt_at <= $1
       AND NOT EXISTS (SELECT 1 FROM channel_locks l WHERE l.channel_id = t.channel_id)
@@ -46,7 +47,7 @@ const CLAIM = `WITH candidates AS (
     RETURNING id, target_id
   ), started AS (
     UPDATE posts SET status = 'publishing', updated_at = $1
-    WHERE id IN (SELECT post_id FROM claimed) AND status = 'scheduled'
+    WHERE id IN (SELECT post_id FROM claimed) AND status = 'scheduled' AND NOT (id = ANY($7::text[]))
   )
   SELECT ${columns(POST_TARGET_COLUMNS, "x")}, a.id AS claim_attempt_id, c.provider AS claim_provider, c.emulates AS claim_emulates,
     c.settings AS claim_settings, c.secrets AS claim_secrets, p.metadata AS claim_metadata
@@ -63,22 +64,47 @@ type Row = PostTargetsTable & {
   claim_metadata: string;
 };
 
+/** The claim's text after `k` parameters of writes that run first, as CTEs of the same statement. */
+const texts = new Map<string, string>();
+function claimText(pending: string[], k: number): string {
+  const key = `${k}|${pending.join("\u0000")}`;
+  let t = texts.get(key);
+  if (t === undefined) {
+    const own = CLAIM.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + k}`);
+    t = `WITH ${pending.map((w, i) => `w${i} AS (${w}), `).join("")}${own}`;
+    texts.set(key, t);
+  }
+  return t;
+}
+
 export async function claimPg(
   tx: Tx,
   app: App,
   limit: number,
   now: number,
   leaseMs: number,
+  /** Writes of the same step (the last batch's posts and events) to run in this statement: one round trip less. */
+  pending?: PendingWrites,
 ): Promise<Claimed[]> {
   const attemptIds = Array.from({ length: limit }, () => newId("att", now));
-  const rows = await raw<Row>(tx, "postgres", CLAIM, [
+  const before = pending?.params ?? [];
+  // raw() numbers the writes' `?` from $1; the claim's own parameters follow them.
+  const text = claimText(pending?.texts ?? [], before.length);
+  const rows = await raw<Row>(tx, "postgres", text, [
+    ...before,
     now,
     limit * 2,
     limit,
     now + leaseMs,
     app.instanceId,
     attemptIds,
+    pending?.postIds ?? [],
   ]);
+  if (pending) {
+    pending.texts = [];
+    pending.params = [];
+    pending.postIds = [];
+  }
   return rows.map((r) => {
     const {
       claim_no: _n,

@@ -6,7 +6,7 @@
 // claim as one statement (claim-pg.ts): there every statement is a round trip.
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
-import { columns, marks, raw, rowMarks } from "../../db/raw.ts";
+import { columns, flushPending, marks, type PendingWrites, raw, rowMarks } from "../../db/raw.ts";
 import { POST_TARGET_COLUMNS, type PostTargetsTable } from "../../db/tables/posts.ts";
 import { newId } from "../../lib/ids.ts";
 import { claimPg } from "./claim-pg.ts";
@@ -40,10 +40,21 @@ export async function claimTargets(app: App, limit: number, now = app.clock.now(
 }
 
 /** The claim inside a transaction the caller commits (the worker records its last outcomes in the same one). */
-export async function claimIn(tx: Tx, app: App, limit: number, now = app.clock.now()): Promise<Claimed[]> {
-  if (limit <= 0) return [];
+export async function claimIn(
+  tx: Tx,
+  app: App,
+  limit: number,
+  now = app.clock.now(),
+  /** Postgres: writes of the same step to run in the claim's statement (see PendingWrites). */
+  pending?: PendingWrites,
+): Promise<Claimed[]> {
+  if (limit <= 0) {
+    if (pending) await flushPending(tx, app.dialect, pending);
+    return [];
+  }
   const d = app.dialect;
-  if (d === "postgres") return claimPg(tx, app, limit, now, LEASE_MS);
+  if (d === "postgres") return claimPg(tx, app, limit, now, LEASE_MS, pending);
+  if (pending) await flushPending(tx, d, pending);
   const found = await raw<{ id: string; channel_id: string }>(tx, d, CANDIDATES, [now, now, limit * 2]);
   const perChannel = new Map<string, string>();
   for (const c of found)

@@ -3,7 +3,7 @@
 // written and the posts' statuses derived again. A batch costs a handful of statements, not a few per target.
 import type { App } from "../../app/context.ts";
 import type { Dialect, Tx } from "../../db/index.ts";
-import { marks, raw } from "../../db/raw.ts";
+import { marks, type PendingWrites, raw } from "../../db/raw.ts";
 import type { PostTargetsTable } from "../../db/tables/posts.ts";
 import { updateMany } from "../../db/update-many.ts";
 import { holdChannel, markNeedsReauth } from "../../domain/channels/service.ts";
@@ -26,7 +26,13 @@ export async function completeTargets(app: App, finished: Finished[]): Promise<v
 }
 
 /** Records outcomes inside a transaction the caller commits (with the next claim, in the worker). */
-export async function completeIn(tx: Tx, app: App, finished: Finished[]): Promise<void> {
+export async function completeIn(
+  tx: Tx,
+  app: App,
+  finished: Finished[],
+  /** Postgres: the posts' and events' writes go to the step's next statement, the claim. */
+  pending?: PendingWrites,
+): Promise<void> {
   if (finished.length === 0) return;
   const now = app.clock.now();
   const after = new Map<string, PostTargetsTable>();
@@ -58,7 +64,15 @@ export async function completeIn(tx: Tx, app: App, finished: Finished[]): Promis
     for (const type of d.events) events.push({ scope, type, object: presentTarget(row) });
   }
   // The targets' events and their posts' events go in one insert.
-  await refreshPosts(tx, app, [...new Set(done.map((t) => t.post_id))], null, events, pg ?? undefined);
+  await refreshPosts(
+    tx,
+    app,
+    [...new Set(done.map((t) => t.post_id))],
+    null,
+    events,
+    pg ?? undefined,
+    pending,
+  );
 }
 
 export async function releaseChannels(tx: Tx, dialect: Dialect, targetIds: string[]): Promise<void> {

@@ -2,7 +2,7 @@
 // renewed lease and a timeout, and records outcomes in batches. Woken at once when something becomes due (NOTIFY
 // on Postgres, an in-process signal on SQLite), else it polls every 5 s.
 import type { App } from "../../app/context.ts";
-import { marks, raw } from "../../db/raw.ts";
+import { marks, pendingWrites, raw } from "../../db/raw.ts";
 import type { Adapter, PublishedPart, PublishOutcome } from "../../platforms/adapter.ts";
 import { type Claimed, claimIn, LEASE_MS } from "./claim.ts";
 import { completeIn, completeTargets, type Finished } from "./complete.ts";
@@ -89,8 +89,10 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
     if (batch.length === 0 && free <= 0) return [];
     try {
       return await inStepTx(app, async (tx) => {
-        await completeIn(tx, app, batch);
-        return free > 0 ? claimIn(tx, app, free) : [];
+        // On Postgres the outcomes' post and event writes travel with the claim: one round trip less a step.
+        const pending = app.dialect === "postgres" && free > 0 ? pendingWrites() : undefined;
+        await completeIn(tx, app, batch, pending);
+        return free > 0 ? claimIn(tx, app, free, undefined, pending) : [];
       });
     } catch (e) {
       // The database is unreachable (or a claim lost a race): keep the outcomes and try again; if it stays down
