@@ -55,7 +55,6 @@ const CLAIM = `candidates AS (
     JOIN channels c ON c.id = x.channel_id JOIN posts p ON p.id = x.post_id`;
 
 type Row = PostTargetsTable & {
-  claim_no: number;
   claim_attempt_id: string;
   claim_provider: string;
   claim_emulates: string | null;
@@ -107,7 +106,6 @@ export async function claimPg(
   }
   return rows.map((r) => {
     const {
-      claim_no: _n,
       claim_attempt_id,
       claim_provider,
       claim_emulates,
