@@ -5,12 +5,13 @@ import { hintOf, newApiKeySecret } from "../../crypto/credentials.ts";
 import { sha256hex } from "../../crypto/hash.ts";
 import type { Tx } from "../../db/index.ts";
 import type { ApiKeysTable } from "../../db/schema.ts";
-import { isId, newId } from "../../lib/ids.ts";
+import { newId } from "../../lib/ids.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
 import { loadBrand } from "../brands/service.ts";
 import { conflict, forbidden, invalid, notFound, type Problem, problem } from "../errors.ts";
 import { listParams, page } from "../pagination.ts";
+import { rowInScope } from "../scope.ts";
 import { INTEGRATION_SCOPES, isAdminScope, isScope, scopesOfRole } from "../scopes.ts";
 import { inTx } from "../tx.ts";
 import { parse } from "../validate.ts";
@@ -141,14 +142,7 @@ export async function listApiKeys(app: App, actor: Actor, query: Record<string, 
 }
 
 async function loadKey(tx: Tx, actor: Actor, id: string): Promise<ApiKeysTable> {
-  if (!isId("key", id)) throw notFound(`No API key ${id}.`, "id");
-  const row = await tx
-    .selectFrom("api_keys")
-    .selectAll()
-    .where("id", "=", id)
-    .where("org_id", "=", actor.orgId)
-    .where("livemode", "=", actor.livemode ? 1 : 0)
-    .executeTakeFirst();
+  const row = await rowInScope(tx, actor, "api_keys", "key", id);
   if (!row || (actor.brandId && row.brand_id !== actor.brandId)) throw notFound(`No API key ${id}.`, "id");
   return row;
 }

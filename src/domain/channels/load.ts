@@ -6,6 +6,7 @@ import { CHANNEL_COLUMNS, type ChannelsTable } from "../../db/tables/channels.ts
 import { isId } from "../../lib/ids.ts";
 import { type Actor, brandVisible } from "../actor.ts";
 import { notFound, type Problem, problem } from "../errors.ts";
+import { rowInScope } from "../scope.ts";
 
 export async function loadChannel(
   db: Db | Tx,
@@ -13,14 +14,7 @@ export async function loadChannel(
   id: string,
   param = "id",
 ): Promise<ChannelsTable> {
-  if (!isId("chan", id)) throw notFound(`No channel ${id}.`, param);
-  const row = await db
-    .selectFrom("channels")
-    .selectAll()
-    .where("id", "=", id)
-    .where("org_id", "=", actor.orgId)
-    .where("livemode", "=", actor.livemode ? 1 : 0)
-    .executeTakeFirst();
+  const row = await rowInScope(db, actor, "channels", "chan", id);
   if (!row || !brandVisible(actor, row.brand_id))
     throw notFound(`No channel ${id} in this org and mode.`, param);
   return row;

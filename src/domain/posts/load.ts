@@ -1,20 +1,13 @@
 // Finding posts and targets in the actor's org and mode; anything else looks missing.
 import type { Db, Tx } from "../../db/index.ts";
 import type { PostsTable, PostTargetsTable } from "../../db/tables/posts.ts";
-import { isId } from "../../lib/ids.ts";
 import { type Actor, brandVisible } from "../actor.ts";
 import { notFound } from "../errors.ts";
+import { rowInScope } from "../scope.ts";
 import { presentPost } from "./present.ts";
 
 export async function loadPost(db: Db | Tx, actor: Actor, id: string, param = "id"): Promise<PostsTable> {
-  if (!isId("post", id)) throw notFound(`No post ${id}.`, param);
-  const row = await db
-    .selectFrom("posts")
-    .selectAll()
-    .where("id", "=", id)
-    .where("org_id", "=", actor.orgId)
-    .where("livemode", "=", actor.livemode ? 1 : 0)
-    .executeTakeFirst();
+  const row = await rowInScope(db, actor, "posts", "post", id);
   if (!row || !brandVisible(actor, row.brand_id)) throw notFound(`No post ${id}.`, param);
   return row;
 }
@@ -37,14 +30,7 @@ export async function loadTarget(
   actor: Actor,
   id: string,
 ): Promise<{ target: PostTargetsTable; post: PostsTable }> {
-  if (!isId("ptgt", id)) throw notFound(`No post target ${id}.`, "id");
-  const target = await db
-    .selectFrom("post_targets")
-    .selectAll()
-    .where("id", "=", id)
-    .where("org_id", "=", actor.orgId)
-    .where("livemode", "=", actor.livemode ? 1 : 0)
-    .executeTakeFirst();
+  const target = await rowInScope(db, actor, "post_targets", "ptgt", id);
   if (!target) throw notFound(`No post target ${id}.`, "id");
   const post = await db
     .selectFrom("posts")

@@ -3,12 +3,13 @@
 import type { App } from "../../app/context.ts";
 import type { Db, Tx } from "../../db/index.ts";
 import type { WebhookEndpointsTable } from "../../db/tables/webhooks.ts";
-import { isId, newId } from "../../lib/ids.ts";
+import { newId } from "../../lib/ids.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
 import { notFound } from "../errors.ts";
 import { refuseBrandLimited } from "../events/service.ts";
 import { listParams, page } from "../pagination.ts";
+import { rowInScope } from "../scope.ts";
 import { inTx } from "../tx.ts";
 import { parse } from "../validate.ts";
 // Whoever manages endpoints also writes their deliveries: importing the service registers the outbox hook.
@@ -24,14 +25,7 @@ function allowed(actor: Actor, scope: "webhooks:read" | "webhooks:write") {
 }
 
 async function loadEndpoint(db: Db | Tx, actor: Actor, id: string): Promise<WebhookEndpointsTable> {
-  if (!isId("whep", id)) throw notFound(`No webhook endpoint ${id}.`, "id");
-  const row = await db
-    .selectFrom("webhook_endpoints")
-    .selectAll()
-    .where("id", "=", id)
-    .where("org_id", "=", actor.orgId)
-    .where("livemode", "=", actor.livemode ? 1 : 0)
-    .executeTakeFirst();
+  const row = await rowInScope(db, actor, "webhook_endpoints", "whep", id);
   if (!row) throw notFound(`No webhook endpoint ${id}.`, "id");
   return row;
 }
@@ -181,15 +175,7 @@ export async function resendDelivery(app: App, actor: Actor, id: string) {
   allowed(actor, "webhooks:write");
   const now = app.clock.now();
   const out = await inTx(app, async (tx) => {
-    const d = isId("whdel", id)
-      ? await tx
-          .selectFrom("webhook_deliveries")
-          .selectAll()
-          .where("id", "=", id)
-          .where("org_id", "=", actor.orgId)
-          .where("livemode", "=", actor.livemode ? 1 : 0)
-          .executeTakeFirst()
-      : undefined;
+    const d = await rowInScope(tx, actor, "webhook_deliveries", "whdel", id);
     if (!d) throw notFound(`No webhook delivery ${id}.`, "id");
     if (d.status === "delivering") return presentDelivery(d);
     await tx
