@@ -1,7 +1,7 @@
 // Every notable change writes an event in the same transaction as the change (interface.md Events).
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
-import { type PendingWrites, raw, rowMarks } from "../../db/raw.ts";
+import { flushPending, type PendingWrites, pendingWrites, raw, rowMarks } from "../../db/raw.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Actor } from "../actor.ts";
 import { afterEventHooks } from "./hooks.ts";
@@ -50,13 +50,6 @@ export async function recordEvents(
   /** Postgres: hand the writes to the transaction's next statement instead of running them now. */
   pending?: PendingWrites,
 ): Promise<RecordedEvent[]> {
-  if (items.length === 0) {
-    if (alongside && pending && app.dialect === "postgres") {
-      pending.texts.push(alongside.text);
-      pending.params.push(...alongside.params);
-    } else if (alongside) await raw(tx, app.dialect, alongside.text, alongside.params);
-    return [];
-  }
   const now = app.clock.now();
   const events: RecordedEvent[] = items.map((e) => ({
     id: newId("evt", now),
@@ -69,38 +62,42 @@ export async function recordEvents(
   }));
   // Plain SQL text: the publish worker writes a batch of these for every batch of outcomes.
   if (app.dialect === "postgres") {
-    const cols: unknown[][] = [[], [], [], [], [], [], []];
-    for (const e of events) {
-      cols[0]!.push(e.id);
-      cols[1]!.push(e.org_id);
-      cols[2]!.push(e.livemode ? 1 : 0);
-      cols[3]!.push(e.type);
-      cols[4]!.push(e.request_id);
-      cols[5]!.push(JSON.stringify(e.data));
-      cols[6]!.push(now);
+    // The writes go in one statement: handed on in `pending`, or run here as one.
+    const writes = pending ?? pendingWrites();
+    if (alongside) {
+      writes.texts.push(alongside.text);
+      writes.params.push(...alongside.params);
     }
-    if (pending) {
-      if (alongside) pending.texts.push(alongside.text);
-      pending.texts.push(INSERT_PG);
-      pending.params.push(...(alongside?.params ?? []), ...cols);
-    } else {
-      const text = alongside ? `WITH alongside AS (${alongside.text}) ${INSERT_PG}` : INSERT_PG;
-      await raw(tx, app.dialect, text, alongside ? [...alongside.params, ...cols] : cols);
+    if (events.length) {
+      const cols: unknown[][] = [[], [], [], [], [], [], []];
+      for (const e of events) {
+        cols[0]!.push(e.id);
+        cols[1]!.push(e.org_id);
+        cols[2]!.push(e.livemode ? 1 : 0);
+        cols[3]!.push(e.type);
+        cols[4]!.push(e.request_id);
+        cols[5]!.push(JSON.stringify(e.data));
+        cols[6]!.push(now);
+      }
+      writes.texts.push(INSERT_PG);
+      writes.params.push(...cols);
     }
-    for (const hook of afterEventHooks) await hook(tx, app, events);
-    return events;
+    if (!pending) await flushPending(tx, app.dialect, writes);
+  } else {
+    if (alongside) await raw(tx, app.dialect, alongside.text, alongside.params);
+    if (events.length) {
+      const params: unknown[] = [];
+      for (const e of events)
+        params.push(e.id, e.org_id, e.livemode ? 1 : 0, e.type, e.request_id, JSON.stringify(e.data), now);
+      await raw(
+        tx,
+        app.dialect,
+        `INSERT INTO events (id, org_id, livemode, type, request_id, data, created_at) VALUES ${rowMarks(events.length, 7)}`,
+        params,
+      );
+    }
   }
-  if (alongside) await raw(tx, app.dialect, alongside.text, alongside.params);
-  const params: unknown[] = [];
-  for (const e of events)
-    params.push(e.id, e.org_id, e.livemode ? 1 : 0, e.type, e.request_id, JSON.stringify(e.data), now);
-  await raw(
-    tx,
-    app.dialect,
-    `INSERT INTO events (id, org_id, livemode, type, request_id, data, created_at) VALUES ${rowMarks(events.length, 7)}`,
-    params,
-  );
-  for (const hook of afterEventHooks) await hook(tx, app, events);
+  if (events.length) for (const hook of afterEventHooks) await hook(tx, app, events);
   return events;
 }
 

@@ -5,6 +5,7 @@ import { getPost, listAttempts, listPosts } from "../../../domain/posts/read.ts"
 import { reschedulePost } from "../../../domain/posts/reschedule.ts";
 import { approvePost, rejectPost } from "../../../domain/posts/review.ts";
 import { MarkPublished, PostCreate, PostPreview, Reschedule, Review } from "../../../domain/posts/schema.ts";
+import { POST_STATUSES, TARGET_STATUSES } from "../../../domain/posts/status.ts";
 import { markTargetPublished, retryTarget } from "../../../domain/targets/resolve.ts";
 import { nstr, ntime, obj, str } from "../../openapi-schemas.ts";
 import { type RouteDef, reply } from "../../route.ts";
@@ -136,7 +137,7 @@ export const postSchemas: Record<string, unknown> = {
     provider: str,
     livemode: { type: "boolean" },
     parts: { type: "array", items: str },
-    status: { enum: ["held", "queued", "publishing", "published", "failed", "needs_attention", "canceled"] },
+    status: { enum: [...TARGET_STATUSES] },
     attempts: { type: "integer" },
     next_attempt_at: ntime,
     publish_by: ntime,
@@ -150,18 +151,7 @@ export const postSchemas: Record<string, unknown> = {
     object: { const: "post" },
     brand: str,
     livemode: { type: "boolean" },
-    status: {
-      enum: [
-        "pending_approval",
-        "scheduled",
-        "publishing",
-        "published",
-        "partially_published",
-        "failed",
-        "canceled",
-        "rejected",
-      ],
-    },
+    status: { enum: [...POST_STATUSES] },
     template: nstr,
     template_version: { type: ["integer", "null"] },
     data: {},
