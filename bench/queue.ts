@@ -173,6 +173,17 @@ async function requiredWritesLoop(app: App): Promise<void> {
   }
 }
 
+/**
+ * This process's CPU time per target (µs) since `c0`: on SQLite all of a drain's work (the checkpointer thread
+ * included), so it compares loops even when other work on the machine moves their rates; on Postgres only the
+ * client side.
+ */
+const cpuPerTarget = (c0: NodeJS.CpuUsage) => {
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / N;
+};
+const cpuOf = new Map<unknown, number>();
+
 /** Targets per second of `loop` run by `workers` apps on a freshly seeded database. */
 async function measureLoop(
   dialect: "sqlite" | "postgres",
@@ -191,8 +202,10 @@ async function measureLoop(
     )),
   ];
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   await Promise.all(loops.map(loop));
   const secs = (performance.now() - t0) / 1000;
+  cpuOf.set(loop, cpuPerTarget(c0));
   if ((await published(db.app)) !== N) throw new Error("a raw loop did not publish everything");
   for (const a of loops) await a.close();
   await db.drop();
@@ -218,9 +231,11 @@ async function run(dialect: "sqlite" | "postgres") {
     )),
   ];
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   const ws = apps.map((a) => startPublishWorker(a, { adapterFor: () => instant, pollMs: 5 }));
   while (await anyLeft(ours.app)) await Bun.sleep(50);
   const ourSecs = (performance.now() - t0) / 1000;
+  const ourCpu = cpuPerTarget(c0);
   if ((await published(ours.app)) !== N) throw new Error("the worker did not publish everything");
   for (const w of ws) await w.stop();
   for (const a of apps) await a.close();
@@ -230,6 +245,11 @@ async function run(dialect: "sqlite" | "postgres") {
   const required = await measureLoop(dialect, workers, requiredWritesLoop);
   console.log(
     `queue-drain ${dialect}: ${Math.round(rate)} targets/s, ratio ${(rate / floor).toFixed(2)} (raw claim-10-and-complete ${Math.round(floor)}/s; ${N} targets, ${CHANNELS} channels, ${workers} worker${workers > 1 ? "s" : ""})`,
+  );
+  const floorCpu = cpuOf.get(rawLoop)!;
+  const requiredCpu = cpuOf.get(requiredWritesLoop)!;
+  console.log(
+    `  cpu in this process per target: worker ${ourCpu.toFixed(1)} µs, raw floor ${floorCpu.toFixed(1)} µs (${(floorCpu / ourCpu).toFixed(2)} of the worker's), required-writes loop ${requiredCpu.toFixed(1)} µs`,
   );
   console.log(
     `  required-writes loop ${dialect}: ${Math.round(required)} targets/s, ${(required / floor).toFixed(2)} of the raw floor; the worker is ${(rate / required).toFixed(2)} of it`,

@@ -6,5 +6,14 @@ import templates from "./0003_templates.ts";
 import webhooks from "./0004_webhooks.ts";
 import posts from "./0005_posts.ts";
 import queueIndexes from "./0006_queue_indexes.ts";
+import leanQueueRows from "./0007_lean_queue_rows.ts";
 
-export const migrations: Migration[] = [core, channels, templates, webhooks, posts, queueIndexes];
+export const migrations: Migration[] = [
+  core,
+  channels,
+  templates,
+  webhooks,
+  posts,
+  queueIndexes,
+  leanQueueRows,
+];

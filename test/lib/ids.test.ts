@@ -25,6 +25,18 @@ describe("ids", () => {
     expect(ids.every((id) => isId("evt", id))).toBe(true);
   });
 
+  test("every bit of the UUIDv7 is written: its version and variant read back in place", () => {
+    for (let i = 0; i < 1000; i++) {
+      // 130 bits from the 26 characters; the UUID's bit b is bit b + 2 of them.
+      const bits = [...newId("att").slice(4)]
+        .map((c) => ALPHABET.indexOf(c).toString(2).padStart(5, "0"))
+        .join("")
+        .slice(2);
+      expect(bits.slice(48, 52)).toBe("0111"); // version 7
+      expect(bits.slice(64, 66)).toBe("10"); // RFC 4122 variant
+    }
+  });
+
   test("isId checks the prefix and the shape", () => {
     const id = newId("brand");
     expect(isId("brand", id)).toBe(true);

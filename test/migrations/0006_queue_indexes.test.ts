@@ -45,8 +45,9 @@ for (const dialect of dialects) {
 
     test("the due index holds only queued targets and the lease index only targets being published", async () => {
       const defs = await indexDefinitions(t, dialect);
+      // (On SQLite, 0007 adds the channel and org after these two columns: test/migrations/0007_lean_queue_rows.)
       expect(defs.post_targets_due).toMatch(
-        /\(\s*next_attempt_at,\s*id\s*\)\s*WHERE\s*\(?\s*status = 'queued'/,
+        /\(\s*next_attempt_at,\s*id\s*(,\s*channel_id,\s*org_id\s*)?\)\s*WHERE\s*\(?\s*status = 'queued'/,
       );
       expect(defs.post_targets_leased).toMatch(
         /\(\s*leased_until\s*\)\s*WHERE\s*\(?\s*status = 'publishing'/,

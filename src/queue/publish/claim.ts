@@ -23,14 +23,16 @@ export interface Claimed {
   metadata: Record<string, string>;
 }
 
-// One scan of the due index with existence checks, so the plan walks post_targets in due order and stops at the
-// limit whatever the table statistics say.
+// One scan of the due index (which carries each target's channel and org), in due order, stopping at the limit.
+// The channels and orgs a target may not be published to now (locked, inactive, rate-limit held, suspended) are
+// each read once per claim from small indexes into in-memory lists (non-correlated IN), rather than probed in
+// three tables for every candidate: those probes were most of the claim's time.
 export const CANDIDATES = `SELECT t.id, t.channel_id FROM post_targets t
   WHERE t.status = 'queued' AND t.next_attempt_at <= ?
-    AND NOT EXISTS (SELECT 1 FROM channel_locks l WHERE l.channel_id = t.channel_id)
-    AND EXISTS (SELECT 1 FROM channels c WHERE c.id = t.channel_id AND c.status = 'active'
-                AND (c.rate_limited_until IS NULL OR c.rate_limited_until <= ?))
-    AND EXISTS (SELECT 1 FROM orgs o WHERE o.id = t.org_id AND o.status <> 'suspended')
+    AND t.channel_id NOT IN (SELECT channel_id FROM channel_locks)
+    AND t.channel_id NOT IN (SELECT id FROM channels
+      WHERE (status <> 'active' OR rate_limited_until IS NOT NULL) AND (status <> 'active' OR rate_limited_until > ?))
+    AND t.org_id NOT IN (SELECT id FROM orgs WHERE status = 'suspended')
   ORDER BY t.next_attempt_at, t.id
   LIMIT ?`;
 
