@@ -22,6 +22,8 @@ export interface App {
   signals: Signals;
   /** True once the schema is at the version this build knows. */
   schemaReady(): Promise<boolean>;
+  /** Resolves once this process's commits so far would survive a power loss (see Database.syncWrites). */
+  syncWrites(): Promise<void>;
   /** Postgres LISTEN; resolves to a function that stops listening (a no-op on SQLite). */
   listen(channel: string, fn: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -61,6 +63,7 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
       return ready;
     },
     listen: (channel, fn) => database.listen(channel, fn),
+    syncWrites: async () => database.syncWrites?.(),
     close: () => database.close(),
   };
 }

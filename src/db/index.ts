@@ -6,6 +6,7 @@ import type { Dialect } from "./migration.ts";
 import { preparedNames } from "./raw.ts";
 import type { DB } from "./schema.ts";
 import { BunSqliteDialect, openSqlite } from "./sqlite.ts";
+import { walSync } from "./wal-sync.ts";
 
 export type Db = Kysely<DB>;
 export type Tx = Transaction<DB>;
@@ -30,6 +31,12 @@ export interface Database {
    * served by processes that wake each other through polling, and in-process through App.signals.
    */
   listen(channel: string, fn: () => void): Promise<() => Promise<void>>;
+  /**
+   * Resolves once what this process has committed would survive a power loss. Postgres commits durably already
+   * (synchronous_commit); SQLite commits with synchronous = NORMAL and syncs its WAL here (src/db/wal-sync.ts).
+   * Absent on databases made by hand in tests: nothing to sync.
+   */
+  syncWrites?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -66,12 +73,23 @@ export function openDatabase(url: string, opts: { poolSize?: number } = {}): Dat
         await client.end().catch(() => {});
       };
     };
-    return { db, dialect: "postgres", listen, close: () => db.destroy() };
+    // Commits are durable when they return (synchronous_commit): nothing more to sync.
+    return { db, dialect: "postgres", listen, syncWrites: async () => {}, close: () => db.destroy() };
   }
   const path = url.replace(/^sqlite:/, "");
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new Kysely<DB>({ dialect: new BunSqliteDialect(openSqlite(path), { path }) });
-  return { db, dialect: "sqlite", listen: async () => async () => {}, close: () => db.destroy() };
+  const wal = path === ":memory:" ? null : walSync(path);
+  return {
+    db,
+    dialect: "sqlite",
+    listen: async () => async () => {},
+    syncWrites: async () => wal?.sync(),
+    close: async () => {
+      await db.destroy();
+      await wal?.close();
+    },
+  };
 }
 
 /**

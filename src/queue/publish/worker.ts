@@ -59,10 +59,17 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
       wakeUp = done;
     });
 
-  async function runOne(c: Claimed): Promise<void> {
+  async function runOne(c: Claimed, synced: Promise<void>): Promise<void> {
     const adapter = opts.adapterFor(c.channel.provider);
     let outcome: PublishOutcome | { kind: "error"; message: string };
-    if (!adapter) {
+    const unsynced = await synced.then(
+      () => null,
+      (e: unknown) => String(e),
+    );
+    if (unsynced !== null) {
+      // The attempt row might not outlive a power loss: publishing now could publish twice. Nothing was sent.
+      outcome = { kind: "transient", message: `attempt_not_durable: ${unsynced}` };
+    } else if (!adapter) {
       outcome = {
         kind: "rejected",
         code: "provider_unsupported",
@@ -121,9 +128,12 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
         await sleep(1000);
         continue;
       }
+      // The claim's attempt rows must be on disk before any adapter is called (never twice, even after a power
+      // loss); the sync runs off the event loop while the next step goes on, and covers the whole batch.
+      const synced = claimed.length ? app.syncWrites() : Promise.resolve();
       for (const c of claimed) {
         publishing.add(c.target.id);
-        const p: Promise<void> = runOne(c)
+        const p: Promise<void> = runOne(c, synced)
           .catch((e) => app.log.error("publish run failed", { target: c.target.id, error: String(e) }))
           .finally(() => {
             inflight.delete(p);

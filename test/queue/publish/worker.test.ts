@@ -280,6 +280,73 @@ for (const dialect of dialects) {
       ).toEqual([0, 1, 2]);
     });
 
+    test("no adapter is called before the claim's attempt rows are synced to disk", async () => {
+      const f = await tenant(t.app);
+      await t.request("POST", "/v1/posts", {
+        key: f.testKey,
+        body: { brand: f.brandId, content: { body: "Synced" } },
+      });
+      const order: string[] = [];
+      const sync = t.app.syncWrites;
+      t.app.syncWrites = async () => {
+        order.push("sync started");
+        await sync();
+        await Bun.sleep(30); // a slow disk: the adapter must still wait
+        order.push("sync done");
+      };
+      try {
+        await drain((provider) => {
+          const real = adapterFor(provider)!;
+          return {
+            ...real,
+            publish: async (app, input) => {
+              order.push("adapter called");
+              return real.publish(app, input);
+            },
+          };
+        });
+      } finally {
+        t.app.syncWrites = sync;
+      }
+      expect(order.slice(0, 3)).toEqual(["sync started", "sync done", "adapter called"]);
+    });
+
+    test("when the sync fails nothing is sent: the target waits for another attempt", async () => {
+      const f = await tenant(t.app);
+      const r = await t.request("POST", "/v1/posts", {
+        key: f.testKey,
+        body: { brand: f.brandId, content: { body: "Not durable" } },
+      });
+      let sent = 0;
+      const sync = t.app.syncWrites;
+      t.app.syncWrites = async () => {
+        throw new Error("EIO: i/o error, fdatasync");
+      };
+      try {
+        await drain(() => ({
+          provider: "sandbox",
+          idempotent: false,
+          publish: async () => {
+            sent++;
+            return { kind: "published", permalink: null };
+          },
+        }));
+      } finally {
+        t.app.syncWrites = sync;
+      }
+      expect(sent).toBe(0);
+      const target = (await t.request("GET", `/v1/posts/${r.body.id}`, { key: f.testKey })).body.targets[0];
+      expect([target.status, target.attempts]).toEqual(["queued", 1]);
+      expect(target.next_attempt_at).not.toBeNull();
+      const attempts = await t.request("GET", `/v1/post_targets/${target.id}/attempts`, { key: f.testKey });
+      expect(
+        attempts.body.data.map((x: { outcome: string; error: { message: string } | null }) => [
+          x.outcome,
+          x.error?.message,
+        ]),
+      ).toEqual([["transient", "attempt_not_durable: Error: EIO: i/o error, fdatasync"]]);
+    });
+
     test("an adapter that throws leaves the target needing attention", async () => {
       const f = await tenant(t.app);
       const r = await t.request("POST", "/v1/posts", {
