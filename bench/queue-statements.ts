@@ -1,0 +1,93 @@
+#!/usr/bin/env bun
+// Where a SQLite queue drain spends its time, statement by statement: N due targets (bench/seed-queue.ts), one
+// publish worker with an adapter that answers at once, and every SQLite call timed by its SQL text. Prints the
+// process's CPU per target, then each statement's time per target, calls, and time per call. A tool for finding
+// what to work on next, not a benchmark with a goal (bench/queue.ts is that).
+// Usage: bun bench/queue-statements.ts [N]   (default 30,000 targets)
+import { Database } from "bun:sqlite";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "kysely";
+import { loadConfig } from "../src/app/config.ts";
+import { createApp } from "../src/app/context.ts";
+import { silentLogger } from "../src/app/log.ts";
+import { openDatabase } from "../src/db/index.ts";
+import { migrate } from "../src/db/migrate.ts";
+import { BunSqliteConnection } from "../src/db/sqlite.ts";
+import type { Adapter } from "../src/platforms/adapter.ts";
+import { startPublishWorker } from "../src/queue/publish/worker.ts";
+import { seedQueue } from "./seed-queue.ts";
+
+const N = Number(process.argv[2] ?? 30_000);
+const stats = new Map<string, { calls: number; ns: number }>();
+let timing = false;
+function record(text: string, ns: number): void {
+  if (!timing) return;
+  const key = text.replace(/\s+/g, " ").slice(0, 100);
+  const s = stats.get(key) ?? { calls: 0, ns: 0 };
+  s.calls++;
+  s.ns += ns;
+  stats.set(key, s);
+}
+/** Wraps `name` of `proto` so each call is timed under its first argument's SQL text (`sqlOf`). */
+function timeCalls(proto: object, name: string, sqlOf: (arg: unknown) => string, prefix = ""): void {
+  const p = proto as Record<string, (...args: unknown[]) => unknown>;
+  const original = p[name]!;
+  p[name] = function (this: unknown, ...args: unknown[]) {
+    const start = Bun.nanoseconds();
+    const out = original.apply(this, args);
+    // executeQuery is async in form only: bun:sqlite has done the work by the time it returns.
+    record(prefix + sqlOf(args[0]), Bun.nanoseconds() - start);
+    return out;
+  };
+}
+timeCalls(BunSqliteConnection.prototype, "rows", (t) => t as string);
+timeCalls(BunSqliteConnection.prototype, "executeQuery", (q) => (q as { sql: string }).sql);
+timeCalls(Database.prototype, "run", (t) => t as string, "run: ");
+
+const dir = mkdtempSync(join(tmpdir(), "svc-bench-stmts-"));
+const url = `sqlite:${join(dir, "q.db")}`;
+const config = loadConfig({
+  SVC_DATABASE_URL: url,
+  SVC_MASTER_KEYS: `b:${randomBytes(32).toString("base64")}`,
+  SVC_DATA_DIR: dir,
+});
+const database = openDatabase(url);
+await migrate(database.db, "sqlite");
+const app = createApp(config, { database, log: silentLogger });
+await seedQueue(app, N, 1000, Date.now() - 1000);
+await sql`ANALYZE`.execute(app.db);
+const instant: Adapter = {
+  provider: "sandbox",
+  idempotent: false,
+  publish: async () => ({ kind: "published", permalink: null }),
+};
+
+timing = true;
+const cpu0 = process.cpuUsage();
+const t0 = performance.now();
+const worker = startPublishWorker(app, { adapterFor: () => instant, pollMs: 5 });
+const left = (status: string) =>
+  sql.raw(`SELECT 1 AS x FROM post_targets WHERE status = '${status}' LIMIT 1`).execute(app.db);
+while ((await left("queued")).rows.length || (await left("publishing")).rows.length) await Bun.sleep(50);
+const secs = (performance.now() - t0) / 1000;
+const cpu = process.cpuUsage(cpu0);
+timing = false;
+await worker.stop();
+await app.close();
+rmSync(dir, { recursive: true, force: true });
+
+const rows = [...stats].sort((a, b) => b[1].ns - a[1].ns);
+const total = rows.reduce((n, [, s]) => n + s.ns, 0);
+const perTarget = (ns: number) => (ns / 1000 / N).toFixed(2).padStart(6);
+console.log(
+  `${N} targets in ${secs.toFixed(1)} s (${Math.round(N / secs)}/s); CPU ${((cpu.user + cpu.system) / N).toFixed(1)} µs a target, SQLite calls ${perTarget(total).trim()} µs`,
+);
+console.log("µs/target  calls   µs/call  statement");
+for (const [text, s] of rows.slice(0, 25))
+  console.log(
+    `${perTarget(s.ns)}  ${String(s.calls).padStart(7)}  ${(s.ns / s.calls / 1000).toFixed(1).padStart(7)}  ${text}`,
+  );
+process.exit(0);
