@@ -1,5 +1,5 @@
 // Fewer B-trees to write for each published target on SQLite, where every page a publish step dirties is copied
-// into the WAL at its commit (the publish worker's steps were a third COMMIT):
+// into the WAL at its commit (COMMIT was a fifth of a publish step's SQLite time):
 // - channel_locks and post_attempts become WITHOUT ROWID tables keyed by their primary key: a row is stored once,
 //   in the key's B-tree, instead of in the table and again in the key's index. The rebuild copies every attempt
 //   row with the write lock held (a million rows: 0.8 s in memory on the project machine, more on disk), so
