@@ -81,13 +81,10 @@ export const pendingWrites = (): PendingWrites => ({ texts: [], params: [], post
 /** Runs what is still pending on its own (when no later statement took it). */
 export async function flushPending(db: Db | Tx, dialect: Dialect, pending: PendingWrites): Promise<void> {
   if (pending.texts.length === 0) return;
-  const [last, ...before] = [...pending.texts].reverse();
-  const text = before.length
-    ? `WITH ${before
-        .reverse()
-        .map((t, i) => `w${i} AS (${t})`)
-        .join(", ")} ${last}`
-    : last!;
+  // The last write is the statement; those before it are its CTEs, in order.
+  const before = pending.texts.slice(0, -1);
+  const last = pending.texts[pending.texts.length - 1]!;
+  const text = before.length ? `WITH ${before.map((t, i) => `w${i} AS (${t})`).join(", ")} ${last}` : last;
   const params = pending.params;
   pending.texts = [];
   pending.params = [];
