@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 // per second and p99, beside a bare Elysia POST route parsing the same body, measured in the same run with the
 // same client (a separate process, 8 requests in flight).
 // Usage: bun bench/api.ts [--quick]
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/app/config.ts";
@@ -65,7 +65,18 @@ async function serve(mode: "svc" | "bare", port: number) {
   return proc;
 }
 
-async function load(port: number): Promise<{ rps: number; p99: number; errors: number }> {
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function cpuSeconds(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = f.slice(f.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function load(port: number): Promise<{ rps: number; p99: number; errors: number; requests: number }> {
   const lat: number[] = [];
   let errors = 0;
   let n = 0;
@@ -91,7 +102,12 @@ async function load(port: number): Promise<{ rps: number; p99: number; errors: n
     }),
   );
   lat.sort((x, y) => x - y);
-  return { rps: lat.length / seconds, p99: lat[Math.floor(lat.length * 0.99)]!, errors };
+  return {
+    rps: lat.length / seconds,
+    p99: lat[Math.floor(lat.length * 0.99)]!,
+    errors,
+    requests: lat.length,
+  };
 }
 
 const bare = await serve("bare", 19501);
@@ -100,11 +116,14 @@ const floor = await load(19501);
 bare.kill();
 const svc = await serve("svc", 19502);
 await load(19502);
+const cpu0 = cpuSeconds(svc.pid);
 const ours = await load(19502);
+const serverCpu = ((cpuSeconds(svc.pid) - cpu0) / ours.requests) * 1e6;
 svc.kill("SIGINT");
 await svc.exited;
 if (ours.errors) console.log(`warning: ${ours.errors} requests did not answer 201`);
 console.log(`bare elysia post: ${Math.round(floor.rps)} req/s, p99 ${floor.p99.toFixed(2)} ms`);
+console.log(`server CPU: ${serverCpu.toFixed(0)} µs a request`);
 console.log(
   `api-post: ${Math.round(ours.rps)} req/s, p99 ${ours.p99.toFixed(2)} ms, ratio ${(ours.rps / floor.rps).toFixed(2)}`,
 );
