@@ -78,12 +78,14 @@ const body = JSON.stringify({
 });
 let n = 0;
 let errors = 0;
+const latencies: number[] = [];
 async function run(count: number): Promise<void> {
   let left = count;
   await Promise.all(
     Array.from({ length: 8 }, async () => {
       while (left-- > 0) {
         const i = n++;
+        const t = performance.now();
         const r = await http.handle(
           new Request("http://127.0.0.1/v1/posts", {
             method: "POST",
@@ -96,6 +98,7 @@ async function run(count: number): Promise<void> {
           }),
         );
         await r.arrayBuffer();
+        if (timing) latencies.push(performance.now() - t);
         if (r.status !== 201) errors++;
       }
     }),
@@ -120,6 +123,11 @@ const per = (ns: number) => (ns / 1000 / N).toFixed(1).padStart(6);
 if (errors) console.log(`warning: ${errors} requests did not answer 201`);
 console.log(
   `${N} requests in ${secs.toFixed(1)} s (${Math.round(N / secs)}/s); CPU ${((cpu.user + cpu.system) / N).toFixed(0)} µs a request, SQLite calls ${per(total).trim()} µs`,
+);
+latencies.sort((a, b) => a - b);
+const pct = (p: number) => latencies[Math.floor(latencies.length * p)]!.toFixed(1);
+console.log(
+  `latency (8 in flight): p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`,
 );
 console.log(`calls over 3 ms: ${slow.length}`, slow.slice(0, 10));
 console.log("µs/req  calls/req  µs/call   max ms  statement");
