@@ -18,6 +18,7 @@ import {
 } from "../domain/idempotency/service.ts";
 import type { RequestLog } from "../domain/requests/log.ts";
 import { newId } from "../lib/ids.ts";
+import { jsonOf } from "../lib/json-text.ts";
 import { internalError, problemBody } from "./problem.ts";
 import type { RateLimiter } from "./ratelimit.ts";
 import { isReply, type RouteDef } from "./route.ts";
@@ -227,10 +228,10 @@ export async function runRoute(
     }
     const r = isReply(out) ? out : { status: route.status ?? 200, body: out };
     status = r.status;
-    const text = answer?.text ?? JSON.stringify(r.body);
+    const text = answer?.text ?? jsonOf(r.body);
     if (answer && answer.text === null && status >= 200 && status < 300) {
       // The domain call answered without storing (it changed nothing): keep the key as the claim path would.
-      await storeAnswer(app.db, app, answer, r.body).catch((e) =>
+      await storeAnswer(app.db, app, answer, r.body, text).catch((e) =>
         app.log.warn("storing an idempotent answer failed", { request_id: requestId, error: String(e) }),
       );
     }

@@ -5,6 +5,7 @@ import type { App } from "../../app/context.ts";
 import { insertRows } from "../../db/insert-rows.ts";
 import type { PostsTable, PostTargetsTable } from "../../db/tables/posts.ts";
 import { newId } from "../../lib/ids.ts";
+import { serializeOnce } from "../../lib/json-text.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
 import type { Slot } from "../brands/schema.ts";
@@ -159,11 +160,13 @@ export async function createPost(
     await insertRows(tx, app.dialect, "post_targets", targets);
 
     const presented = presentPost(post, targets);
+    // Serialized once: the events' data, the stored answer and the response body all carry this text.
+    const json = serializeOnce(presented);
     const scope = scopeOf(actor);
-    await recordEvent(tx, app, scope, "post.created", presented);
+    await recordEvent(tx, app, scope, "post.created", presented, json);
     if (approval) {
-      await recordEvent(tx, app, scope, "post.approval_requested", presented);
-      await recordEvent(tx, app, scope, "approval.requested", presented);
+      await recordEvent(tx, app, scope, "post.approval_requested", presented, json);
+      await recordEvent(tx, app, scope, "approval.requested", presented, json);
     }
     await audit(tx, app, actor, {
       action: "post.create",
@@ -171,7 +174,7 @@ export async function createPost(
       detail: { channels: targets.length, approval },
     });
     if (!approval) await notifyDue(tx, app);
-    if (idempotency) await storeAnswer(tx, app, idempotency, presented);
+    if (idempotency) await storeAnswer(tx, app, idempotency, presented, json);
     return presented;
   });
   wakeLocal(app);
