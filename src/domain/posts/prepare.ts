@@ -4,13 +4,12 @@
 import type { App } from "../../app/context.ts";
 import type { Db, Tx } from "../../db/index.ts";
 import type { BrandsTable } from "../../db/schema.ts";
-import type { ChannelsTable } from "../../db/tables/channels.ts";
 import { isProvider } from "../../platforms/registry.ts";
 import { SIMULATIONS } from "../../platforms/sandbox/adapter.ts";
 import type { Provider } from "../../platforms/types.ts";
 import type { Actor } from "../actor.ts";
 import { loadBrand } from "../brands/service.ts";
-import { channelsForPost } from "../channels/service.ts";
+import { channelsForPost, type PostChannel } from "../channels/service.ts";
 import { type Problem, problem } from "../errors.ts";
 import { loadRender, type Rendition } from "../render/lazy.ts";
 import { findTemplate, type ResolvedTemplate } from "../templates/resolve.ts";
@@ -37,8 +36,8 @@ export interface Prepared {
   template: ResolvedTemplate | null;
   data: unknown;
   content: ContentInput | null;
-  channels: ChannelsTable[];
-  renditions: { channel: ChannelsTable; rendition: Rendition }[];
+  channels: PostChannel[];
+  renditions: { channel: PostChannel; rendition: Rendition }[];
   metadata: Record<string, string>;
   media: string[];
   /** Problems of the request itself (template, data, channels, metadata, media). */
