@@ -125,20 +125,29 @@ export async function preparePost(
       campaign: template?.template.key ?? null,
       postId,
     };
+    // Everything a rendition depends on but the channel's network is the same for every channel of the post, so
+    // channels of one network (a brand's several sandbox channels, two accounts on one network) share one
+    // rendition: the text is cut, tagged and measured once per network, not once per channel.
+    const byNetwork = new Map<string, Rendition>();
     for (const channel of found.channels) {
-      const rendition = renderForProvider({
-        provider: channel.provider as Provider,
-        emulates: (channel.emulates as Provider | null) ?? null,
-        ...(template
-          ? { template: { source: template.source, data: input.data ?? {} } }
-          : content?.parts !== undefined
-            ? { parts: content.parts }
-            : { body: content?.body ?? "" }),
-        overrides: { ...input.overrides, ...content?.overrides },
-        fit: { ...input.fit, ...content?.fit },
-        mediaCount: media.length,
-        utm,
-      });
+      const network = `${channel.provider}|${channel.emulates ?? ""}`;
+      let rendition = byNetwork.get(network);
+      if (!rendition) {
+        rendition = renderForProvider({
+          provider: channel.provider as Provider,
+          emulates: (channel.emulates as Provider | null) ?? null,
+          ...(template
+            ? { template: { source: template.source, data: input.data ?? {} } }
+            : content?.parts !== undefined
+              ? { parts: content.parts }
+              : { body: content?.body ?? "" }),
+          overrides: { ...input.overrides, ...content?.overrides },
+          fit: { ...input.fit, ...content?.fit },
+          mediaCount: media.length,
+          utm,
+        });
+        byNetwork.set(network, rendition);
+      }
       renditions.push({ channel, rendition });
       violations.push(...renditionProblems(rendition, channel.id));
     }
