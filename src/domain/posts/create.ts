@@ -3,6 +3,7 @@
 // its slot, hold it for approval when needed, and write post.created and the audit row, in one transaction.
 import type { App } from "../../app/context.ts";
 import { insertRows } from "../../db/insert-rows.ts";
+import { raw } from "../../db/raw.ts";
 import type { PostsTable, PostTargetsTable } from "../../db/tables/posts.ts";
 import { newId } from "../../lib/ids.ts";
 import { serializeOnce } from "../../lib/json-text.ts";
@@ -53,14 +54,14 @@ export async function createPost(
     if (actor.livemode) {
       const from = monthStart(now);
       await assertWithinLimit(tx, actor.orgId, "posts_per_month", async () => {
-        const r = await tx
-          .selectFrom("posts")
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .where("org_id", "=", actor.orgId)
-          .where("livemode", "=", 1)
-          .where("created_at", ">=", from)
-          .executeTakeFirstOrThrow();
-        return Number(r.n) + 1;
+        // Plain text: a live create with a monthly limit counts on every request.
+        const [r] = await raw<{ n: number | string }>(
+          tx,
+          app.dialect,
+          "SELECT COUNT(*) AS n FROM posts WHERE org_id = ? AND livemode = 1 AND created_at >= ?",
+          [actor.orgId, from],
+        );
+        return Number(r!.n) + 1;
       });
     }
 
