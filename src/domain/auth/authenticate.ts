@@ -82,7 +82,7 @@ export async function authenticate(
     const statusErr = orgStatusError(row.status, row.status_note);
     if (statusErr) throw statusErr;
     if (shouldTouch(row.id, now))
-      await app.db.updateTable("api_keys").set({ last_used_at: now }).where("id", "=", row.id).execute();
+      await raw(app.db, app.dialect, "UPDATE api_keys SET last_used_at = ? WHERE id = ?", [now, row.id]);
     const { listed, scopes } = scopesOfColumn(row.scopes);
     return {
       kind: "api_key",
