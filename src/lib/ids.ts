@@ -41,15 +41,22 @@ export type Prefix = (typeof PREFIXES)[number];
 // "the last one") so that IDs stamped by different clocks in one process (a test's fake clock beside the system
 // clock) cannot disturb each other's order.
 const recent = new Map<number, Uint8Array>();
+// The millisecond used last and its entry: a row and its children (a post, its targets, its event) are stamped
+// with one time, and that entry is already the most recent, so the lookup and reordering are skipped.
+let lastMs = Number.NaN;
+let lastEntry: Uint8Array | undefined;
 
 /** 16 bytes of UUIDv7: 48-bit ms timestamp, version, counter-ish randomness, variant. */
 function uuidv7Bytes(now: number): Uint8Array {
   const b = new Uint8Array(16);
-  let rand = recent.get(now);
+  const same = now === lastMs;
+  let rand = same ? lastEntry : recent.get(now);
   if (rand) {
     // Most recently used last, so a millisecond still in use is never the one forgotten.
-    recent.delete(now);
-    recent.set(now, rand);
+    if (!same) {
+      recent.delete(now);
+      recent.set(now, rand);
+    }
     for (let i = rand.length - 1; i >= 0; i--) {
       rand[i] = (rand[i]! + 1) & 0xff;
       if (rand[i] !== 0) break;
@@ -60,6 +67,8 @@ function uuidv7Bytes(now: number): Uint8Array {
     if (recent.size >= 256) recent.delete(recent.keys().next().value as number);
     recent.set(now, rand);
   }
+  lastMs = now;
+  lastEntry = rand;
   const lastRand = rand;
   let t = now;
   for (let i = 5; i >= 0; i--) {
