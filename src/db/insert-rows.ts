@@ -4,7 +4,37 @@
 import type { Db, Dialect, Tx } from "./index.ts";
 import { raw, rowMarks } from "./raw.ts";
 
-const texts = new Map<string, string>();
+interface Shape {
+  columns: readonly string[];
+  text: string;
+}
+/**
+ * Texts by table and row count, then by column list. The list is compared name by name rather than joined into
+ * a key: joining twenty-odd names on every call cost more than the lookup it served.
+ */
+const shapes = new Map<string, Shape[]>();
+
+function sameColumns(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function shapeOf(table: string, rowCount: number, columns: string[]): Shape {
+  const key = `${table}|${rowCount}`;
+  let known = shapes.get(key);
+  if (known === undefined) {
+    known = [];
+    shapes.set(key, known);
+  }
+  for (const s of known) if (sameColumns(s.columns, columns)) return s;
+  const shape = {
+    columns,
+    text: `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${rowMarks(rowCount, columns.length)}`,
+  };
+  known.push(shape);
+  return shape;
+}
 
 export async function insertRows(
   db: Db | Tx,
@@ -14,16 +44,13 @@ export async function insertRows(
 ): Promise<void> {
   if (rows.length === 0) return;
   const columns = Object.keys(rows[0]!);
-  const shape = `${table}|${rows.length}|${columns.join(",")}`;
-  let text = texts.get(shape);
-  if (text === undefined) {
-    text = `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${rowMarks(rows.length, columns.length)}`;
-    texts.set(shape, text);
-  }
-  const params: unknown[] = [];
+  const { text } = shapeOf(table, rows.length, columns);
+  const n = columns.length;
+  const params: unknown[] = new Array(rows.length * n);
+  let k = 0;
   for (const row of rows) {
     const r = row as Record<string, unknown>;
-    for (const c of columns) params.push(r[c] ?? null);
+    for (let i = 0; i < n; i++) params[k++] = r[columns[i]!] ?? null;
   }
   await raw(db, dialect, text, params);
 }

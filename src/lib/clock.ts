@@ -19,5 +19,18 @@ export class FakeClock implements Clock {
   }
 }
 
-export const iso = (ms: number): string => new Date(ms).toISOString();
+// The last few times formatted: a presentation formats the same few (now, publish_at, publish_by) for the post
+// and again for each target, and Date#toISOString costs more than looking them up.
+const recentMs = [Number.NaN, Number.NaN, Number.NaN, Number.NaN];
+const recentIso = ["", "", "", ""];
+let nextSlot = 0;
+
+export function iso(ms: number): string {
+  for (let i = 0; i < 4; i++) if (recentMs[i] === ms) return recentIso[i]!;
+  const text = new Date(ms).toISOString();
+  recentMs[nextSlot] = ms;
+  recentIso[nextSlot] = text;
+  nextSlot = (nextSlot + 1) & 3;
+  return text;
+}
 export const isoOrNull = (ms: number | null | undefined): string | null => (ms == null ? null : iso(ms));

@@ -26,8 +26,16 @@ function violation(
   return { code, message, part, media: null, length, limit };
 }
 
-/** Every rule the parts (with this many media on the first) break on this platform. */
-export function checkParts(rules: PlatformRules, parts: string[], mediaCount: number): Violation[] {
+/**
+ * Every rule the parts (with this many media on the first) break on this platform. `lengths`: each part's
+ * measure(text, rules.counting), when the caller has it already (measuring is most of a check's work).
+ */
+export function checkParts(
+  rules: PlatformRules,
+  parts: string[],
+  mediaCount: number,
+  lengths?: readonly number[],
+): Violation[] {
   const out: Violation[] = [];
   const name = rules.name;
   if (parts.length > 1 && !rules.threads) {
@@ -88,7 +96,7 @@ export function checkParts(rules: PlatformRules, parts: string[], mediaCount: nu
     }
     const limit = partLimit(rules, i, mediaCount);
     if (limit === null) return;
-    const length = measure(text, rules.counting);
+    const length = lengths?.[i] ?? measure(text, rules.counting);
     if (length > limit) {
       const where = parts.length > 1 ? `Part ${i + 1} measures` : "The text measures";
       const caption = limit !== rules.max_length ? " with media" : "";

@@ -5,7 +5,8 @@ import { raw } from "../../db/raw.ts";
 import { isId } from "../../lib/ids.ts";
 import type { Actor } from "../actor.ts";
 import { ServiceError } from "../errors.ts";
-import { type Role, scopesOfKey, scopesOfRole } from "../scopes.ts";
+import { type Role, scopesOfRole } from "../scopes.ts";
+import { scopesOfColumn } from "./key-scopes.ts";
 
 const YEAR = 365 * 86400_000;
 
@@ -81,13 +82,13 @@ export async function authenticate(
     const statusErr = orgStatusError(row.status, row.status_note);
     if (statusErr) throw statusErr;
     if (shouldTouch(row.id, now))
-      await app.db.updateTable("api_keys").set({ last_used_at: now }).where("id", "=", row.id).execute();
-    const listed = row.scopes ? (JSON.parse(row.scopes) as string[]) : null;
+      await raw(app.db, app.dialect, "UPDATE api_keys SET last_used_at = ? WHERE id = ?", [now, row.id]);
+    const { listed, scopes } = scopesOfColumn(row.scopes);
     return {
       kind: "api_key",
       orgId: row.org_id,
       livemode: row.livemode === 1,
-      scopes: scopesOfKey(listed),
+      scopes,
       brandId: row.brand_id,
       apiKeyId: row.id,
       keyScopes: listed,

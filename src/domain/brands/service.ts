@@ -14,6 +14,10 @@ import { parse } from "../validate.ts";
 import { presentBrand } from "./present.ts";
 import { APPROVAL_POLICIES, BrandCreate, BrandUpdate, DEFAULT_SLOTS } from "./schema.ts";
 
+// Built once rather than joining the column list on every call.
+const BRAND_BY_ID = `SELECT ${columns(BRAND_COLUMNS)} FROM brands WHERE org_id = ? AND id = ?`;
+const BRAND_BY_SLUG = `SELECT ${columns(BRAND_COLUMNS)} FROM brands WHERE org_id = ? AND slug = ?`;
+
 /** Finds a brand by ID or slug in the actor's org; other orgs' and hidden brands look missing. */
 export async function loadBrand(
   db: Db | Tx,
@@ -22,14 +26,10 @@ export async function loadBrand(
   param = "brand",
 ): Promise<BrandsTable> {
   // Plain text: every post create and preview loads its brand.
-  const [row] = await raw<BrandsTable>(
-    db,
-    dialectOf(db),
-    isId("brand", ref)
-      ? `SELECT ${columns(BRAND_COLUMNS)} FROM brands WHERE org_id = ? AND id = ?`
-      : `SELECT ${columns(BRAND_COLUMNS)} FROM brands WHERE org_id = ? AND slug = ?`,
-    [actor.orgId, ref],
-  );
+  const [row] = await raw<BrandsTable>(db, dialectOf(db), isId("brand", ref) ? BRAND_BY_ID : BRAND_BY_SLUG, [
+    actor.orgId,
+    ref,
+  ]);
   if (!row || !brandVisible(actor, row.id)) throw notFound(`No brand ${ref} in this org.`, param);
   return row;
 }

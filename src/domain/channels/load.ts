@@ -2,7 +2,7 @@
 // brand-limited. Anything else looks missing, so an ID never tells another org or mode that it exists.
 import type { Db, Tx } from "../../db/index.ts";
 import { columns, dialectOf, raw } from "../../db/raw.ts";
-import { CHANNEL_COLUMNS, type ChannelsTable } from "../../db/tables/channels.ts";
+import type { ChannelsTable } from "../../db/tables/channels.ts";
 import { isId } from "../../lib/ids.ts";
 import { type Actor, brandVisible } from "../actor.ts";
 import { notFound, type Problem, problem } from "../errors.ts";
@@ -20,9 +20,24 @@ export async function loadChannel(
   return row;
 }
 
+/** What a post needs of a channel: checking it can take the post, rendering for its network, naming the target. */
+export type PostChannel = Pick<
+  ChannelsTable,
+  "id" | "brand_id" | "provider" | "emulates" | "display_name" | "status"
+>;
+const POST_CHANNEL_FIELDS = [
+  "id",
+  "brand_id",
+  "provider",
+  "emulates",
+  "display_name",
+  "status",
+] as const satisfies readonly (keyof PostChannel)[];
+const POST_CHANNEL_COLUMNS = columns(POST_CHANNEL_FIELDS);
+
 export interface PostChannels {
   /** The channels a post goes to, in the order asked for (by ID when none were named). */
-  channels: ChannelsTable[];
+  channels: PostChannel[];
   /** One per named channel that cannot take the post; `param` is `channels.<index>`, detail.channel its ID. */
   problems: Problem[];
 }
@@ -32,7 +47,7 @@ export interface PostChannels {
  * (possibly none: the caller decides whether that is `no_channels`). With `ids`, each is checked and every
  * refusal listed: `channel_invalid` (not a channel ID), `channel_missing` (not in this org and mode, or hidden
  * from a brand-limited key), `channel_other_brand`, `channel_inactive` (needs_reauth or disabled). A repeated
- * ID counts once.
+ * ID counts once. Only the columns a post uses are read (not the sealed secrets or the settings).
  */
 export async function channelsForPost(
   db: Db | Tx,
@@ -40,25 +55,30 @@ export async function channelsForPost(
   brandId: string,
   ids: readonly string[] | undefined,
 ): Promise<PostChannels> {
-  const base = db
-    .selectFrom("channels")
-    .selectAll()
-    .where("org_id", "=", actor.orgId)
-    .where("livemode", "=", actor.livemode ? 1 : 0);
+  const livemode = actor.livemode ? 1 : 0;
   if (ids === undefined) {
     // Plain text: the usual create names no channels.
-    const channels = await raw<ChannelsTable>(
+    const channels = await raw<PostChannel>(
       db,
       dialectOf(db),
-      `SELECT ${columns(CHANNEL_COLUMNS)} FROM channels WHERE org_id = ? AND livemode = ? AND brand_id = ? AND status = 'active' ORDER BY id`,
-      [actor.orgId, actor.livemode ? 1 : 0, brandId],
+      `SELECT ${POST_CHANNEL_COLUMNS} FROM channels WHERE org_id = ? AND livemode = ? AND brand_id = ? AND status = 'active' ORDER BY id`,
+      [actor.orgId, livemode, brandId],
     );
     return { channels, problems: [] };
   }
   const wellFormed = [...new Set(ids.filter((id) => isId("chan", id)))];
-  const rows = wellFormed.length ? await base.where("id", "in", wellFormed).execute() : [];
+  // The query builder here: the list's length varies, and each length would be a prepared text of its own.
+  const rows = wellFormed.length
+    ? await db
+        .selectFrom("channels")
+        .select(POST_CHANNEL_FIELDS)
+        .where("org_id", "=", actor.orgId)
+        .where("livemode", "=", livemode)
+        .where("id", "in", wellFormed)
+        .execute()
+    : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const channels: ChannelsTable[] = [];
+  const channels: PostChannel[] = [];
   const problems: Problem[] = [];
   const seen = new Set<string>();
   ids.forEach((id, i) => {

@@ -23,7 +23,7 @@ import { ChannelCreate, ChannelReconnect, ChannelUpdate } from "./schema.ts";
 
 // What the publishing engine uses, from one place.
 export { openSecrets } from "./fields.ts";
-export { channelsForPost, loadChannel, type PostChannels } from "./load.ts";
+export { channelsForPost, loadChannel, type PostChannel, type PostChannels } from "./load.ts";
 export { type Channel, presentChannel } from "./present.ts";
 export { adapterChannel, holdChannel, markNeedsReauth } from "./state.ts";
 

@@ -32,7 +32,13 @@ export interface NewEvent {
   scope: EventScope;
   type: string;
   object: unknown;
+  /** `object` as JSON, when the caller has serialized it already (a create's answer is the same object). */
+  json?: string;
 }
+
+/** The stored data column: `{"object": …}`, reusing the object's JSON when the caller has it. */
+const dataText = (e: NewEvent): string =>
+  e.json === undefined ? JSON.stringify({ object: e.object }) : `{"object":${e.json}}`;
 
 /** The Postgres insert: arrays rather than rows, so one prepared text serves any number of events. */
 const INSERT_PG = `INSERT INTO events (id, org_id, livemode, type, request_id, data, created_at)
@@ -70,13 +76,14 @@ export async function recordEvents(
     }
     if (events.length) {
       const cols: unknown[][] = [[], [], [], [], [], [], []];
-      for (const e of events) {
+      for (let i = 0; i < events.length; i++) {
+        const e = events[i]!;
         cols[0]!.push(e.id);
         cols[1]!.push(e.org_id);
         cols[2]!.push(e.livemode ? 1 : 0);
         cols[3]!.push(e.type);
         cols[4]!.push(e.request_id);
-        cols[5]!.push(JSON.stringify(e.data));
+        cols[5]!.push(dataText(items[i]!));
         cols[6]!.push(now);
       }
       writes.texts.push(INSERT_PG);
@@ -87,8 +94,10 @@ export async function recordEvents(
     if (alongside) await raw(tx, app.dialect, alongside.text, alongside.params);
     if (events.length) {
       const params: unknown[] = [];
-      for (const e of events)
-        params.push(e.id, e.org_id, e.livemode ? 1 : 0, e.type, e.request_id, JSON.stringify(e.data), now);
+      for (let i = 0; i < events.length; i++) {
+        const e = events[i]!;
+        params.push(e.id, e.org_id, e.livemode ? 1 : 0, e.type, e.request_id, dataText(items[i]!), now);
+      }
       await raw(
         tx,
         app.dialect,
@@ -107,7 +116,11 @@ export async function recordEvent(
   scope: EventScope,
   type: string,
   object: unknown,
+  /** `object` as JSON, when the caller has it already. */
+  json?: string,
 ): Promise<RecordedEvent> {
-  const [event] = await recordEvents(tx, app, [{ scope, type, object }]);
+  const [event] = await recordEvents(tx, app, [
+    json === undefined ? { scope, type, object } : { scope, type, object, json },
+  ]);
   return event!;
 }

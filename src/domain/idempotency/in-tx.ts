@@ -26,9 +26,17 @@ export class KeyTakenMeanwhile extends Error {
   }
 }
 
-/** Stores `body` as the key's answer; the last write of the change's transaction. */
-export async function storeAnswer(tx: Tx | Db, app: App, answer: AnswerInTx, body: unknown): Promise<void> {
-  const text = JSON.stringify(body);
+/**
+ * Stores `body` as the key's answer; the last write of the change's transaction. `text` is its JSON when the
+ * caller has serialized it already (for the change's event).
+ */
+export async function storeAnswer(
+  tx: Tx | Db,
+  app: App,
+  answer: AnswerInTx,
+  body: unknown,
+  text: string = JSON.stringify(body),
+): Promise<void> {
   const stored = await raw(
     tx,
     app.dialect,

@@ -1,9 +1,12 @@
 // Org limits (set by the operator): each unlimited unless set; reaching one refuses with limit_reached.
 // Lowering a limit removes nothing, so the check is "would this make count exceed the limit".
 import type { Db, Tx } from "../../db/index.ts";
+import { dialectOf, raw } from "../../db/raw.ts";
+import type { OrgsTable } from "../../db/schema.ts";
 import { ServiceError } from "../errors.ts";
 
 export type LimitName = "brands" | "channels" | "members" | "posts_per_month";
+type Limits = Pick<OrgsTable, `limit_${LimitName}`>;
 
 export async function assertWithinLimit(
   tx: Db | Tx,
@@ -11,11 +14,14 @@ export async function assertWithinLimit(
   which: LimitName,
   countAfter: () => Promise<number>,
 ): Promise<void> {
-  const org = await tx
-    .selectFrom("orgs")
-    .select(["limit_brands", "limit_channels", "limit_members", "limit_posts_per_month"])
-    .where("id", "=", orgId)
-    .executeTakeFirstOrThrow();
+  // Plain text: every live-mode post create checks its monthly limit here.
+  const [org] = await raw<Limits>(
+    tx,
+    dialectOf(tx),
+    "SELECT limit_brands, limit_channels, limit_members, limit_posts_per_month FROM orgs WHERE id = ?",
+    [orgId],
+  );
+  if (!org) throw new Error(`no org ${orgId}`);
   const limit = org[`limit_${which}`];
   if (limit === null) return;
   const count = await countAfter();

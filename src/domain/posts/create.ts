@@ -3,8 +3,10 @@
 // its slot, hold it for approval when needed, and write post.created and the audit row, in one transaction.
 import type { App } from "../../app/context.ts";
 import { insertRows } from "../../db/insert-rows.ts";
+import { raw } from "../../db/raw.ts";
 import type { PostsTable, PostTargetsTable } from "../../db/tables/posts.ts";
 import { newId } from "../../lib/ids.ts";
+import { serializeOnce } from "../../lib/json-text.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
 import type { Slot } from "../brands/schema.ts";
@@ -52,14 +54,14 @@ export async function createPost(
     if (actor.livemode) {
       const from = monthStart(now);
       await assertWithinLimit(tx, actor.orgId, "posts_per_month", async () => {
-        const r = await tx
-          .selectFrom("posts")
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .where("org_id", "=", actor.orgId)
-          .where("livemode", "=", 1)
-          .where("created_at", ">=", from)
-          .executeTakeFirstOrThrow();
-        return Number(r.n) + 1;
+        // Plain text: a live create with a monthly limit counts on every request.
+        const [r] = await raw<{ n: number | string }>(
+          tx,
+          app.dialect,
+          "SELECT COUNT(*) AS n FROM posts WHERE org_id = ? AND livemode = 1 AND created_at >= ?",
+          [actor.orgId, from],
+        );
+        return Number(r!.n) + 1;
       });
     }
 
@@ -159,11 +161,13 @@ export async function createPost(
     await insertRows(tx, app.dialect, "post_targets", targets);
 
     const presented = presentPost(post, targets);
+    // Serialized once: the events' data, the stored answer and the response body all carry this text.
+    const json = serializeOnce(presented);
     const scope = scopeOf(actor);
-    await recordEvent(tx, app, scope, "post.created", presented);
+    await recordEvent(tx, app, scope, "post.created", presented, json);
     if (approval) {
-      await recordEvent(tx, app, scope, "post.approval_requested", presented);
-      await recordEvent(tx, app, scope, "approval.requested", presented);
+      await recordEvent(tx, app, scope, "post.approval_requested", presented, json);
+      await recordEvent(tx, app, scope, "approval.requested", presented, json);
     }
     await audit(tx, app, actor, {
       action: "post.create",
@@ -171,7 +175,7 @@ export async function createPost(
       detail: { channels: targets.length, approval },
     });
     if (!approval) await notifyDue(tx, app);
-    if (idempotency) await storeAnswer(tx, app, idempotency, presented);
+    if (idempotency) await storeAnswer(tx, app, idempotency, presented, json);
     return presented;
   });
   wakeLocal(app);

@@ -4,13 +4,12 @@
 import type { App } from "../../app/context.ts";
 import type { Db, Tx } from "../../db/index.ts";
 import type { BrandsTable } from "../../db/schema.ts";
-import type { ChannelsTable } from "../../db/tables/channels.ts";
 import { isProvider } from "../../platforms/registry.ts";
 import { SIMULATIONS } from "../../platforms/sandbox/adapter.ts";
 import type { Provider } from "../../platforms/types.ts";
 import type { Actor } from "../actor.ts";
 import { loadBrand } from "../brands/service.ts";
-import { channelsForPost } from "../channels/service.ts";
+import { channelsForPost, type PostChannel } from "../channels/service.ts";
 import { type Problem, problem } from "../errors.ts";
 import { loadRender, type Rendition } from "../render/lazy.ts";
 import { findTemplate, type ResolvedTemplate } from "../templates/resolve.ts";
@@ -37,8 +36,8 @@ export interface Prepared {
   template: ResolvedTemplate | null;
   data: unknown;
   content: ContentInput | null;
-  channels: ChannelsTable[];
-  renditions: { channel: ChannelsTable; rendition: Rendition }[];
+  channels: PostChannel[];
+  renditions: { channel: PostChannel; rendition: Rendition }[];
   metadata: Record<string, string>;
   media: string[];
   /** Problems of the request itself (template, data, channels, metadata, media). */
@@ -126,20 +125,29 @@ export async function preparePost(
       campaign: template?.template.key ?? null,
       postId,
     };
+    // Everything a rendition depends on but the channel's network is the same for every channel of the post, so
+    // channels of one network (a brand's several sandbox channels, two accounts on one network) share one
+    // rendition: the text is cut, tagged and measured once per network, not once per channel.
+    const byNetwork = new Map<string, Rendition>();
     for (const channel of found.channels) {
-      const rendition = renderForProvider({
-        provider: channel.provider as Provider,
-        emulates: (channel.emulates as Provider | null) ?? null,
-        ...(template
-          ? { template: { source: template.source, data: input.data ?? {} } }
-          : content?.parts !== undefined
-            ? { parts: content.parts }
-            : { body: content?.body ?? "" }),
-        overrides: { ...input.overrides, ...content?.overrides },
-        fit: { ...input.fit, ...content?.fit },
-        mediaCount: media.length,
-        utm,
-      });
+      const network = `${channel.provider}|${channel.emulates ?? ""}`;
+      let rendition = byNetwork.get(network);
+      if (!rendition) {
+        rendition = renderForProvider({
+          provider: channel.provider as Provider,
+          emulates: (channel.emulates as Provider | null) ?? null,
+          ...(template
+            ? { template: { source: template.source, data: input.data ?? {} } }
+            : content?.parts !== undefined
+              ? { parts: content.parts }
+              : { body: content?.body ?? "" }),
+          overrides: { ...input.overrides, ...content?.overrides },
+          fit: { ...input.fit, ...content?.fit },
+          mediaCount: media.length,
+          utm,
+        });
+        byNetwork.set(network, rendition);
+      }
       renditions.push({ channel, rendition });
       violations.push(...renditionProblems(rendition, channel.id));
     }

@@ -88,12 +88,8 @@ export function renderForProvider(input: RenderInput): Rendition {
   const tagged = texts.parts.map((text) => tagLinks(text, emulated, input.utm));
   const fit = pick(input.fit, provider, emulated) ?? pick(input.template?.source.fit, provider, emulated);
   const parts = applyFit(tagged, rules, fit ?? "error", mediaCount);
-  return {
-    ...base,
-    parts,
-    lengths: parts.map((text) => measure(text, rules.counting)),
-    violations: checkParts(rules, parts, mediaCount),
-  };
+  const lengths = parts.map((text) => measure(text, rules.counting));
+  return { ...base, parts, lengths, violations: checkParts(rules, parts, mediaCount, lengths) };
 }
 
 type Parts = { ok: true; parts: string[] } | { ok: false; violations: RenderViolation[] };

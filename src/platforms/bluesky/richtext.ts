@@ -47,8 +47,11 @@ export function shortenLink(written: string): string {
   let tail = cut === -1 ? "" : bare.slice(cut);
   host = host.slice(host.lastIndexOf("@") + 1); // userinfo is never shown
   if (tail === "/" || tail.startsWith("/?") || tail.startsWith("/#")) tail = tail.slice(1);
-  const chars = Array.from(tail);
-  if (chars.length > TAIL_MAX) tail = chars.slice(0, TAIL_KEEP).join("") + "...";
+  // Code points, not UTF-16 units, are counted; a tail of at most 15 units has at most 15 of them.
+  if (tail.length > TAIL_MAX) {
+    const chars = Array.from(tail);
+    if (chars.length > TAIL_MAX) tail = chars.slice(0, TAIL_KEEP).join("") + "...";
+  }
   return host + tail;
 }
 

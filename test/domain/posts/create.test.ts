@@ -227,6 +227,37 @@ for (const dialect of dialects) {
         expect(codes(r)).toEqual([`too_long channels.${w.channel}`, `too_long channels.${linkedin}`]);
       });
 
+      test("channels of one network each get the text and each refusal names its own channel", async () => {
+        const other = await brandWithChannel(w.t, w.a.testKey, { name: "Twin Brand" });
+        const twin = await w.t.request("POST", "/v1/channels", {
+          key: w.a.testKey,
+          body: { brand: other.brand, provider: "sandbox", emulates: "bluesky" },
+        });
+        const long = await w.t.request("POST", "/v1/channels", {
+          key: w.a.testKey,
+          body: { brand: other.brand, provider: "sandbox", emulates: "linkedin" },
+        });
+        const channels = [other.channel, twin.body.id, long.body.id];
+        const tooLong = await post({ brand: other.brand, channels, content: { body: "b".repeat(301) } });
+        expect(codes(tooLong)).toEqual(channels.slice(0, 2).map((c) => `too_long channels.${c}`));
+        expect(tooLong.body.errors.map((e: { detail: { channel: string } }) => e.detail.channel)).toEqual(
+          channels.slice(0, 2),
+        );
+        const r = await post({
+          brand: other.brand,
+          channels,
+          content: { body: "Same words.\n{{thread}}\nTwo parts.", overrides: { linkedin: "For LinkedIn." } },
+        });
+        expect(r.status).toBe(201);
+        expect(r.body.targets.map((t: { channel: string; parts: string[] }) => [t.channel, t.parts])).toEqual(
+          [
+            [channels[0], ["Same words.", "Two parts."]],
+            [channels[1], ["Same words.", "Two parts."]],
+            [channels[2], ["For LinkedIn."]],
+          ],
+        );
+      });
+
       test("an override per provider replaces the body for that network only", async () => {
         const r = await post({
           channels: [w.channel, linkedin],
