@@ -7,6 +7,7 @@ import webhooks from "./0004_webhooks.ts";
 import posts from "./0005_posts.ts";
 import queueIndexes from "./0006_queue_indexes.ts";
 import leanQueueRows from "./0007_lean_queue_rows.ts";
+import postsMonthById from "./0008_posts_month_by_id.ts";
 
 export const migrations: Migration[] = [
   core,
@@ -16,4 +17,5 @@ export const migrations: Migration[] = [
   posts,
   queueIndexes,
   leanQueueRows,
+  postsMonthById,
 ];

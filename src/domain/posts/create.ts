@@ -5,7 +5,7 @@ import type { App } from "../../app/context.ts";
 import { insertRows } from "../../db/insert-rows.ts";
 import { raw } from "../../db/raw.ts";
 import type { PostsTable, PostTargetsTable } from "../../db/tables/posts.ts";
-import { newId } from "../../lib/ids.ts";
+import { idAtTime, newId } from "../../lib/ids.ts";
 import { serializeOnce } from "../../lib/json-text.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
@@ -24,6 +24,9 @@ import { preparePost } from "./prepare.ts";
 import { presentPost } from "./present.ts";
 import { DEFAULT_WINDOW_MS, isProblem, parsePublishAt, parsePublishBy } from "./publish-time.ts";
 import { PostCreate } from "./schema.ts";
+
+/** Live posts of an org from an ID on (the month's first possible ID): a range of the posts_org index. */
+export const MONTH_COUNT = "SELECT COUNT(*) AS n FROM posts WHERE org_id = ? AND livemode = 1 AND id >= ?";
 
 const monthStart = (ms: number) => {
   const d = new Date(ms);
@@ -54,13 +57,12 @@ export async function createPost(
     if (actor.livemode) {
       const from = monthStart(now);
       await assertWithinLimit(tx, actor.orgId, "posts_per_month", async () => {
-        // Plain text: a live create with a monthly limit counts on every request.
-        const [r] = await raw<{ n: number | string }>(
-          tx,
-          app.dialect,
-          "SELECT COUNT(*) AS n FROM posts WHERE org_id = ? AND livemode = 1 AND created_at >= ?",
-          [actor.orgId, from],
-        );
+        // Plain text: a live create with a monthly limit counts on every request. IDs sort by creation time, so
+        // the month's posts are those from its first possible ID on (the org index, no index of its own).
+        const [r] = await raw<{ n: number | string }>(tx, app.dialect, MONTH_COUNT, [
+          actor.orgId,
+          idAtTime("post", from),
+        ]);
         return Number(r!.n) + 1;
       });
     }
