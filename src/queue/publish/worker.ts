@@ -111,11 +111,17 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
   }
 
   // One timer renews every lease this worker holds, in one statement per table, instead of a timer per target.
+  // One renewal at a time: on Postgres two could run on two connections, and the older one, waiting on the newer
+  // one's row locks, would then write its earlier lease over the newer.
+  let renewing = false;
   const renewal = setInterval(() => {
-    if (publishing.size === 0) return;
-    renewLeases(app, [...publishing]).catch((e) =>
-      app.log.warn("lease renewal failed", { targets: publishing.size, error: String(e) }),
-    );
+    if (publishing.size === 0 || renewing) return;
+    renewing = true;
+    renewLeases(app, [...publishing])
+      .catch((e) => app.log.warn("lease renewal failed", { targets: publishing.size, error: String(e) }))
+      .finally(() => {
+        renewing = false;
+      });
   }, renewMs);
 
   const loop = (async () => {
