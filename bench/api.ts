@@ -4,48 +4,14 @@ import { randomBytes } from "node:crypto";
 // per second and p99, beside a bare Elysia POST route parsing the same body, measured in the same run with the
 // same client (a separate process, 8 requests in flight).
 // Usage: bun bench/api.ts [--quick]
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { loadConfig } from "../src/app/config.ts";
-import { createApp } from "../src/app/context.ts";
-import { silentLogger } from "../src/app/log.ts";
-import { migrate } from "../src/db/migrate.ts";
-import { adminActor } from "../src/domain/actor.ts";
-import { createApiKey } from "../src/domain/api-keys/service.ts";
-import { bootstrap } from "../src/domain/bootstrap/service.ts";
-import { createChannel } from "../src/domain/channels/service.ts";
-import { scopesOfRole } from "../src/domain/scopes.ts";
+import { readFileSync } from "node:fs";
+import { apiWorld } from "./api-world.ts";
 
 const quick = process.argv.includes("--quick");
 const seconds = quick ? 5 : 20;
 const inFlight = 8;
-const dir = mkdtempSync(join(tmpdir(), "svc-bench-api-"));
-const env = {
-  ...process.env,
-  SVC_DATA_DIR: dir,
-  SVC_MASTER_KEYS: `b:${randomBytes(32).toString("base64")}`,
-  SVC_AUTO_MIGRATE: "true",
-} as Record<string, string>;
-
-// A brand with 4 sandbox channels and enough keys that the per-key rate limit (25/s) never binds.
-const app = createApp(loadConfig(env), { log: silentLogger });
-await migrate(app.db, app.dialect);
-const b = await bootstrap(app, { email: "bench@example.com", org: "Bench", sandbox: false });
-const owner = adminActor(b.org.id, "bench", scopesOfRole("owner"));
-for (let i = 0; i < 4; i++) await createChannel(app, owner, { brand: b.brand.id, provider: "sandbox" });
-const keys: string[] = [];
-for (let i = 0; i < 400; i++) keys.push((await createApiKey(app, owner, { name: `bench ${i}` })).secret!);
+const { env, app, keys, body } = await apiWorld("api");
 await app.close();
-
-const body = JSON.stringify({
-  brand: b.brand.slug,
-  content: {
-    body: "Benchmarking the publishing API: one post, four channels, checked against each network's rules. https://example.com/launch",
-  },
-  publish_at: new Date(Date.now() + 3600_000).toISOString(),
-  metadata: { campaign: "bench" },
-});
 
 async function serve(mode: "svc" | "bare", port: number) {
   const proc = Bun.spawn(

@@ -4,7 +4,6 @@
 // process's CPU per target, then each statement's time per target, calls, and time per call. A tool for finding
 // what to work on next, not a benchmark with a goal (bench/queue.ts is that).
 // Usage: bun bench/queue-statements.ts [N]   (default 30,000 targets)
-import { Database } from "bun:sqlite";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,37 +14,13 @@ import { createApp } from "../src/app/context.ts";
 import { silentLogger } from "../src/app/log.ts";
 import { openDatabase } from "../src/db/index.ts";
 import { migrate } from "../src/db/migrate.ts";
-import { BunSqliteConnection } from "../src/db/sqlite.ts";
 import type { Adapter } from "../src/platforms/adapter.ts";
 import { startPublishWorker } from "../src/queue/publish/worker.ts";
 import { seedQueue } from "./seed-queue.ts";
+import { timeStatements } from "./statement-timer.ts";
 
 const N = Number(process.argv[2] ?? 30_000);
-const stats = new Map<string, { calls: number; ns: number }>();
-let timing = false;
-function record(text: string, ns: number): void {
-  if (!timing) return;
-  const key = text.replace(/\s+/g, " ").slice(0, 100);
-  const s = stats.get(key) ?? { calls: 0, ns: 0 };
-  s.calls++;
-  s.ns += ns;
-  stats.set(key, s);
-}
-/** Wraps `name` of `proto` so each call is timed under its first argument's SQL text (`sqlOf`). */
-function timeCalls(proto: object, name: string, sqlOf: (arg: unknown) => string, prefix = ""): void {
-  const p = proto as Record<string, (...args: unknown[]) => unknown>;
-  const original = p[name]!;
-  p[name] = function (this: unknown, ...args: unknown[]) {
-    const start = Bun.nanoseconds();
-    const out = original.apply(this, args);
-    // executeQuery is async in form only: bun:sqlite has done the work by the time it returns.
-    record(prefix + sqlOf(args[0]), Bun.nanoseconds() - start);
-    return out;
-  };
-}
-timeCalls(BunSqliteConnection.prototype, "rows", (t) => t as string);
-timeCalls(BunSqliteConnection.prototype, "executeQuery", (q) => (q as { sql: string }).sql);
-timeCalls(Database.prototype, "run", (t) => t as string, "run: ");
+const timer = timeStatements();
 
 const dir = mkdtempSync(join(tmpdir(), "svc-bench-stmts-"));
 const url = `sqlite:${join(dir, "q.db")}`;
@@ -65,7 +40,7 @@ const instant: Adapter = {
   publish: async () => ({ kind: "published", permalink: null }),
 };
 
-timing = true;
+timer.start();
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const worker = startPublishWorker(app, { adapterFor: () => instant, pollMs: 5 });
@@ -74,12 +49,12 @@ const left = (status: string) =>
 while ((await left("queued")).rows.length || (await left("publishing")).rows.length) await Bun.sleep(50);
 const secs = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
-timing = false;
+timer.timing = false;
 await worker.stop();
 await app.close();
 rmSync(dir, { recursive: true, force: true });
 
-const rows = [...stats].sort((a, b) => b[1].ns - a[1].ns);
+const rows = timer.ranked();
 const total = rows.reduce((n, [, s]) => n + s.ns, 0);
 const perTarget = (ns: number) => (ns / 1000 / N).toFixed(2).padStart(6);
 console.log(

@@ -88,7 +88,7 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 async function readBody(request: Request): Promise<string> {
   const length = request.headers.get("content-length");
   const declared = Number(length ?? "0");
-  if (declared > MAX_BODY_BYTES) throw badRequest("body_too_large", "The request body is over 1 MiB.");
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
   if (length !== null && Number.isSafeInteger(declared) && declared >= 0) return readDeclared(request);
   if (!request.body) return "";
   const chunks: Uint8Array[] = [];
@@ -101,7 +101,7 @@ async function readBody(request: Request): Promise<string> {
       size += value.byteLength;
       if (size > MAX_BODY_BYTES) {
         await reader.cancel().catch(() => {});
-        throw badRequest("body_too_large", "The request body is over 1 MiB.");
+        throw tooLarge();
       }
       chunks.push(value);
     }
@@ -109,8 +109,14 @@ async function readBody(request: Request): Promise<string> {
     if (e instanceof ServiceError) throw e;
     throw badRequest("body_unreadable", "The request body could not be read.");
   }
+  return utf8(Buffer.concat(chunks));
+}
+
+const tooLarge = () => badRequest("body_too_large", "The request body is over 1 MiB.");
+
+function utf8(bytes: ArrayBuffer | Uint8Array): string {
   try {
-    return decoder.decode(Buffer.concat(chunks));
+    return decoder.decode(bytes);
   } catch {
     throw badRequest("body_unreadable", "The request body is not valid UTF-8.");
   }
@@ -128,13 +134,8 @@ async function readDeclared(request: Request): Promise<string> {
   } catch {
     throw badRequest("body_unreadable", "The request body could not be read.");
   }
-  if (bytes.byteLength > MAX_BODY_BYTES)
-    throw badRequest("body_too_large", "The request body is over 1 MiB.");
-  try {
-    return decoder.decode(bytes);
-  } catch {
-    throw badRequest("body_unreadable", "The request body is not valid UTF-8.");
-  }
+  if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
+  return utf8(bytes);
 }
 
 function parseJson(raw: string): unknown {

@@ -1,0 +1,64 @@
+// Every SQLite call of this process timed by its SQL text, for the *-statements tools: the statements plain SQL
+// sends straight to the connection (BunSqliteConnection.rows), the query builder's (executeQuery) and bun:sqlite's
+// own run (BEGIN, COMMIT, savepoints). Only calls made while `timing` is on are counted.
+import { Database } from "bun:sqlite";
+import { BunSqliteConnection } from "../src/db/sqlite.ts";
+
+export interface StatementStats {
+  calls: number;
+  ns: number;
+  /** The slowest call. */
+  max: number;
+}
+
+export interface StatementTimer {
+  timing: boolean;
+  /** Calls over 3 ms, with when they ended (ms since `start()`): the tail of a latency. */
+  readonly slow: string[];
+  start(): void;
+  /** Statements by total time, slowest first. */
+  ranked(): [string, StatementStats][];
+}
+
+export function timeStatements(keyLength = 100): StatementTimer {
+  const stats = new Map<string, StatementStats>();
+  let started = Bun.nanoseconds();
+  const timer: StatementTimer = {
+    timing: false,
+    slow: [],
+    start() {
+      started = Bun.nanoseconds();
+      timer.timing = true;
+    },
+    ranked: () => [...stats].sort((a, b) => b[1].ns - a[1].ns),
+  };
+  function record(text: string, ns: number): void {
+    if (!timer.timing) return;
+    const key = text.replace(/\s+/g, " ").slice(0, keyLength);
+    const s = stats.get(key) ?? { calls: 0, ns: 0, max: 0 };
+    s.calls++;
+    s.ns += ns;
+    if (ns > s.max) s.max = ns;
+    if (ns > 3e6)
+      timer.slow.push(
+        `${((Bun.nanoseconds() - started) / 1e6).toFixed(0)} ms: ${(ns / 1e6).toFixed(1)} ms ${key.slice(0, 40)}`,
+      );
+    stats.set(key, s);
+  }
+  /** Wraps `name` of `proto` so each call is timed under its first argument's SQL text (`sqlOf`). */
+  function timeCalls(proto: object, name: string, sqlOf: (arg: unknown) => string, prefix = ""): void {
+    const p = proto as Record<string, (...args: unknown[]) => unknown>;
+    const original = p[name]!;
+    p[name] = function (this: unknown, ...args: unknown[]) {
+      const start = Bun.nanoseconds();
+      const out = original.apply(this, args);
+      // executeQuery is async in form only: bun:sqlite has done the work by the time it returns.
+      record(prefix + sqlOf(args[0]), Bun.nanoseconds() - start);
+      return out;
+    };
+  }
+  timeCalls(BunSqliteConnection.prototype, "rows", (t) => t as string);
+  timeCalls(BunSqliteConnection.prototype, "executeQuery", (q) => (q as { sql: string }).sql);
+  timeCalls(Database.prototype, "run", (t) => t as string, "run: ");
+  return timer;
+}
