@@ -1,5 +1,6 @@
-// The two servers bench/api.ts compares: `svc` (the real /v1 app on SQLite, server role) and `bare` (Elysia with
-// one POST route that parses the same JSON body and answers 201).
+// The servers bench/api.ts compares: `svc` (the real /v1 app on SQLite, server role), `bare` (Elysia with one
+// POST route that parses the same JSON body and answers 201) and `required` (the rows the specification requires
+// of a post, written in the leanest code: bench/required-writes-server.ts).
 import { Elysia } from "elysia";
 import { loadConfig } from "../src/app/config.ts";
 import { createApp } from "../src/app/context.ts";
@@ -16,6 +17,9 @@ if (process.argv[2] === "bare") {
     });
   });
   Bun.serve({ hostname: "127.0.0.1", port, fetch: (r) => app.handle(r) });
+} else if (process.argv[2] === "required") {
+  // Imported only here: it opens the database when loaded.
+  (await import("./required-writes-server.ts")).requiredWritesServer(port);
 } else {
   const app = createApp(loadConfig(), { log: silentLogger });
   const http = createHttp(app);
