@@ -8,6 +8,7 @@ import posts from "./0005_posts.ts";
 import queueIndexes from "./0006_queue_indexes.ts";
 import leanQueueRows from "./0007_lean_queue_rows.ts";
 import postsMonthById from "./0008_posts_month_by_id.ts";
+import targetsChannelWaiting from "./0009_targets_channel_waiting.ts";
 
 export const migrations: Migration[] = [
   core,
@@ -18,4 +19,5 @@ export const migrations: Migration[] = [
   queueIndexes,
   leanQueueRows,
   postsMonthById,
+  targetsChannelWaiting,
 ];

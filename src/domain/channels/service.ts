@@ -1,5 +1,6 @@
 // Channels: accounts on networks, each of one brand and one mode. Test mode reaches only the sandbox, live mode
 // every real network; a channel's secret connect fields are sealed and never returned.
+import { type RawBuilder, sql } from "kysely";
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
 import type { ChannelsTable } from "../../db/tables/channels.ts";
@@ -188,14 +189,21 @@ export async function deleteChannel(app: App, actor: Actor, id: string) {
   return inTx(app, async (tx) => {
     const cur = await loadChannel(tx, actor, id);
     // Targets waiting on this channel can never be published now: cancel them (a target being published
-    // finishes and records its outcome), and derive their posts' status again.
-    const orphaned = await tx
-      .updateTable("post_targets")
-      .set({ status: "canceled", next_attempt_at: null, updated_at: app.clock.now() })
-      .where("channel_id", "=", cur.id)
-      .where("status", "in", ["held", "queued", "needs_attention"])
-      .returning("post_id")
-      .execute();
+    // finishes and records its outcome), and derive their posts' status again. The statuses are literal SQL:
+    // queued targets are found through the due index and held or needs_attention ones through their partial
+    // index (migration 0009), and SQLite uses a partial index only for a condition it can read when preparing.
+    const cancel = (statuses: RawBuilder<boolean>) =>
+      tx
+        .updateTable("post_targets")
+        .set({ status: "canceled", next_attempt_at: null, updated_at: app.clock.now() })
+        .where("channel_id", "=", cur.id)
+        .where(statuses)
+        .returning("post_id")
+        .execute();
+    const orphaned = [
+      ...(await cancel(sql<boolean>`status = 'queued'`)),
+      ...(await cancel(sql<boolean>`status IN ('held', 'needs_attention')`)),
+    ];
     await refreshPosts(tx, app, [...new Set(orphaned.map((t) => t.post_id))], actor.requestId);
     await tx.deleteFrom("channels").where("id", "=", cur.id).where("org_id", "=", actor.orgId).execute();
     await audit(tx, app, actor, {

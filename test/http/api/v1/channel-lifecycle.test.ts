@@ -162,6 +162,53 @@ for (const dialect of dialects) {
       expect([o.status, o.targets[0].status]).toEqual(["canceled", "canceled"]);
     });
 
+    test("deleting a channel cancels its held and needs_attention targets too, and leaves published ones", async () => {
+      const c = await tenant(t.app, "Deleting Org");
+      const gone = (await create(c.testKey, { brand: c.brandId, provider: "sandbox" })).body.id;
+      const later = new Date(Date.now() + 3600_000).toISOString();
+      const post = (text: string) =>
+        t.request("POST", "/v1/posts", {
+          key: c.testKey,
+          body: { brand: c.brandId, content: { body: text }, channels: [gone], publish_at: later },
+        });
+      const published = (await post("Published")).body;
+      const stuck = (await post("Needs attention")).body;
+      // The worker's outcomes, written as it records them: these tests are about what deletion touches.
+      await t.app.db
+        .updateTable("post_targets")
+        .set({ status: "published", next_attempt_at: null, published_at: Date.now() })
+        .where("post_id", "=", published.id)
+        .execute();
+      await t.app.db
+        .updateTable("post_targets")
+        .set({ status: "needs_attention", next_attempt_at: null, error_code: "worker_lost" })
+        .where("post_id", "=", stuck.id)
+        .execute();
+      // A brand that needs approval holds its targets until someone approves.
+      await t.app.db
+        .updateTable("brands")
+        .set({ approval_policy: "required_for_all" })
+        .where("id", "=", c.brandId)
+        .execute();
+      const held = (await post("Held")).body;
+      expect([held.status, held.targets[0].status]).toEqual(["pending_approval", "held"]);
+
+      const r = await t.request("DELETE", `/v1/channels/${gone}`, { key: c.testKey });
+      expect(r.status).toBe(200);
+      const statusOf = async (id: string) =>
+        (await t.request("GET", `/v1/posts/${id}`, { key: c.testKey })).body.targets[0].status;
+      expect(await statusOf(held.id)).toBe("canceled");
+      expect(await statusOf(stuck.id)).toBe("canceled");
+      expect(await statusOf(published.id)).toBe("published");
+      const audit = await t.app.db
+        .selectFrom("audit_events")
+        .select("detail")
+        .where("action", "=", "channel.delete")
+        .where("target", "=", gone)
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(audit.detail!).targets_canceled).toBe(2);
+    });
+
     test("the org's channel limit counts live channels only", async () => {
       const c = await tenant(t.app, "Limited Org");
       await t.app.db.updateTable("orgs").set({ limit_channels: 1 }).where("id", "=", c.orgId).execute();
