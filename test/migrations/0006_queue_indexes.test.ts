@@ -2,13 +2,7 @@
 // queries use them. On SQLite the plans of the claim's candidate query, the worker's next-due probe and the
 // reclaimer's expired-lease query walk post_targets_due / post_targets_leased in order (no full scan, no sort);
 // on Postgres the index definitions carry their status conditions.
-import { Database as SqliteFile } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Kysely } from "kysely";
-import { createApp } from "../../src/app/context.ts";
-import { silentLogger } from "../../src/app/log.ts";
-import type { DB } from "../../src/db/schema.ts";
-import { BunSqliteDialect, openSqlite } from "../../src/db/sqlite.ts";
 import { FakeClock } from "../../src/lib/clock.ts";
 import { CANDIDATES, claimTargets } from "../../src/queue/publish/claim.ts";
 import { NEXT_DUE } from "../../src/queue/publish/worker.ts";
@@ -16,6 +10,7 @@ import { reclaimExpired } from "../../src/queue/tasks/publish-reclaim.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { dialects } from "../helpers/db.ts";
 import { type Tenant, tenant } from "../helpers/factories.ts";
+import { explain, indexDefinitions, statementsOf } from "../helpers/sqlite-plans.ts";
 
 for (const dialect of dialects) {
   describe(`queue indexes (${dialect})`, () => {
@@ -44,7 +39,7 @@ for (const dialect of dialects) {
     afterAll(() => t.close());
 
     test("the due index holds only queued targets and the lease index only targets being published", async () => {
-      const defs = await indexDefinitions(t, dialect);
+      const defs = await indexDefinitions(t, dialect, "post_targets");
       // (On SQLite, 0007 adds the channel and org after these two columns: test/migrations/0007_lean_queue_rows.)
       expect(defs.post_targets_due).toMatch(
         /\(\s*next_attempt_at,\s*id\s*(,\s*channel_id,\s*org_id\s*)?\)\s*WHERE\s*\(?\s*status = 'queued'/,
@@ -69,25 +64,10 @@ for (const dialect of dialects) {
       });
 
       test("the reclaimer's expired-lease query reads the lease index", async () => {
-        // The query exactly as reclaimExpired builds it: a second App on the same file, logging its queries.
-        const path = t.dbUrl.replace(/^sqlite:/, "");
-        const seen: { sql: string; parameters: readonly unknown[] }[] = [];
-        const db = new Kysely<DB>({
-          dialect: new BunSqliteDialect(openSqlite(path)),
-          log: (e) => {
-            if (e.level === "query") seen.push({ sql: e.query.sql, parameters: e.query.parameters });
-          },
-        });
-        const other = createApp(t.app.config, {
-          database: { db, dialect: "sqlite", listen: async () => async () => {}, close: () => db.destroy() },
-          log: silentLogger,
+        // The query exactly as reclaimExpired builds it.
+        const seen = await statementsOf(t, async (other) => expect(await reclaimExpired(other)).toBe(0), {
           clock,
         });
-        try {
-          expect(await reclaimExpired(other)).toBe(0);
-        } finally {
-          await other.close();
-        }
         const q = seen.find(
           (s) => /^select\b.*\bfrom "post_targets"/is.test(s.sql) && s.sql.includes("leased_until"),
         );
@@ -96,39 +76,6 @@ for (const dialect of dialects) {
       });
     }
   });
-}
-
-async function indexDefinitions(t: TestApp, dialect: string): Promise<Record<string, string>> {
-  if (dialect === "postgres") {
-    const { sql } = await import("kysely");
-    const r = await sql<{ indexname: string; indexdef: string }>`
-      SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'post_targets'`.execute(t.app.db);
-    return Object.fromEntries(r.rows.map((x) => [x.indexname, x.indexdef]));
-  }
-  const f = new SqliteFile(t.dbUrl.replace(/^sqlite:/, ""), { readonly: true });
-  try {
-    const rows = f
-      .query<{ name: string; sql: string }, []>(
-        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'post_targets' AND sql IS NOT NULL",
-      )
-      .all();
-    return Object.fromEntries(rows.map((x) => [x.name, x.sql]));
-  } finally {
-    f.close();
-  }
-}
-
-/** The plan's lines (EXPLAIN QUERY PLAN), on a connection of its own to the test's database file. */
-function explain(t: TestApp, text: string, params: readonly unknown[]): string[] {
-  const f = new SqliteFile(t.dbUrl.replace(/^sqlite:/, ""), { readonly: true });
-  try {
-    return f
-      .query<{ detail: string }, never[]>(`EXPLAIN QUERY PLAN ${text}`)
-      .all(...(params as never[]))
-      .map((r) => r.detail);
-  } finally {
-    f.close();
-  }
 }
 
 /** Every step that reads post_targets goes through `index`, and nothing is sorted afterwards. */
