@@ -55,6 +55,48 @@ async function step(
   }
 }
 
+/** `CREATE [UNIQUE] INDEX CONCURRENTLY [IF NOT EXISTS] name`: the index a statement builds. */
+const CONCURRENT_INDEX =
+  /^\s*CREATE\s+(?:UNIQUE\s+)?INDEX\s+CONCURRENTLY\s+(?:IF\s+NOT\s+EXISTS\s+)?("?)(\w+)\1/i;
+
+/**
+ * A Postgres step outside a transaction (Migration.concurrently), still under the migrator's advisory lock. A
+ * CREATE INDEX CONCURRENTLY that was interrupted (the process died, a statement timed out) leaves an invalid index
+ * behind, which IF NOT EXISTS would then take for done: it is dropped and built again. The version is recorded
+ * after the last statement, so a step that stops halfway runs whole next time.
+ */
+async function concurrentStep(conn: Kysely<DB>, version: number, m: Migration): Promise<void> {
+  await sql.raw(CREATE_TABLE).execute(conn);
+  const done = await conn
+    .selectFrom("schema_migrations")
+    .select("version")
+    .where("version", "=", version)
+    .executeTakeFirst();
+  if (done) return;
+  await sql`SET lock_timeout = '5s'`.execute(conn);
+  try {
+    for (const stmt of m.up("postgres")) {
+      const index = CONCURRENT_INDEX.exec(stmt)?.[2];
+      if (index) {
+        const invalid = await sql<{ n: number }>`
+          SELECT 1 AS n FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid
+          JOIN pg_namespace s ON s.oid = c.relnamespace
+          WHERE c.relname = ${index} AND s.nspname = current_schema() AND NOT i.indisvalid`.execute(conn);
+        if (invalid.rows.length > 0)
+          await sql.raw(`DROP INDEX CONCURRENTLY IF EXISTS "${index}"`).execute(conn);
+      }
+      await sql.raw(stmt).execute(conn);
+    }
+  } finally {
+    await sql`RESET lock_timeout`.execute(conn);
+  }
+  await conn
+    .insertInto("schema_migrations")
+    .values({ version, name: m.name, applied_at: Date.now() })
+    .onConflict((oc) => oc.column("version").doNothing())
+    .execute();
+}
+
 const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
   version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`;
 
@@ -74,6 +116,10 @@ export async function migrate(db: Db, dialect: Dialect, list: Migration[] = all)
     try {
       for (let version = 1; version <= list.length; version++) {
         const m = list[version - 1]!;
+        if (m.concurrently && dialect === "postgres") {
+          await concurrentStep(conn, version, m);
+          continue;
+        }
         await step(conn, dialect, async (trx) => {
           if (dialect === "postgres") await sql`SET LOCAL lock_timeout = '5s'`.execute(trx);
           await sql.raw(CREATE_TABLE).execute(trx);

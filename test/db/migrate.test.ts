@@ -2,10 +2,13 @@
 // wait, and readiness: /readyz and /v1 answer 503 until the schema is current.
 import { Database as SqliteFile } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
+import { sql } from "kysely";
 import pg from "pg";
+import { migrations } from "../../migrations/index.ts";
 import { migrateInBackground } from "../../src/app/boot.ts";
 import { openDatabase } from "../../src/db/index.ts";
 import { latestVersion, MigrationLockTimeout, migrate, schemaVersion } from "../../src/db/migrate.ts";
+import type { Migration } from "../../src/db/migration.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { dialects, dropCreatedDatabases, freshDatabase } from "../helpers/db.ts";
 import { tenant } from "../helpers/factories.ts";
@@ -21,6 +24,11 @@ for (const dialect of dialects) {
     });
     const handle = (url: string) => {
       const d = openDatabase(url, { poolSize: 2 });
+      closers.push(() => d.close());
+      return d;
+    };
+    const handle1 = (url: string) => {
+      const d = openDatabase(url, { poolSize: 1 });
       closers.push(() => d.close());
       return d;
     };
@@ -131,6 +139,62 @@ for (const dialect of dialects) {
       await release();
       expect(await migrate(database.db, dialect)).toBe(latestVersion());
     }, 20_000);
+
+    if (dialect === "postgres") {
+      test("a concurrent step builds its index outside a transaction, and an index a failed run left invalid is built again", async () => {
+        const { url, database } = await freshDatabase(dialect);
+        closers.push(() => database.close());
+        // One connection, so that what the step sets on the migrator's connection can be read back on it.
+        const { db } = handle1(url);
+        await sql`CREATE TABLE scratch_codes (code INTEGER NOT NULL)`.execute(db);
+        await sql`INSERT INTO scratch_codes (code) VALUES (1), (1), (2)`.execute(db);
+        const unique: Migration = {
+          name: "scratch_codes_unique",
+          concurrently: true,
+          up: () => [
+            "CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS scratch_codes_code ON scratch_codes (code)",
+          ],
+        };
+        const list = [...migrations, unique];
+        const valid = async () =>
+          (
+            await sql<{ valid: boolean }>`SELECT i.indisvalid AS valid FROM pg_class c
+              JOIN pg_index i ON i.indexrelid = c.oid WHERE c.relname = 'scratch_codes_code'`.execute(db)
+          ).rows.map((r) => r.valid);
+
+        // The duplicate makes the build fail halfway: Postgres keeps the index, invalid, and the step is not
+        // recorded. (Inside a transaction the statement would have failed at once, and left nothing.)
+        const err = await migrate(db, dialect, list).then(
+          () => null,
+          (e: Error) => e,
+        );
+        expect(String(err)).toMatch(/could not create unique index/);
+        expect(await valid()).toEqual([false]);
+        expect(await schemaVersion(db)).toBe(latestVersion());
+
+        // Fixed data, next run: the invalid index is dropped and built again, and the step recorded once.
+        await sql`DELETE FROM scratch_codes WHERE code = 1`.execute(db);
+        expect(await migrate(db, dialect, list)).toBe(latestVersion() + 1);
+        expect(await valid()).toEqual([true]);
+        expect(await migrate(db, dialect, list)).toBe(latestVersion() + 1);
+        const rows = await db
+          .selectFrom("schema_migrations")
+          .selectAll()
+          .where("name", "=", unique.name)
+          .execute();
+        expect(rows.map((r) => r.version)).toEqual([latestVersion() + 1]);
+        const dup = await sql`INSERT INTO scratch_codes (code) VALUES (2)`.execute(db).then(
+          () => null,
+          (e: Error) => e,
+        );
+        expect(String(dup)).toMatch(/duplicate key/);
+        // The lock timeout the step set for itself does not outlive it on the migrator's connection.
+        const timeout = await db
+          .connection()
+          .execute((c) => sql<{ lock_timeout: string }>`SHOW lock_timeout`.execute(c));
+        expect(timeout.rows[0]!.lock_timeout).toBe("0");
+      });
+    }
 
     describe("readiness", () => {
       let t: TestApp;
