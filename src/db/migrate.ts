@@ -66,13 +66,7 @@ const CONCURRENT_INDEX =
  * after the last statement, so a step that stops halfway runs whole next time.
  */
 async function concurrentStep(conn: Kysely<DB>, version: number, m: Migration): Promise<void> {
-  await sql.raw(CREATE_TABLE).execute(conn);
-  const done = await conn
-    .selectFrom("schema_migrations")
-    .select("version")
-    .where("version", "=", version)
-    .executeTakeFirst();
-  if (done) return;
+  if (await applied(conn, version)) return;
   await sql`SET lock_timeout = '5s'`.execute(conn);
   try {
     for (const stmt of m.up("postgres")) {
@@ -90,15 +84,29 @@ async function concurrentStep(conn: Kysely<DB>, version: number, m: Migration): 
   } finally {
     await sql`RESET lock_timeout`.execute(conn);
   }
-  await conn
-    .insertInto("schema_migrations")
-    .values({ version, name: m.name, applied_at: Date.now() })
-    .onConflict((oc) => oc.column("version").doNothing())
-    .execute();
+  await recordApplied(conn, version, m);
 }
 
 const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
   version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`;
+
+/** Whether `version` is recorded as applied (creating the record table on first use). */
+async function applied(db: Kysely<DB>, version: number): Promise<boolean> {
+  await sql.raw(CREATE_TABLE).execute(db);
+  const row = await db
+    .selectFrom("schema_migrations")
+    .select("version")
+    .where("version", "=", version)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+async function recordApplied(db: Kysely<DB>, version: number, m: Migration): Promise<void> {
+  await db
+    .insertInto("schema_migrations")
+    .values({ version, name: m.name, applied_at: Date.now() })
+    .execute();
+}
 
 /** Applies every pending migration; returns the schema version reached. */
 export async function migrate(db: Db, dialect: Dialect, list: Migration[] = all): Promise<number> {
@@ -122,18 +130,9 @@ export async function migrate(db: Db, dialect: Dialect, list: Migration[] = all)
         }
         await step(conn, dialect, async (trx) => {
           if (dialect === "postgres") await sql`SET LOCAL lock_timeout = '5s'`.execute(trx);
-          await sql.raw(CREATE_TABLE).execute(trx);
-          const done = await trx
-            .selectFrom("schema_migrations")
-            .select("version")
-            .where("version", "=", version)
-            .executeTakeFirst();
-          if (done) return;
+          if (await applied(trx, version)) return;
           for (const stmt of m.up(dialect)) await sql.raw(stmt).execute(trx);
-          await trx
-            .insertInto("schema_migrations")
-            .values({ version, name: m.name, applied_at: Date.now() })
-            .execute();
+          await recordApplied(trx, version, m);
         });
       }
     } catch (e) {

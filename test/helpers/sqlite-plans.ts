@@ -6,25 +6,30 @@ import { Database as SqliteFile } from "bun:sqlite";
 import { Kysely, sql } from "kysely";
 import { type App, createApp } from "../../src/app/context.ts";
 import { silentLogger } from "../../src/app/log.ts";
+import type { Db } from "../../src/db/index.ts";
 import type { DB } from "../../src/db/schema.ts";
 import { BunSqliteDialect, openSqlite } from "../../src/db/sqlite.ts";
 import type { Clock } from "../../src/lib/clock.ts";
 import type { TestApp } from "./app.ts";
 
-const fileOf = (t: TestApp) => t.dbUrl.replace(/^sqlite:/, "");
+/** A test's database: a TestApp's, or one from freshDatabase ({ url, db: database.db }). */
+export type TestDatabase = TestApp | { url: string; db: Db };
+const urlOf = (on: TestDatabase) => ("dbUrl" in on ? on.dbUrl : on.url);
+const dbOf = (on: TestDatabase) => ("app" in on ? on.app.db : on.db);
+const fileOf = (on: TestDatabase) => urlOf(on).replace(/^sqlite:/, "");
 
 /** Each index of `table` by name, with its definition (SQLite's CREATE INDEX text, Postgres's indexdef). */
 export async function indexDefinitions(
-  t: TestApp,
+  on: TestDatabase,
   dialect: string,
   table: string,
 ): Promise<Record<string, string>> {
   if (dialect === "postgres") {
     const r = await sql<{ indexname: string; indexdef: string }>`
-      SELECT indexname, indexdef FROM pg_indexes WHERE tablename = ${table}`.execute(t.app.db);
+      SELECT indexname, indexdef FROM pg_indexes WHERE tablename = ${table}`.execute(dbOf(on));
     return Object.fromEntries(r.rows.map((x) => [x.indexname, x.indexdef]));
   }
-  const f = new SqliteFile(fileOf(t), { readonly: true });
+  const f = new SqliteFile(fileOf(on), { readonly: true });
   try {
     const rows = f
       .query<{ name: string; sql: string }, [string]>(
@@ -38,8 +43,8 @@ export async function indexDefinitions(
 }
 
 /** The plan's lines (EXPLAIN QUERY PLAN), on a connection of its own to the test's database file. */
-export function explain(t: TestApp, text: string, params: readonly unknown[]): string[] {
-  const f = new SqliteFile(fileOf(t), { readonly: true });
+export function explain(on: TestDatabase, text: string, params: readonly unknown[]): string[] {
+  const f = new SqliteFile(fileOf(on), { readonly: true });
   try {
     return f
       .query<{ detail: string }, never[]>(`EXPLAIN QUERY PLAN ${text}`)

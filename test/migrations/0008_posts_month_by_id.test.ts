@@ -1,12 +1,11 @@
 // Migration 0008: posts no longer carry an index by created_at. The monthly count of live posts (posts_per_month)
 // reads the org index from the month's first possible ID, since a post's ID carries its creation time; the count
 // itself across a month boundary is tested in test/domain/posts/limits.test.ts.
-import { Database as SqliteFile } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { sql } from "kysely";
 import { MONTH_COUNT } from "../../src/domain/posts/create.ts";
 import { idAtTime, newId } from "../../src/lib/ids.ts";
 import { dialects, dropCreatedDatabases, freshDatabase } from "../helpers/db.ts";
+import { explain, indexDefinitions } from "../helpers/sqlite-plans.ts";
 
 afterAll(() => dropCreatedDatabases());
 
@@ -15,14 +14,7 @@ for (const dialect of dialects) {
     test("posts_month is gone and posts_org remains", async () => {
       const { database, url } = await freshDatabase(dialect);
       try {
-        const names =
-          dialect === "postgres"
-            ? (
-                await sql<{
-                  name: string;
-                }>`SELECT indexname AS name FROM pg_indexes WHERE tablename = 'posts'`.execute(database.db)
-              ).rows.map((r) => r.name)
-            : sqliteIndexes(url);
+        const names = Object.keys(await indexDefinitions({ url, db: database.db }, dialect, "posts"));
         expect(names).toContain("posts_org");
         expect(names).not.toContain("posts_month");
       } finally {
@@ -36,21 +28,13 @@ describe("the monthly count's plan (sqlite)", () => {
   test("walks posts_org from the month's first ID, reading nothing but the index", async () => {
     const { database, url } = await freshDatabase("sqlite");
     await database.close();
-    const f = new SqliteFile(url.replace(/^sqlite:/, ""), { readonly: true });
-    try {
-      const from = Date.parse("2026-03-01T00:00:00Z");
-      const plan = f
-        .query<{ detail: string }, [string, string]>(`EXPLAIN QUERY PLAN ${MONTH_COUNT}`)
-        .all(newId("org", from), idAtTime("post", from))
-        .map((r) => r.detail);
-      expect(plan).toEqual([
-        expect.stringMatching(
-          /^SEARCH posts USING COVERING INDEX posts_org \(org_id=\? AND livemode=\? AND id>\?\)$/,
-        ),
-      ]);
-    } finally {
-      f.close();
-    }
+    const from = Date.parse("2026-03-01T00:00:00Z");
+    const plan = explain({ url, db: database.db }, MONTH_COUNT, [newId("org", from), idAtTime("post", from)]);
+    expect(plan).toEqual([
+      expect.stringMatching(
+        /^SEARCH posts USING COVERING INDEX posts_org \(org_id=\? AND livemode=\? AND id>\?\)$/,
+      ),
+    ]);
   });
 
   test("the month's first ID sorts after every ID of the month before and at or before every ID of the month", () => {
@@ -61,17 +45,3 @@ describe("the monthly count's plan (sqlite)", () => {
     expect(newId("post", from + 86_400_000) > first).toBe(true);
   });
 });
-
-function sqliteIndexes(url: string): string[] {
-  const f = new SqliteFile(url.replace(/^sqlite:/, ""), { readonly: true });
-  try {
-    return f
-      .query<{ name: string }, []>(
-        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'posts'",
-      )
-      .all()
-      .map((r) => r.name);
-  } finally {
-    f.close();
-  }
-}
