@@ -19,6 +19,8 @@ export interface Config {
   clientIpHeader: string | null;
   allowPrivateNetworks: string | null;
   allowPrivateWebhooks: string | null;
+  /** SVC_PROVIDER_ORIGINS: a network's API origin replaced (tests, a proxy), by provider. Empty by default. */
+  providerOrigins: Record<string, string>;
   insecureCookies: boolean;
   logLevel: LogLevel;
   s3: {
@@ -193,6 +195,7 @@ export function loadConfig(env: Env = process.env): Config {
     };
   }
 
+  const providerOrigins = parseProviderOrigins(env.SVC_PROVIDER_ORIGINS, problems);
   const autoMigrate = bool(env, "SVC_AUTO_MIGRATE", true, problems);
   const insecureCookies = bool(env, "SVC_INSECURE_COOKIES", false, problems);
   const signupUrl = url(env, "SVC_SIGNUP_URL", problems);
@@ -210,6 +213,7 @@ export function loadConfig(env: Env = process.env): Config {
     clientIpHeader: env.SVC_CLIENT_IP_HEADER || null,
     allowPrivateNetworks: env.SVC_ALLOW_PRIVATE_NETWORKS || null,
     allowPrivateWebhooks: env.SVC_ALLOW_PRIVATE_WEBHOOKS || null,
+    providerOrigins,
     insecureCookies,
     logLevel,
     s3,
@@ -219,4 +223,33 @@ export function loadConfig(env: Env = process.env): Config {
     billingLinkKey,
     smtp,
   };
+}
+
+/**
+ * `provider=url,provider=url`: each adapter's network origin replaced by one setting, for tests against local
+ * stand-ins and for operators whose install reaches a network through a proxy. A provider may be named for
+ * several origins it uses by a suffix after a dot (for example `bluesky.appview=http://127.0.0.1:2584`).
+ */
+function parseProviderOrigins(raw: string | undefined, problems: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!raw?.trim()) return out;
+  for (const item of raw.split(",")) {
+    const at = item.indexOf("=");
+    const name = item.slice(0, at).trim();
+    const value = item.slice(at + 1).trim();
+    if (at <= 0 || !/^[a-z_]+(\.[a-z_]+)?$/.test(name)) {
+      problems.push(`SVC_PROVIDER_ORIGINS: expected provider=url pairs, got ${JSON.stringify(item)}`);
+      continue;
+    }
+    try {
+      const u = new URL(value);
+      if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("not http(s)");
+      out[name] = value.replace(/\/+$/, "");
+    } catch {
+      problems.push(
+        `SVC_PROVIDER_ORIGINS: ${name} needs an absolute http(s) URL, got ${JSON.stringify(value)}`,
+      );
+    }
+  }
+  return out;
 }

@@ -58,7 +58,78 @@ export interface Adapter {
   /** Repeating an uncertain publish cannot post twice (ARCHITECTURE rule 5). */
   idempotent: boolean;
   publish(app: App, input: PublishInput): Promise<PublishOutcome>;
+  /** Checks credentials with the network and reads the account (connect, reconnect, `channels.check`). */
+  connect?(app: App, input: ConnectInput): Promise<ConnectOutcome>;
+  /** Reads a published target's counts (a thread counts as one post: its first part). */
+  engagement?(app: App, input: RemoteInput & { parts: PublishedPart[] }): Promise<EngagementOutcome>;
+  /** Looks for a post an uncertain attempt may have made, among the account's recent posts. */
+  find?(
+    app: App,
+    input: RemoteInput & { parts: PublishPart[]; done: PublishedPart[]; since: number },
+  ): Promise<FindOutcome>;
+  /** How long after an uncertain attempt `find` can be trusted to have seen the post. */
+  consistencyWindowMs?: number;
 }
 
 // The registry lives in adapters.ts (it imports every adapter); re-exported so callers need one import.
 export { adapterFor } from "./adapters.ts";
+
+// ---- Connecting, checking, engagement and settling: optional, per network. ----
+// A network without `connect` is connected without a check; without `engagement` its targets' engagement state is
+// `unsupported`; without `find` an uncertain attempt is settled by a person (needs_attention) as before.
+
+export interface ConnectInput {
+  livemode: boolean;
+  /** The channel's non-secret connect fields (its `settings`). */
+  settings: Record<string, string>;
+  /** The secret connect fields, in the clear. */
+  secrets: Record<string, string>;
+  signal: AbortSignal;
+}
+
+export interface ConnectedAccount {
+  display_name: string | null;
+  handle: string | null;
+  profile_url: string | null;
+}
+
+export type ConnectOutcome =
+  | {
+      kind: "connected";
+      account: ConnectedAccount;
+      /** Replaces what is stored when the network issued something to keep (a session, a resolved DID). */
+      settings?: Record<string, string>;
+      secrets?: Record<string, string>;
+    }
+  /** The network refused the credentials: `connect_failed` when connecting, `needs_reauth` on a check. */
+  | { kind: "rejected"; message: string }
+  /** The network could not be asked (down, rate-limited, unreachable): nothing is concluded. */
+  | { kind: "unavailable"; message: string };
+
+export interface RemoteInput {
+  targetId: string;
+  livemode: boolean;
+  channel: PublishInput["channel"];
+  signal: AbortSignal;
+}
+
+export interface EngagementCounts {
+  likes: number;
+  reposts: number;
+  replies: number;
+  quotes: number;
+  /** null where the network reports no views. */
+  views: number | null;
+}
+
+export type EngagementOutcome =
+  | { kind: "counts"; counts: EngagementCounts }
+  /** The post is gone from the network: no further readings. */
+  | { kind: "deleted" }
+  | { kind: "failed"; message: string };
+
+export type FindOutcome =
+  /** The post is on the network: the target is published with these parts. */
+  | { kind: "found"; permalink: string | null; parts: PublishedPart[] }
+  | { kind: "not_found" }
+  | { kind: "unknown"; message: string };
