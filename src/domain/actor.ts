@@ -4,7 +4,7 @@ import { ServiceError } from "./errors.ts";
 import type { Role, Scope } from "./scopes.ts";
 
 export interface Actor {
-  kind: "api_key" | "user" | "admin_cli";
+  kind: "api_key" | "user" | "admin_cli" | "operator";
   orgId: string;
   livemode: boolean;
   scopes: ReadonlySet<Scope>;

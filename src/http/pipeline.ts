@@ -5,6 +5,7 @@ import { isUnavailable } from "../db/index.ts";
 import type { Actor } from "../domain/actor.ts";
 import { auditDenied } from "../domain/audit/service.ts";
 import { authenticate } from "../domain/auth/authenticate.ts";
+import { authenticateOperator, type OperatorActor } from "../domain/auth/operator.ts";
 import { badRequest, ServiceError } from "../domain/errors.ts";
 import { AnswerInTx, KeyTakenMeanwhile, storeAnswer } from "../domain/idempotency/in-tx.ts";
 import {
@@ -16,6 +17,7 @@ import {
   fingerprintOf,
   keyInUse,
 } from "../domain/idempotency/service.ts";
+import { operatorActor } from "../domain/operator/actor.ts";
 import type { RequestLog } from "../domain/requests/log.ts";
 import { newId } from "../lib/ids.ts";
 import { jsonOf } from "../lib/json-text.ts";
@@ -177,6 +179,7 @@ export async function runRoute(
   const requestId = newId("req");
   const url = new URL(request.url);
   let actor: Actor | null = null;
+  let operator: OperatorActor | null = null;
   let rateHeaders: Record<string, string> = {};
   let status = 500;
   let code: string | null = null;
@@ -190,13 +193,19 @@ export async function runRoute(
         "The database schema is being migrated; retry shortly.",
       );
     }
-    const a = await authenticate(app, {
-      authorization: request.headers.get("authorization"),
-      org: request.headers.get("svc-org"),
-      requestId,
-    });
-    actor = a;
-    const rl = ctx.limiter.take(a.apiKeyId ?? a.userTokenId ?? a.orgId, app.clock.now());
+    let a: Awaited<ReturnType<typeof authenticate>>;
+    if (route.operator) {
+      operator = await authenticateOperator(app, request.headers.get("authorization"), requestId);
+      a = { ...operatorActor(operator), orgStatus: "active", orgStatusNote: null };
+    } else {
+      a = await authenticate(app, {
+        authorization: request.headers.get("authorization"),
+        org: request.headers.get("svc-org"),
+        requestId,
+      });
+      actor = a;
+    }
+    const rl = ctx.limiter.take(a.apiKeyId ?? a.userTokenId ?? a.operator ?? a.orgId, app.clock.now());
     rateHeaders = rl.headers;
     if (!rl.ok) {
       throw new ServiceError(429, "rate_limited", "Too many requests; slow down.", {
@@ -219,22 +228,33 @@ export async function runRoute(
     }
     const idemKey = request.headers.get("idempotency-key");
     let answer: AnswerInTx | null = null;
-    if (idemKey !== null && route.method === "POST" && a.kind === "api_key") {
+    // Keys keep their answers per credential: an API key, or the operator's key on the operator API.
+    const idemCredential = a.kind === "api_key" ? a.apiKeyId : a.kind === "operator" ? a.operator : null;
+    if (idemKey !== null && route.method === "POST" && idemCredential) {
       checkKey(idemKey);
       const fingerprint = fingerprintOf(route.method, url.pathname, raw);
       // A key never seen, on a route whose change is one transaction: the answer is stored with the change.
       // A stored key (an answer, a running or abandoned claim) goes through the claim as before.
-      if (route.answerInTx && !(await findKey(app, a.apiKeyId!, idemKey))) {
-        answer = new AnswerInTx(a.apiKeyId!, idemKey, fingerprint, route.status ?? 200);
+      if (route.answerInTx && !(await findKey(app, idemCredential, idemKey))) {
+        answer = new AnswerInTx(idemCredential, idemKey, fingerprint, route.status ?? 200);
       } else {
-        const c = await claim(app, a.apiKeyId!, idemKey, fingerprint);
+        const c = await claim(app, idemCredential, idemKey, fingerprint);
         if (c.kind === "replay") return replay(c.status, c.body);
-        idem = { credential: a.apiKeyId!, key: idemKey };
+        idem = { credential: idemCredential, key: idemKey };
       }
     }
     let out: unknown;
     try {
-      out = await route.handler({ app, actor: a, params, query, body, request, idempotency: answer });
+      out = await route.handler({
+        app,
+        actor: a,
+        operator,
+        params,
+        query,
+        body,
+        request,
+        idempotency: answer,
+      });
     } catch (e) {
       if (!(e instanceof KeyTakenMeanwhile) || !answer) throw e;
       // Our change rolled back; the request that stored its answer first decides, as if it had claimed first.

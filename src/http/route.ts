@@ -3,6 +3,7 @@
 import type * as v from "valibot";
 import type { App } from "../app/context.ts";
 import type { Actor } from "../domain/actor.ts";
+import type { OperatorActor } from "../domain/auth/operator.ts";
 import type { AnswerInTx } from "../domain/idempotency/in-tx.ts";
 import type { Scope } from "../domain/scopes.ts";
 
@@ -15,6 +16,8 @@ export interface Req {
   query: Record<string, string>;
   body: unknown;
   request: Request;
+  /** The operator key, on operator routes (`actor` is then the operator outside any org). */
+  operator: OperatorActor | null;
   /** Set for an `answerInTx` route under a new Idempotency-Key: the domain call stores its answer with its change. */
   idempotency: AnswerInTx | null;
 }
@@ -44,6 +47,8 @@ export interface RouteDef {
   response: string;
   /** The success response's media type when it is not JSON (the event stream). */
   produces?: string;
+  /** Under /v1/operator/: only operator keys (svc_op_…) are accepted, and nothing else takes them. */
+  operator?: boolean;
   /** A POST that changes nothing (a preview): allowed while the org is read-only. */
   safe?: boolean;
   status?: number;

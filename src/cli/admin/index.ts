@@ -6,6 +6,10 @@ import { keysGenerate } from "./keys/generate.ts";
 import { keysRotate } from "./keys/rotate.ts";
 import { keysStatus } from "./keys/status.ts";
 import { membersAdd, membersList, membersRemove, membersRole } from "./members/index.ts";
+import { operatorKeysCreate } from "./operator-keys/create.ts";
+import { operatorKeysList } from "./operator-keys/list.ts";
+import { operatorKeysRevoke } from "./operator-keys/revoke.ts";
+import { orgDelete } from "./org/delete.ts";
 import { orgUpdate } from "./org/update.ts";
 import { usersCreate } from "./users/create.ts";
 import { usersResetPassword } from "./users/reset-password.ts";
@@ -23,6 +27,10 @@ export const adminCommands: AdminCommand[] = [
   membersRole,
   membersRemove,
   orgUpdate,
+  orgDelete,
+  operatorKeysCreate,
+  operatorKeysList,
+  operatorKeysRevoke,
 ];
 
 /** Old top-level names that now live under `svc admin` and still work. */

@@ -37,6 +37,10 @@ export async function authenticateOperator(
 
 /** Issues an operator key; the secret is returned once. */
 export async function createOperatorKey(app: App, name: string): Promise<{ id: string; secret: string }> {
+  const trimmed = name.trim();
+  if (trimmed.length < 1 || trimmed.length > 100)
+    throw new ServiceError(422, "name_invalid", "Name must be 1 to 100 characters.", { param: "name" });
+  name = trimmed;
   const secret = newOperatorKey();
   const now = app.clock.now();
   const id = newId("opkey", now);
@@ -63,4 +67,17 @@ export async function revokeOperatorKey(app: App, id: string): Promise<boolean> 
     .where("revoked_at", "is", null)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
+}
+
+export async function listOperatorKeys(app: App) {
+  const rows = await app.db.selectFrom("operator_keys").selectAll().orderBy("id", "desc").execute();
+  return rows.map((r) => ({
+    id: r.id,
+    object: "operator_key" as const,
+    name: r.name,
+    hint: r.hint,
+    created_at: new Date(r.created_at).toISOString(),
+    last_used_at: r.last_used_at === null ? null : new Date(r.last_used_at).toISOString(),
+    revoked_at: r.revoked_at === null ? null : new Date(r.revoked_at).toISOString(),
+  }));
 }
