@@ -27,7 +27,8 @@ export async function assertWithinLimit(
   // With a limit set, creates in one org take turns: the count and the insert after it must not interleave with
   // another transaction's (two concurrent creates at the boundary would both see room). SQLite transactions are
   // serialized already; Postgres locks the org row until this transaction ends.
-  if (dialectOf(tx) === "postgres") await raw(tx, "postgres", "SELECT id FROM orgs WHERE id = ? FOR UPDATE", [orgId]);
+  if (dialectOf(tx) === "postgres")
+    await raw(tx, "postgres", "SELECT id FROM orgs WHERE id = ? FOR UPDATE", [orgId]);
   const count = await countAfter();
   if (count > limit) {
     throw new ServiceError(
