@@ -9,6 +9,7 @@ import { brandRoutes } from "./brands.ts";
 import { channelRoutes, channelSchemas } from "./channels.ts";
 import { eventRoutes, eventSchemas } from "./events.ts";
 import { meRoutes } from "./me.ts";
+import { memberRoutes, memberSchemas } from "./members.ts";
 import { platformRoutes, platformSchemas } from "./platforms.ts";
 import { postRoutes, postSchemas } from "./posts.ts";
 import { templateRoutes, templateSchemas } from "./templates.ts";
@@ -26,6 +27,7 @@ export const v1Routes: RouteDef[] = [
   ...eventRoutes,
   ...webhookRoutes,
   ...authRoutes,
+  ...memberRoutes,
 ];
 
 /** /v1 routes that take no credential (documented with `security: []`). */
@@ -41,4 +43,5 @@ export const v1Schemas: Record<string, unknown> = {
   ...eventSchemas,
   ...webhookSchemas,
   ...authSchemas,
+  ...memberSchemas,
 };
