@@ -12,6 +12,7 @@ import { type HttpContext, jsonResponse, problemResponse, runRoute, SECURITY_HEA
 import { runPublicRoute } from "./public-pipeline.ts";
 import { RateLimiter } from "./ratelimit.ts";
 import type { RouteDef } from "./route.ts";
+import { handleWeb, rootRedirect, staticFile, webRoutes } from "./web/index.tsx";
 import { sandboxPage } from "./web/sandbox.ts";
 
 /** Routes outside the credential pipeline: [method, path] (documented in the OpenAPI document too). */
@@ -98,6 +99,21 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
       { parse: "none" },
     );
   }
+  // The dashboard: server-rendered pages beside the API, on the same domain functions.
+  elysia
+    .get("/", ({ request }: { request: Request }) => rootRedirect(app, request))
+    .get("/static/:name", ({ params }: { params: { name: string } }) => staticFile(params.name));
+  for (const r of webRoutes) {
+    elysia.route(
+      r.method,
+      r.path,
+      // biome-ignore lint/suspicious/noExplicitAny: Elysia's context type is generic over the whole app
+      ({ request, params, server }: any) =>
+        handleWeb(app, r, request, params ?? {}, server?.requestIP?.(request)?.address ?? null),
+      { parse: "none" },
+    );
+  }
+
   for (const r of routes) {
     elysia.route(
       r.method,
