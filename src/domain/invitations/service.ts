@@ -47,7 +47,7 @@ const hashToken = (token: string) => sha256hex(`invitation:${token}`);
 export const invitationUrl = (app: App, token: string) =>
   `${app.config.baseUrl.replace(/\/$/, "")}/invite/${token}`;
 
-const presentInvitation = (i: InvitationsTable, url?: string) => ({
+export const presentInvitation = (i: InvitationsTable, url?: string) => ({
   id: i.id,
   object: "invitation" as const,
   email: i.email,
@@ -73,81 +73,101 @@ export async function createInvitation(app: App, actor: Actor, input: unknown, o
   if (b.role === "owner") requireOwnerChange(app, actor, opts, "invite an owner");
   // Asked to email without an SMTP server: refuse before anything is made.
   const mailer = b.send_email ? requireMailer(app) : null;
+  const { row, orgName, token } = await inTx(app, (tx) => insertInvitation(tx, app, actor, b));
+  const url = invitationUrl(app, token);
+  if (mailer) await mailInvitation(app, mailer, row, orgName, url);
+  return presentInvitation(row, url);
+}
+
+/**
+ * The invitation's row and audit entry in the caller's transaction (an operator creates an org and its first
+ * owner's invitation in one); the link's token is returned once, never stored.
+ */
+export async function insertInvitation(
+  tx: Tx,
+  app: App,
+  actor: Actor,
+  b: { email: string; role: string },
+): Promise<{ row: InvitationsTable; orgName: string; token: string }> {
   const token = randomBase62(40);
   const now = app.clock.now();
-  const { row, orgName } = await inTx(app, async (tx) => {
-    const already = await tx
-      .selectFrom("members")
-      .innerJoin("users", "users.id", "members.user_id")
-      .select("users.id")
-      .where("members.org_id", "=", actor.orgId)
-      .where("users.email", "=", b.email)
-      .executeTakeFirst();
-    if (already) throw conflict("member_exists", `${b.email} is already a member.`, { param: "email" });
-    // A new invitation for the same address replaces the open one (its link stops working).
-    await tx
-      .updateTable("invitations")
-      .set({ revoked_at: now })
-      .where("org_id", "=", actor.orgId)
-      .where("email", "=", b.email)
-      .where("accepted_at", "is", null)
-      .where("revoked_at", "is", null)
-      .execute();
-    await assertWithinLimit(
-      tx,
-      actor.orgId,
-      "members",
-      async () => 1 + (await seatsTaken(tx, app, actor.orgId)),
-    );
-    const r: InvitationsTable = {
-      id: newId("inv", now),
-      org_id: actor.orgId,
-      email: b.email,
-      role: b.role,
-      token_hash: hashToken(token),
-      invited_by: actor.userId,
-      emailed: 0,
-      expires_at: now + INVITATION_TTL_MS,
-      accepted_at: null,
-      accepted_by: null,
-      revoked_at: null,
-      created_at: now,
-    };
-    await tx.insertInto("invitations").values(r).execute();
-    await audit(tx, app, actor, {
-      action: "invitation.create",
-      target: r.id,
-      detail: { email: b.email, role: b.role },
-    });
-    const org = await tx
-      .selectFrom("orgs")
-      .select("name")
-      .where("id", "=", actor.orgId)
-      .executeTakeFirstOrThrow();
-    return { row: r, orgName: org.name };
+  const already = await tx
+    .selectFrom("members")
+    .innerJoin("users", "users.id", "members.user_id")
+    .select("users.id")
+    .where("members.org_id", "=", actor.orgId)
+    .where("users.email", "=", b.email)
+    .executeTakeFirst();
+  if (already) throw conflict("member_exists", `${b.email} is already a member.`, { param: "email" });
+  // A new invitation for the same address replaces the open one (its link stops working).
+  await tx
+    .updateTable("invitations")
+    .set({ revoked_at: now })
+    .where("org_id", "=", actor.orgId)
+    .where("email", "=", b.email)
+    .where("accepted_at", "is", null)
+    .where("revoked_at", "is", null)
+    .execute();
+  await assertWithinLimit(
+    tx,
+    actor.orgId,
+    "members",
+    async () => 1 + (await seatsTaken(tx, app, actor.orgId)),
+  );
+  const r: InvitationsTable = {
+    id: newId("inv", now),
+    org_id: actor.orgId,
+    email: b.email,
+    role: b.role,
+    token_hash: hashToken(token),
+    invited_by: actor.userId,
+    emailed: 0,
+    expires_at: now + INVITATION_TTL_MS,
+    accepted_at: null,
+    accepted_by: null,
+    revoked_at: null,
+    created_at: now,
+  };
+  await tx.insertInto("invitations").values(r).execute();
+  await audit(tx, app, actor, {
+    action: "invitation.create",
+    target: r.id,
+    detail: { email: b.email, role: b.role },
   });
-  const url = invitationUrl(app, token);
-  if (mailer) {
-    try {
-      await mailer.send({
-        to: b.email,
-        ...mailView(
-          `You are invited to ${orgName} on svc`,
-          [
-            `You are invited to join ${orgName} as ${b.role}.`,
-            "The link works once, for one week. If you did not expect this, ignore this mail.",
-          ],
-          { href: url, label: "Accept the invitation" },
-        ),
-      });
-      await app.db.updateTable("invitations").set({ emailed: 1 }).where("id", "=", row.id).execute();
-      row.emailed = 1;
-    } catch (e) {
-      // The invitation stands and its link is in the answer; `emailed: false` tells the caller to pass it on.
-      app.log.warn("invitation mail failed", { invitation: row.id, error: String(e) });
-    }
+  const org = await tx
+    .selectFrom("orgs")
+    .select("name")
+    .where("id", "=", actor.orgId)
+    .executeTakeFirstOrThrow();
+  return { row: r, orgName: org.name, token };
+}
+
+/** Mails the link; a failure leaves the invitation standing with `emailed: false`, so the caller passes it on. */
+export async function mailInvitation(
+  app: App,
+  mailer: ReturnType<typeof requireMailer>,
+  row: InvitationsTable,
+  orgName: string,
+  url: string,
+): Promise<void> {
+  try {
+    await mailer.send({
+      to: row.email,
+      ...mailView(
+        `You are invited to ${orgName} on svc`,
+        [
+          `You are invited to join ${orgName} as ${row.role}.`,
+          "The link works once, for one week. If you did not expect this, ignore this mail.",
+        ],
+        { href: url, label: "Accept the invitation" },
+      ),
+    });
+    await app.db.updateTable("invitations").set({ emailed: 1 }).where("id", "=", row.id).execute();
+    row.emailed = 1;
+  } catch (e) {
+    // The invitation stands and its link is in the answer; `emailed: false` tells the caller to pass it on.
+    app.log.warn("invitation mail failed", { invitation: row.id, error: String(e) });
   }
-  return presentInvitation(row, url);
 }
 
 /** GET /v1/invitations: open invitations, newest first. */

@@ -77,9 +77,17 @@ export async function orgUsage(app: App, _op: OperatorActor, id: string, query: 
   };
 }
 
-/** Open invitations count as members (they hold a place); none until invitations exist on this install. */
-async function openInvitations(_app: App, _orgId: string): Promise<number> {
-  return 0;
+/** Open invitations count as members: each holds a place (reference §4; the members limit counts them too). */
+async function openInvitations(app: App, orgId: string): Promise<number> {
+  const r = await app.db
+    .selectFrom("invitations")
+    .select((e) => e.fn.countAll().as("n"))
+    .where("org_id", "=", orgId)
+    .where("accepted_at", "is", null)
+    .where("revoked_at", "is", null)
+    .where("expires_at", ">", app.clock.now())
+    .executeTakeFirst();
+  return count(r);
 }
 
 /** Bytes of stored media; none until media exist on this install. */

@@ -1,12 +1,15 @@
 // The operator API (interface.md "Org hosting"): operator keys only, across the install's orgs.
 
+import * as v from "valibot";
+import { createInvitation, InvitationCreate } from "../../../domain/invitations/service.ts";
 import { operatorInOrg } from "../../../domain/operator/actor.ts";
+import { createOrgAsOperator } from "../../../domain/operator/create.ts";
 import { deleteOrg } from "../../../domain/operator/delete.ts";
 import { getOrg, listOrgs, loadOrg, operatorChangeOrg } from "../../../domain/operator/orgs.ts";
-import { OrgChange } from "../../../domain/operator/schema.ts";
+import { Limits, OrgChange } from "../../../domain/operator/schema.ts";
 import { orgUsage } from "../../../domain/operator/usage.ts";
 import { nint, nstr, obj, str, time } from "../../openapi-schemas.ts";
-import type { RouteDef } from "../../route.ts";
+import { type RouteDef, reply } from "../../route.ts";
 
 const op = { operator: true, tag: "Operator" } as const;
 
@@ -20,6 +23,35 @@ export const operatorRoutes: RouteDef[] = [
     query: ["external_ref"],
     response: "OperatorOrgList",
     handler: ({ app, operator, query }) => listOrgs(app, operator!, query),
+  },
+  {
+    ...op,
+    method: "POST",
+    path: "/v1/operator/orgs",
+    summary: "Create an org with its first owner's invitation (the answer holds the link)",
+    body: v.strictObject({
+      name: v.string(),
+      owner_email: v.string(),
+      external_ref: v.optional(v.nullable(v.string())),
+      limits: v.optional(Limits),
+      send_email: v.optional(v.boolean()),
+    }),
+    response: "OperatorOrgCreated",
+    status: 201,
+    handler: async ({ app, operator, body }) => reply(201, await createOrgAsOperator(app, operator!, body)),
+  },
+  {
+    ...op,
+    method: "POST",
+    path: "/v1/operator/orgs/:id/invitations",
+    summary: "Invite a person to an org (the answer holds the one-time link)",
+    body: InvitationCreate,
+    response: "Invitation",
+    status: 201,
+    handler: async ({ app, operator, params, body }) => {
+      const org = await loadOrg(app.db, params.id!);
+      return reply(201, await createInvitation(app, operatorInOrg(operator!, org.id), body));
+    },
   },
   {
     ...op,
@@ -63,19 +95,22 @@ export const operatorRoutes: RouteDef[] = [
 
 const limits = obj({ brands: nint, channels: nint, members: nint, posts_per_month: nint });
 
+const operatorOrg = {
+  id: str,
+  object: { const: "org" },
+  name: str,
+  require_mfa: { type: "boolean" },
+  require_sso: { type: "boolean" },
+  status: { enum: ["active", "read_only", "suspended"] },
+  status_note: nstr,
+  limits,
+  external_ref: nstr,
+  created_at: time,
+};
+
 export const operatorSchemas = {
-  OperatorOrg: obj({
-    id: str,
-    object: { const: "org" },
-    name: str,
-    require_mfa: { type: "boolean" },
-    require_sso: { type: "boolean" },
-    status: { enum: ["active", "read_only", "suspended"] },
-    status_note: nstr,
-    limits,
-    external_ref: nstr,
-    created_at: time,
-  }),
+  OperatorOrgCreated: obj({ ...operatorOrg, owner_invitation: { $ref: "#/components/schemas/Invitation" } }),
+  OperatorOrg: obj(operatorOrg),
   Usage: obj({
     object: { const: "usage" },
     org: str,
