@@ -299,6 +299,24 @@ for (const dialect of dialects) {
       await t.request("DELETE", `/v1/webhook_endpoints/${ep.id}`, { key: a.testKey });
     });
 
+    test("a suspended org's deliveries wait and go out once it is active again", async () => {
+      const ep = await endpoint("/ok");
+      rx.reset();
+      await testEvent(t.app, a);
+      await t.app.db.updateTable("orgs").set({ status: "suspended" }).where("id", "=", a.orgId).execute();
+      try {
+        expect(await claimDeliveries(t.app, 20)).toEqual([]);
+        await deliverDue(t.app);
+        expect(rx.received).toHaveLength(0);
+        expect((await deliveriesOf(t.app, ep.id)).map((d) => d.status)).toEqual(["pending"]);
+      } finally {
+        await t.app.db.updateTable("orgs").set({ status: "active" }).where("id", "=", a.orgId).execute();
+      }
+      await deliverDue(t.app);
+      expect((await deliveriesOf(t.app, ep.id)).map((d) => d.status)).toEqual(["succeeded"]);
+      await t.request("DELETE", `/v1/webhook_endpoints/${ep.id}`, { key: a.testKey });
+    });
+
     test("webhooks.reclaim logs a lost worker's attempt and schedules the delivery again", async () => {
       const ep = await endpoint("/ok");
       await testEvent(t.app, a);
