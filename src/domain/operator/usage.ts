@@ -1,96 +1,10 @@
-// An org's use of the install in one UTC calendar month (reference §4 Usage): what the limits count and what
-// an operator bills by. Counts of brands, live channels and members are as of now; posts and published targets
-// are those of the month.
+// GET /v1/operator/orgs/{id}/usage: an org's use in one month, for the operator's billing.
 import type { App } from "../../app/context.ts";
-import { idAtTime } from "../../lib/ids.ts";
 import type { OperatorActor } from "../auth/operator.ts";
-import { badRequest } from "../errors.ts";
+import { usageOf } from "../orgs/usage.ts";
 import { loadOrg } from "./orgs.ts";
-
-export function monthBounds(month: string | undefined, now: number): { start: number; end: number } {
-  const d = new Date(now);
-  let y = d.getUTCFullYear();
-  let m = d.getUTCMonth();
-  if (month !== undefined && month !== "") {
-    const mm = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(month);
-    if (!mm) throw badRequest("month_invalid", "month is YYYY-MM.", "month");
-    y = Number(mm[1]);
-    m = Number(mm[2]) - 1;
-  }
-  return { start: Date.UTC(y, m, 1), end: Date.UTC(y, m + 1, 1) };
-}
-
-const count = (r: { n: string | number | bigint } | undefined) => Number(r?.n ?? 0);
 
 export async function orgUsage(app: App, _op: OperatorActor, id: string, query: { month?: string }) {
   const org = await loadOrg(app.db, id);
-  const { start, end } = monthBounds(query.month, app.clock.now());
-  const db = app.db;
-  const [brands, channels, members, invitations, posts, published] = await Promise.all([
-    db
-      .selectFrom("brands")
-      .select((e) => e.fn.countAll().as("n"))
-      .where("org_id", "=", org.id)
-      .executeTakeFirst(),
-    db
-      .selectFrom("channels")
-      .select((e) => e.fn.countAll().as("n"))
-      .where("org_id", "=", org.id)
-      .where("livemode", "=", 1)
-      .executeTakeFirst(),
-    db
-      .selectFrom("members")
-      .select((e) => e.fn.countAll().as("n"))
-      .where("org_id", "=", org.id)
-      .executeTakeFirst(),
-    openInvitations(app, org.id),
-    // A post's ID carries its creation time: the month's posts are an ID range of the org's index.
-    db
-      .selectFrom("posts")
-      .select((e) => e.fn.countAll().as("n"))
-      .where("org_id", "=", org.id)
-      .where("livemode", "=", 1)
-      .where("id", ">=", idAtTime("post", start))
-      .where("id", "<", idAtTime("post", end))
-      .executeTakeFirst(),
-    db
-      .selectFrom("post_targets")
-      .select((e) => e.fn.countAll().as("n"))
-      .where("org_id", "=", org.id)
-      .where("livemode", "=", 1)
-      .where("status", "=", "published")
-      .where("published_at", ">=", start)
-      .where("published_at", "<", end)
-      .executeTakeFirst(),
-  ]);
-  return {
-    object: "usage" as const,
-    org: org.id,
-    period_start: new Date(start).toISOString(),
-    period_end: new Date(end).toISOString(),
-    brands: count(brands),
-    live_channels: count(channels),
-    members: count(members) + invitations,
-    live_posts_created: count(posts),
-    live_targets_published: count(published),
-    media_bytes: await mediaBytes(app, org.id),
-  };
-}
-
-/** Open invitations count as members: each holds a place (reference §4; the members limit counts them too). */
-async function openInvitations(app: App, orgId: string): Promise<number> {
-  const r = await app.db
-    .selectFrom("invitations")
-    .select((e) => e.fn.countAll().as("n"))
-    .where("org_id", "=", orgId)
-    .where("accepted_at", "is", null)
-    .where("revoked_at", "is", null)
-    .where("expires_at", ">", app.clock.now())
-    .executeTakeFirst();
-  return count(r);
-}
-
-/** Bytes of stored media; none until media exist on this install. */
-async function mediaBytes(_app: App, _orgId: string): Promise<number> {
-  return 0;
+  return usageOf(app, org.id, query.month);
 }

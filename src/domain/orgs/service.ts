@@ -11,6 +11,7 @@ import { notFound, ServiceError } from "../errors.ts";
 import { requireOwnerChange, requirePersonCredential, type SudoOptions } from "../members/guard.ts";
 import { inTx } from "../tx.ts";
 import { name, parse } from "../validate.ts";
+import { usageOf } from "./usage.ts";
 
 export const presentOrg = (o: OrgsTable) => ({
   id: o.id,
@@ -76,12 +77,14 @@ export async function findOrg(db: Db | Tx, ref: string | undefined): Promise<Org
 
 export const OrgUpdate = v.strictObject({ name: v.optional(name()), require_mfa: v.optional(v.boolean()) });
 
-/** GET /v1/org: the org the credential acts in. */
+/** GET /v1/org: the org the credential acts in; owners and admins also see this month's usage against limits. */
 export async function getOrg(app: App, actor: Actor) {
   requirePersonCredential(actor);
-  return presentOrg(
+  const org = presentOrg(
     await app.db.selectFrom("orgs").selectAll().where("id", "=", actor.orgId).executeTakeFirstOrThrow(),
   );
+  if (actor.role !== "owner" && actor.role !== "admin") return org;
+  return { ...org, usage: await usageOf(app, actor.orgId) };
 }
 
 /** POST /v1/org {name, require_mfa}: owners; turning required two-factor off needs sudo mode (the dashboard). */

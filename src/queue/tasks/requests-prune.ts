@@ -1,4 +1,6 @@
-// requests.prune (hourly): the request log keeps 14 days; access.denied throttle marks keep a few minutes.
+// requests.prune (hourly): the request log keeps 14 days; access.denied throttle marks keep a few minutes. The
+// log is written in batches after the requests, so a request in flight while its org was deleted can land after
+// the deletion: rows of recent hours whose org is gone are removed too.
 import type { TaskDef } from "../tasks.ts";
 
 export const requestsPrune: TaskDef = {
@@ -10,6 +12,11 @@ export const requestsPrune: TaskDef = {
     await app.db
       .deleteFrom("request_log")
       .where("created_at", "<", now - 14 * 86400_000)
+      .execute();
+    await app.db
+      .deleteFrom("request_log")
+      .where("created_at", ">=", now - 2 * 3600_000)
+      .where("org_id", "not in", app.db.selectFrom("orgs").select("id"))
       .execute();
     await app.db
       .deleteFrom("audit_throttle")

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "kysely";
 import { createOperatorKey } from "../../../src/domain/auth/operator.ts";
 import { tablesWithColumn } from "../../../src/domain/operator/tables.ts";
+import { requestsPrune } from "../../../src/queue/tasks/requests-prune.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
 import { dialects } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
@@ -88,13 +89,18 @@ for (const dialect of dialects) {
     });
 
     test("deleting removes every row of the org and its data key, and nothing of another org", async () => {
+      await t.http.ctx.requestLog.flush();
       const userIds = new Set([a.userId, b.userId]);
       const doomed = await idsOfOrg(t, a.orgId, userIds);
       const survivorBefore = await idsOfOrg(t, b.orgId, userIds);
       expect(doomed.size).toBeGreaterThan(10);
 
+      // A request of the org still in flight: its request-log row is written after the deletion.
+      await t.request("GET", "/v1/brands", { key: a.testKey });
       const r = await t.request("DELETE", `/v1/operator/orgs/${a.orgId}?confirm=Doomed`, { key: op });
       expect([r.status, r.body]).toEqual([200, { id: a.orgId, object: "org", deleted: true }]);
+      await t.http.ctx.requestLog.flush();
+      await requestsPrune.run(t.app);
 
       const left: string[] = [];
       for (const table of await allTables(t)) {

@@ -74,6 +74,8 @@ for (const dialect of dialects) {
       const tok = (await userToken(t.app, owner.id)).secret;
       const org = await t.request("GET", "/v1/org", { key: tok });
       expect([org.body.id, org.body.name]).toEqual([made.body.id, "Customer <b>One</b>"]);
+      // Owners (and admins) see this month's usage beside the limits.
+      expect([org.body.limits.members, org.body.usage.members, org.body.usage.brands]).toEqual([3, 1, 0]);
       const members = await t.request("GET", "/v1/members", { key: tok });
       expect(members.body.data.map((m: { email: string; role: string }) => [m.email, m.role])).toEqual([
         ["founder@example.com", "owner"],

@@ -131,15 +131,20 @@ export const memberSchemas: Record<string, unknown> = {
     },
     ["id", "object", "email", "role", "expires_at", "emailed", "created_at"],
   ),
-  Org: obj({
-    id: str,
-    object: { const: "org" },
-    name: str,
-    require_mfa: bool,
-    require_sso: bool,
-    status: { enum: ["active", "read_only", "suspended"] },
-    status_note: nstr,
-    limits: obj({ brands: nint, channels: nint, members: nint, posts_per_month: nint }),
-    created_at: time,
-  }),
+  Org: obj(
+    {
+      id: str,
+      object: { const: "org" },
+      name: str,
+      require_mfa: bool,
+      require_sso: bool,
+      status: { enum: ["active", "read_only", "suspended"] },
+      status_note: nstr,
+      limits: obj({ brands: nint, channels: nint, members: nint, posts_per_month: nint }),
+      created_at: time,
+      // Owners and admins: this month's usage against the limits.
+      usage: { $ref: "#/components/schemas/Usage" },
+    },
+    ["id", "object", "name", "require_mfa", "require_sso", "status", "status_note", "limits", "created_at"],
+  ),
 };
