@@ -15,6 +15,9 @@ import { sandboxPage } from "./web/sandbox.ts";
 /** Routes outside the credential pipeline: [method, path] (documented in the OpenAPI document too). */
 export const publicRoutes: [string, string][] = publicOperations.map((p) => [p.method, p.path]);
 
+/** Two years; not includeSubDomains: other hosts under the base URL's domain are not svc's to decide. */
+export const HSTS = "max-age=63072000";
+
 const patternOf = (path: string) =>
   new RegExp(`^${path.replace(/[.]/g, "\\.").replace(/:[A-Za-z_]+/g, "[^/]+")}$`);
 
@@ -89,5 +92,17 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
       },
     );
   }
-  return { elysia, ctx, handle: (req) => elysia.handle(req) };
+  // Served over https (the base URL says so, a TLS proxy in front): browsers are told to keep to https.
+  const hsts = new URL(app.config.baseUrl).protocol === "https:";
+  return {
+    elysia,
+    ctx,
+    handle: hsts
+      ? async (req) => {
+          const res = await elysia.handle(req);
+          res.headers.set("Strict-Transport-Security", HSTS);
+          return res;
+        }
+      : (req) => elysia.handle(req),
+  };
 }

@@ -160,7 +160,7 @@ for (const dialect of dialects) {
       expect(row.previous_secret).not.toBeNull();
       expect(row.previous_secret_until! - t.app.clock.now()).toBeGreaterThan(2 * 3600_000 - 5000);
       const tooLong = await post(`/v1/webhook_endpoints/${ep.id}/roll_secret`, { overlap_hours: 169 });
-      expect([tooLong.status, tooLong.body.code]).toEqual([422, "parameter_invalid"]);
+      expect([tooLong.status, tooLong.body.code]).toEqual([400, "parameter_invalid"]);
       const none = await post(`/v1/webhook_endpoints/${ep.id}/roll_secret`, { overlap_hours: 0 });
       expect(none.status).toBe(200);
       const after = await t.app.db
