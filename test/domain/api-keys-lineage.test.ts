@@ -42,18 +42,22 @@ for (const dialect of dialects) {
       const post = await pending(k1);
       // Self roll, then a roll of the successor by a member (only a member may pass on posts:approve): the chain
       // stays one credential.
+      const refused = async (keys: string[]) => {
+        for (const k of keys) {
+          for (const action of ["approve", "reject"]) {
+            const r = await req("POST", `/v1/posts/${post}/${action}`, k, {});
+            expect([action, r.status, r.body.code]).toEqual([action, 403, "forbidden"]);
+          }
+        }
+      };
       const k2 = (await req("POST", "/v1/api_keys/self/roll", k1, { overlap_hours: 1 })).body.secret;
+      await refused([k1, k2]);
       const owner = adminActor(w.a.orgId, "apikeys roll", scopesOfRole("owner"));
       const k3 = (await rollApiKey(w.t.app, owner, await idOf(k2), { overlap_hours: 1 })).secret!;
-      for (const k of [k1, k2, k3]) {
-        for (const action of ["approve", "reject"]) {
-          const r = await req("POST", `/v1/posts/${post}/${action}`, k, {});
-          expect([action, r.status, r.body.code]).toEqual([action, 403, "forbidden"]);
-        }
-      }
+      await refused([k2, k3]);
       // The successor's own posts are its predecessor's too.
       const post2 = await pending(k3);
-      expect((await req("POST", `/v1/posts/${post2}/approve`, k1, {})).status).toBe(403);
+      expect((await req("POST", `/v1/posts/${post2}/approve`, k2, {})).status).toBe(403);
       // Another credential reviews as before.
       const ok = await req("POST", `/v1/posts/${post}/approve`, approver, {});
       expect([ok.status, ok.body.status]).toEqual([200, "scheduled"]);
@@ -83,6 +87,16 @@ for (const dialect of dialects) {
         .where("revoked_at", "is", null)
         .execute();
       expect(live.length).toBe(2); // the old key in its overlap and one successor
+    });
+
+    test("a lineage has at most two live keys: rolling the successor ends the first key's overlap", async () => {
+      const k1 = await key(w.t.app, w.a.orgId, { name: "chain", scopes: ["posts:read"] });
+      const k2 = (await req("POST", "/v1/api_keys/self/roll", k1, { overlap_hours: 24 })).body.secret;
+      expect((await req("GET", "/v1/me", k1)).status).toBe(200);
+      const k3 = (await req("POST", "/v1/api_keys/self/roll", k2, { overlap_hours: 24 })).body.secret;
+      expect((await req("GET", "/v1/me", k1)).body.code).toBe("api_key_expired");
+      expect((await req("GET", "/v1/me", k2)).status).toBe(200); // in its overlap
+      expect((await req("GET", "/v1/me", k3)).status).toBe(200);
     });
 
     test("two rolls of one key at once: exactly one succeeds", async () => {

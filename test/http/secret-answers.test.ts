@@ -4,12 +4,13 @@
 // of the route (secretOnce), checked here against the route table: a route added later whose answer has a
 // `secret` and does not say so fails this test.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { sha256hex } from "../../src/crypto/hash.ts";
 import { v1Routes, v1Schemas } from "../../src/http/api/v1/index.ts";
 import type { RouteDef } from "../../src/http/route.ts";
 import { createHttp } from "../../src/http/server.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { dialects } from "../helpers/db.ts";
-import { type Tenant, tenant } from "../helpers/factories.ts";
+import { type Tenant, tenant, userToken } from "../helpers/factories.ts";
 
 /** Whether a component schema (or a list of them) has a `secret` property, following $ref. */
 function hasSecret(name: string): boolean {
@@ -134,6 +135,35 @@ for (const dialect of dialects) {
       const again = await send();
       expect(again.headers.get("idempotent-replayed")).toBe("true");
       expect(((await again.json()) as { secret: string }).secret).toBe("whsec_forgotten");
+    });
+
+    test("at rest: keys and tokens as SHA-256 hashes, webhook secrets sealed", async () => {
+      const k = (await t.request("POST", "/v1/api_keys", { key: a.testKey, body: { name: "hashed" } })).body;
+      const row = await t.app.db
+        .selectFrom("api_keys")
+        .selectAll()
+        .where("id", "=", k.id)
+        .executeTakeFirstOrThrow();
+      expect(row.hash).toBe(sha256hex(k.secret));
+      expect(JSON.stringify(row)).not.toContain(k.secret);
+      const tok = await userToken(t.app, a.userId);
+      const trow = await t.app.db
+        .selectFrom("user_tokens")
+        .selectAll()
+        .where("id", "=", tok.id)
+        .executeTakeFirstOrThrow();
+      expect(trow.hash).toBe(sha256hex(tok.secret));
+      expect(JSON.stringify(trow)).not.toContain(tok.secret);
+      const ep = (
+        await t.request("POST", "/v1/webhook_endpoints", { key: a.testKey, body: { url: "https://e.com/h" } })
+      ).body;
+      const erow = await t.app.db
+        .selectFrom("webhook_endpoints")
+        .selectAll()
+        .where("id", "=", ep.id)
+        .executeTakeFirstOrThrow();
+      expect(erow.secret.startsWith("v1:")).toBe(true);
+      expect(JSON.stringify(erow)).not.toContain(ep.secret);
     });
 
     test("answers without a secret are stored as they are", async () => {

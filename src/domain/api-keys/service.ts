@@ -204,6 +204,16 @@ export async function rollApiKey(app: App, actor: Actor, id: string | "self", in
         : claimRoll.where("rolled_to", "=", old.rolled_to);
     const claimed = await claimRoll.executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) throw rolledAlready(null);
+    // A lineage has at most two live keys, the newest and the one in its overlap: rolling again ends the overlap
+    // of the keys before this one (a key rolled because it leaked must not stay live through its predecessor).
+    await tx
+      .updateTable("api_keys")
+      .set({ expires_at: now })
+      .where("lineage_id", "=", old.lineage_id ?? old.id)
+      .where("id", "not in", [old.id, row.id])
+      .where("revoked_at", "is", null)
+      .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
+      .execute();
     await audit(tx, app, actor, {
       action: "api_key.roll",
       target: old.id,
