@@ -209,6 +209,7 @@ export async function rollApiKey(app: App, actor: Actor, id: string | "self", in
     await tx
       .updateTable("api_keys")
       .set({ expires_at: now })
+      .where("org_id", "=", old.org_id)
       .where("lineage_id", "=", old.lineage_id ?? old.id)
       .where("id", "not in", [old.id, row.id])
       .where("revoked_at", "is", null)
