@@ -44,7 +44,7 @@ function checkContentType(header: string | null): void {
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** Reads at most 1 MiB of body as UTF-8 text. */
-async function readBody(request: Request): Promise<string> {
+export async function readBody(request: Request): Promise<string> {
   const length = request.headers.get("content-length");
   const declared = Number(length ?? "0");
   if (declared > MAX_BODY_BYTES) throw tooLarge();
