@@ -8,6 +8,7 @@ import { recordEvent, scopeOf } from "../events/record.ts";
 import { releaseSlots } from "../slots/take.ts";
 import { inTx } from "../tx.ts";
 import { loadPost, presentedPost } from "./load.ts";
+import { lockPosts } from "./lock.ts";
 import { refreshPosts } from "./refresh.ts";
 
 const CANCELABLE = ["held", "queued", "needs_attention"];
@@ -17,6 +18,8 @@ export async function cancelPost(app: App, actor: Actor, id: string) {
   const now = app.clock.now();
   return inTx(app, async (tx) => {
     const post = await loadPost(tx, actor, id);
+    // The post before its targets (lock.ts).
+    await lockPosts(tx, app.dialect, [post.id]);
     const r = await tx
       .updateTable("post_targets")
       .set({ status: "canceled", next_attempt_at: null, updated_at: now })

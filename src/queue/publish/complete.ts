@@ -8,6 +8,7 @@ import type { PostTargetsTable } from "../../db/tables/posts.ts";
 import { updateMany } from "../../db/update-many.ts";
 import { holdChannel, markNeedsReauth } from "../../domain/channels/service.ts";
 import type { NewEvent } from "../../domain/events/record.ts";
+import { lockPosts } from "../../domain/posts/lock.ts";
 import { presentTarget } from "../../domain/posts/present.ts";
 import { refreshPosts } from "../../domain/posts/refresh.ts";
 import type { Claimed } from "./claim.ts";
@@ -50,6 +51,13 @@ export async function completeIn(
       updated_at: now,
     });
   }
+  // Postgres: the posts' locks before the statement that reads their targets (lock.ts); two workers finishing
+  // targets of one post then derive its status one after the other.
+  await lockPosts(
+    tx,
+    app.dialect,
+    finished.map((f) => f.claimed.target.post_id),
+  );
   const pg = app.dialect === "postgres" ? await completePg(tx, app, finished, after, now) : null;
   const ours = new Set(pg ? pg.ours : await completeSqlite(tx, app, finished, after, now));
   const events: NewEvent[] = [];
