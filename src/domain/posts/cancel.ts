@@ -29,9 +29,12 @@ export async function cancelPost(app: App, actor: Actor, id: string) {
     if (Number(r.numUpdatedRows) === 0)
       throw conflict("post_not_cancelable", "Nothing in this post is left to cancel.");
     await releaseSlots(tx, post.id);
-    await refreshPosts(tx, app, [post.id], actor.requestId);
+    const became = await refreshPosts(tx, app, [post.id], actor.requestId);
     const presented = await presentedPost(tx, post.id);
-    await recordEvent(tx, app, scopeOf(actor), "post.canceled", presented);
+    // A post now wholly canceled was announced by the refresh; one that goes on (a target still publishing) or
+    // ended otherwise (partially published) is announced as canceled here: the cancel itself happened.
+    if (became.get(post.id) !== "canceled")
+      await recordEvent(tx, app, scopeOf(actor), "post.canceled", presented);
     await audit(tx, app, actor, { action: "post.cancel", target: post.id });
     return presented;
   });

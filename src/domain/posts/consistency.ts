@@ -5,14 +5,14 @@ import type { Db } from "../../db/index.ts";
 import { derivePostStatus, postEventFor } from "./status.ts";
 
 const FINISHED = ["published", "failed", "canceled"];
-const FINAL_EVENTS = ["post.published", "post.partially_published", "post.failed"];
+const FINAL_EVENTS = ["post.published", "post.partially_published", "post.failed", "post.canceled"];
 
 export interface PostConsistency {
   /** Posts whose targets are all finished but whose status is not the one derived from them. */
   stuck: string[];
   /** Posts in a final status without the event announcing it. */
   missingEvent: string[];
-  /** Posts with more than one final event (post.published, post.partially_published or post.failed). */
+  /** Posts with the same final event (post.published, …partially_published, …failed, …canceled) twice. */
   duplicateEvent: string[];
   /** Final events written, all posts together. */
   finalEvents: number;
@@ -44,7 +44,7 @@ export async function checkPostConsistency(db: Db, orgId?: string): Promise<Post
     const event = postEventFor(p.status as never);
     const got = announced.get(p.id) ?? [];
     if (event && !got.includes(event)) out.missingEvent.push(p.id);
-    if (got.length > 1) out.duplicateEvent.push(p.id);
+    if (new Set(got).size < got.length) out.duplicateEvent.push(p.id);
   }
   return out;
 }

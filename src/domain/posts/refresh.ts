@@ -31,10 +31,10 @@ export async function refreshPosts(
   loaded?: { posts: PostsTable[]; targets: PostTargetsTable[] },
   /** Postgres: hand the writes to the transaction's next statement (see PendingWrites). */
   pending?: PendingWrites,
-): Promise<void> {
+): Promise<Map<string, string>> {
   if (postIds.length === 0) {
     await recordEvents(tx, app, alsoRecord, undefined, pending);
-    return;
+    return new Map();
   }
   const now = app.clock.now();
   // Plain SQL text: this runs for every batch of publish outcomes.
@@ -44,6 +44,8 @@ export async function refreshPosts(
   const byPost = new Map<string, PostTargetsTable[]>();
   for (const t of targets) byPost.set(t.post_id, [...(byPost.get(t.post_id) ?? []), t]);
   const changed = new Map<string, string[]>();
+  /** What each post whose status changed became: the caller may announce it no further (cancel). */
+  const became = new Map<string, string>();
   const events: NewEvent[] = [...alsoRecord];
   for (const p of posts) {
     const ts = byPost.get(p.id) ?? [];
@@ -53,6 +55,7 @@ export async function refreshPosts(
     );
     if (status === p.status) continue;
     changed.set(status, [...(changed.get(status) ?? []), p.id]);
+    became.set(p.id, status);
     const event = postEventFor(status);
     if (event) {
       events.push({
@@ -82,7 +85,7 @@ export async function refreshPosts(
       },
       pending,
     );
-    return;
+    return became;
   }
   for (const [status, changedIds] of changed) {
     await raw(
@@ -93,6 +96,7 @@ export async function refreshPosts(
     );
   }
   await recordEvents(tx, app, events, undefined, pending);
+  return became;
 }
 
 async function load(
