@@ -51,7 +51,7 @@ const CLAIM = `candidates AS (
   ), starting AS (
     SELECT id FROM posts WHERE id IN (SELECT post_id FROM claimed) AND status = 'scheduled'
       AND NOT (id = ANY($7::text[]))
-    ORDER BY id FOR UPDATE SKIP LOCKED
+    ORDER BY id FOR NO KEY UPDATE SKIP LOCKED
   ), started AS (
     UPDATE posts SET status = 'publishing', updated_at = $1 WHERE id IN (SELECT id FROM starting)
   )

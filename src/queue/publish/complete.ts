@@ -23,8 +23,11 @@ export interface Finished {
 
 export async function completeTargets(app: App, finished: Finished[]): Promise<void> {
   if (finished.length === 0) return;
-  await inStepTx(app, (tx) => completeIn(tx, app, finished));
+  await inStepTx(app, (tx, locked) => completeIn(tx, app, finished, undefined, locked), postsOf(finished));
 }
+
+/** The posts of finished targets: what a step recording them locks first (domain/posts/lock.ts). */
+export const postsOf = (finished: Finished[]): string[] => finished.map((f) => f.claimed.target.post_id);
 
 /** Records outcomes inside a transaction the caller commits (with the next claim, in the worker). */
 export async function completeIn(
@@ -33,6 +36,8 @@ export async function completeIn(
   finished: Finished[],
   /** Postgres: the posts' and events' writes go to the step's next statement, the claim. */
   pending?: PendingWrites,
+  /** Whether the transaction holds the posts' locks already (inStepTx took them with BEGIN). */
+  postsLocked = false,
 ): Promise<void> {
   if (finished.length === 0) return;
   const now = app.clock.now();
@@ -53,11 +58,7 @@ export async function completeIn(
   }
   // Postgres: the posts' locks before the statement that reads their targets (lock.ts); two workers finishing
   // targets of one post then derive its status one after the other.
-  await lockPosts(
-    tx,
-    app.dialect,
-    finished.map((f) => f.claimed.target.post_id),
-  );
+  if (!postsLocked) await lockPosts(tx, app.dialect, postsOf(finished));
   const pg = app.dialect === "postgres" ? await completePg(tx, app, finished, after, now) : null;
   const ours = new Set(pg ? pg.ours : await completeSqlite(tx, app, finished, after, now));
   const events: NewEvent[] = [];
