@@ -1,4 +1,4 @@
-// Seeds a database with N due targets spread over C sandbox channels (10 targets per post), for the queue
+// Seeds a database with N due targets spread over C sandbox channels (10 targets per post unless told), for the queue
 // benchmarks and the queue's concurrency tests. Rows are written directly in bulk: this is set-up, not what is measured.
 import type { App } from "../src/app/context.ts";
 import { bootstrap } from "../src/domain/bootstrap/service.ts";
