@@ -17,6 +17,7 @@ import { openDatabase } from "../src/db/index.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { columns, marks, raw, rowMarks } from "../src/db/raw.ts";
 import { POST_TARGET_COLUMNS, type PostTargetsTable } from "../src/db/tables/posts.ts";
+import { checkPostConsistency } from "../src/domain/posts/consistency.ts";
 import { newId } from "../src/lib/ids.ts";
 import type { Adapter } from "../src/platforms/adapter.ts";
 import { startPublishWorker } from "../src/queue/publish/worker.ts";
@@ -238,6 +239,14 @@ async function run(dialect: "sqlite" | "postgres") {
   const ourCpu = cpuPerTarget(c0);
   if ((await published(ours.app)) !== N) throw new Error("the worker did not publish everything");
   for (const w of ws) await w.stop();
+  // Every post whose targets are all finished carries its final status and exactly one final event.
+  const check = await checkPostConsistency(ours.app.db);
+  const posts = Math.ceil(N / 10);
+  const consistent =
+    check.stuck.length === 0 &&
+    check.missingEvent.length === 0 &&
+    check.duplicateEvent.length === 0 &&
+    check.finalEvents === posts;
   for (const a of apps) await a.close();
   await ours.drop();
 
@@ -246,6 +255,10 @@ async function run(dialect: "sqlite" | "postgres") {
   console.log(
     `queue-drain ${dialect}: ${Math.round(rate)} targets/s, ratio ${(rate / floor).toFixed(2)} (raw claim-10-and-complete ${Math.round(floor)}/s; ${N} targets, ${CHANNELS} channels, ${workers} worker${workers > 1 ? "s" : ""})`,
   );
+  console.log(
+    `  posts after the drain: ${check.stuck.length} of ${posts} stuck, ${check.missingEvent.length} without their final event, ${check.duplicateEvent.length} with more than one; ${check.finalEvents} final events`,
+  );
+  if (!consistent) throw new Error("posts out of step with their targets after the drain");
   const floorCpu = cpuOf.get(rawLoop)!;
   const requiredCpu = cpuOf.get(requiredWritesLoop)!;
   console.log(

@@ -1,5 +1,5 @@
-// Seeds a database with N due targets spread over C sandbox channels (10 targets per post), for the queue
-// benchmarks. Rows are written directly in bulk: this is set-up, not what is measured.
+// Seeds a database with N due targets spread over C sandbox channels (10 targets per post unless told), for the queue
+// benchmarks and the queue's concurrency tests. Rows are written directly in bulk: this is set-up, not what is measured.
 import type { App } from "../src/app/context.ts";
 import { bootstrap } from "../src/domain/bootstrap/service.ts";
 import { newId } from "../src/lib/ids.ts";
@@ -9,6 +9,8 @@ export async function seedQueue(
   n: number,
   channels: number,
   dueAt: number,
+  /** Targets per post (each on another channel). */
+  targetsPerPost = 10,
 ): Promise<{ orgId: string }> {
   const b = await bootstrap(app, {
     email: `bench-${newId("user")}@example.com`,
@@ -41,7 +43,7 @@ export async function seedQueue(
       .insertInto("channels")
       .values(chans.slice(i, i + 500))
       .execute();
-  const perPost = Math.min(10, channels);
+  const perPost = Math.min(targetsPerPost, channels);
   const posts = [];
   const targets = [];
   for (let p = 0; p < Math.ceil(n / perPost); p++) {

@@ -14,6 +14,7 @@ import { conflict, invalid, type Problem, problem } from "../errors.ts";
 import { recordEvent, scopeOf } from "../events/record.ts";
 import { assertWithinLimit } from "../orgs/limits.ts";
 import { listParams, page } from "../pagination.ts";
+import { lockPosts } from "../posts/lock.ts";
 import { refreshPosts } from "../posts/refresh.ts";
 import { inTx } from "../tx.ts";
 import { parse } from "../validate.ts";
@@ -192,6 +193,18 @@ export async function deleteChannel(app: App, actor: Actor, id: string) {
     // finishes and records its outcome), and derive their posts' status again. The statuses are literal SQL:
     // queued targets are found through the due index and held or needs_attention ones through their partial
     // index (migration 0009), and SQLite uses a partial index only for a condition it can read when preparing.
+    // Their posts first, before the targets change (posts/lock.ts).
+    const waiting = await tx
+      .selectFrom("post_targets")
+      .select("post_id")
+      .where("channel_id", "=", cur.id)
+      .where(sql<boolean>`status IN ('queued', 'held', 'needs_attention')`)
+      .execute();
+    await lockPosts(
+      tx,
+      app.dialect,
+      waiting.map((t) => t.post_id),
+    );
     const cancel = (statuses: RawBuilder<boolean>) =>
       tx
         .updateTable("post_targets")

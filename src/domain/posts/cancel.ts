@@ -8,6 +8,7 @@ import { recordEvent, scopeOf } from "../events/record.ts";
 import { releaseSlots } from "../slots/take.ts";
 import { inTx } from "../tx.ts";
 import { loadPost, presentedPost } from "./load.ts";
+import { lockPosts } from "./lock.ts";
 import { refreshPosts } from "./refresh.ts";
 
 const CANCELABLE = ["held", "queued", "needs_attention"];
@@ -17,6 +18,8 @@ export async function cancelPost(app: App, actor: Actor, id: string) {
   const now = app.clock.now();
   return inTx(app, async (tx) => {
     const post = await loadPost(tx, actor, id);
+    // The post before its targets (lock.ts).
+    await lockPosts(tx, app.dialect, [post.id]);
     const r = await tx
       .updateTable("post_targets")
       .set({ status: "canceled", next_attempt_at: null, updated_at: now })
@@ -26,9 +29,12 @@ export async function cancelPost(app: App, actor: Actor, id: string) {
     if (Number(r.numUpdatedRows) === 0)
       throw conflict("post_not_cancelable", "Nothing in this post is left to cancel.");
     await releaseSlots(tx, post.id);
-    await refreshPosts(tx, app, [post.id], actor.requestId);
+    const became = await refreshPosts(tx, app, [post.id], actor.requestId);
     const presented = await presentedPost(tx, post.id);
-    await recordEvent(tx, app, scopeOf(actor), "post.canceled", presented);
+    // A post now wholly canceled was announced by the refresh; one that goes on (a target still publishing) or
+    // ended otherwise (partially published) is announced as canceled here: the cancel itself happened.
+    if (became.get(post.id) !== "canceled")
+      await recordEvent(tx, app, scopeOf(actor), "post.canceled", presented);
     await audit(tx, app, actor, { action: "post.cancel", target: post.id });
     return presented;
   });

@@ -16,6 +16,7 @@ import { findTemplate, type ResolvedTemplate } from "../templates/resolve.ts";
 import { validateData } from "../templates/variables.ts";
 import { checkMetadata } from "./metadata.ts";
 import type { ContentInput } from "./schema.ts";
+import { postTextBounds } from "./text-bounds.ts";
 
 export const MAX_MEDIA = 10;
 
@@ -90,6 +91,8 @@ export async function preparePost(
   }
   checkProviders(input.overrides, "overrides", problems);
   checkProviders(input.fit, "fit", problems);
+  const textProblems = postTextBounds(input);
+  problems.push(...textProblems);
 
   if (media.length > MAX_MEDIA)
     problems.push(problem("too_much_media", `A post carries at most ${MAX_MEDIA} media.`, "media"));
@@ -118,7 +121,8 @@ export async function preparePost(
   const violations: Problem[] = [];
   const renditions: Prepared["renditions"] = [];
   const dataOk = template !== null && !problems.some((p) => p.param?.startsWith("data"));
-  if (template === null ? content !== null : dataOk) {
+  // Text over 64 KiB is not rendered: the work would grow with it (text-bounds.ts).
+  if (textProblems.length === 0 && (template === null ? content !== null : dataOk)) {
     const { renderForProvider, renditionProblems } = await loadRender();
     const utm = {
       domains: JSON.parse(brand.utm_domains) as string[],

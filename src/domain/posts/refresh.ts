@@ -1,5 +1,7 @@
 // After targets change, each affected post's status is derived again (reference §3); reaching a final status
-// emits post.published, post.partially_published or post.failed, in the same transaction.
+// emits post.published, post.partially_published or post.failed, in the same transaction. The posts are locked
+// before their targets are read (lock.ts), so concurrent changes to one post's targets derive one after the
+// other and the final status, and its event, is written once.
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
 import { columns, marks, type PendingWrites, raw } from "../../db/raw.ts";
@@ -10,6 +12,7 @@ import {
   type PostTargetsTable,
 } from "../../db/tables/posts.ts";
 import { type NewEvent, recordEvents } from "../events/record.ts";
+import { lockPosts } from "./lock.ts";
 import { presentPost } from "./present.ts";
 import { derivePostStatus, postEventFor } from "./status.ts";
 
@@ -23,21 +26,26 @@ export async function refreshPosts(
   requestId: string | null = null,
   /** Events of the same change to write together with the posts' (one insert for a worker's whole batch). */
   alsoRecord: NewEvent[] = [],
-  /** The posts and all their targets, when the caller read them already in this transaction. */
+  /** The posts and all their targets, when the caller read them already in this transaction, after locking the
+   * posts (lockPosts) in an earlier statement of it. */
   loaded?: { posts: PostsTable[]; targets: PostTargetsTable[] },
   /** Postgres: hand the writes to the transaction's next statement (see PendingWrites). */
   pending?: PendingWrites,
-): Promise<void> {
+): Promise<Map<string, string>> {
   if (postIds.length === 0) {
     await recordEvents(tx, app, alsoRecord, undefined, pending);
-    return;
+    return new Map();
   }
   const now = app.clock.now();
   // Plain SQL text: this runs for every batch of publish outcomes.
+  // The lock first, the read in later statements: see lock.ts (a caller that locked already costs one no-op).
+  if (!loaded) await lockPosts(tx, app.dialect, postIds);
   const { posts, targets } = loaded ?? (await load(tx, app, postIds));
   const byPost = new Map<string, PostTargetsTable[]>();
   for (const t of targets) byPost.set(t.post_id, [...(byPost.get(t.post_id) ?? []), t]);
   const changed = new Map<string, string[]>();
+  /** What each post whose status changed became: the caller may announce it no further (cancel). */
+  const became = new Map<string, string>();
   const events: NewEvent[] = [...alsoRecord];
   for (const p of posts) {
     const ts = byPost.get(p.id) ?? [];
@@ -47,6 +55,7 @@ export async function refreshPosts(
     );
     if (status === p.status) continue;
     changed.set(status, [...(changed.get(status) ?? []), p.id]);
+    became.set(p.id, status);
     const event = postEventFor(status);
     if (event) {
       events.push({
@@ -76,7 +85,7 @@ export async function refreshPosts(
       },
       pending,
     );
-    return;
+    return became;
   }
   for (const [status, changedIds] of changed) {
     await raw(
@@ -87,6 +96,7 @@ export async function refreshPosts(
     );
   }
   await recordEvents(tx, app, events, undefined, pending);
+  return became;
 }
 
 async function load(

@@ -13,14 +13,20 @@ import { releaseSlots, takeNextSlot } from "../slots/take.ts";
 import { inTx } from "../tx.ts";
 import { parse } from "../validate.ts";
 import { loadPost, presentedPost } from "./load.ts";
+import { lockPosts } from "./lock.ts";
 import { notifyDue, wakeLocal } from "./notify.ts";
 import { DEFAULT_WINDOW_MS } from "./publish-time.ts";
 import { refreshPosts } from "./refresh.ts";
 import { Review } from "./schema.ts";
 
-async function pendingForReview(tx: Tx, actor: Actor, id: string): Promise<PostsTable> {
+async function pendingForReview(tx: Tx, app: App, actor: Actor, id: string): Promise<PostsTable> {
   requireScope(actor, "posts:approve");
-  const post = await loadPost(tx, actor, id);
+  let post = await loadPost(tx, actor, id);
+  if (app.dialect === "postgres") {
+    // Locked, then read again: two reviews of one post take turns, the second sees the first's outcome (lock.ts).
+    await lockPosts(tx, app.dialect, [post.id]);
+    post = await loadPost(tx, actor, id);
+  }
   if (post.status !== "pending_approval")
     throw conflict("post_not_pending", "Only a post waiting for approval can be approved or rejected.");
   // A rolled key is the same credential as the key it replaced: neither may review what the other created.
@@ -44,7 +50,7 @@ export async function approvePost(app: App, actor: Actor, id: string, input: unk
   const b = parse(Review, input);
   const now = app.clock.now();
   const out = await inTx(app, async (tx) => {
-    const post = await pendingForReview(tx, actor, id);
+    const post = await pendingForReview(tx, app, actor, id);
     let publishAt = post.publish_at;
     let publishBy = post.publish_by;
     if (post.slot === 1 && publishAt === null) {
@@ -87,7 +93,7 @@ export async function rejectPost(app: App, actor: Actor, id: string, input: unkn
   const b = parse(Review, input);
   const now = app.clock.now();
   return inTx(app, async (tx) => {
-    const post = await pendingForReview(tx, actor, id);
+    const post = await pendingForReview(tx, app, actor, id);
     await tx
       .updateTable("post_targets")
       .set({ status: "canceled", next_attempt_at: null, updated_at: now })

@@ -41,10 +41,14 @@ export function derivePostStatus(current: string, targets: readonly string[]): P
   return "scheduled";
 }
 
-/** The event a post emits when its derived status becomes final. */
+/**
+ * The event a post emits when its derived status becomes final. `canceled` too: a post whose every target was
+ * canceled (by cancel, or by deleting the channels it waited on) is announced, like any post that ends.
+ */
 export function postEventFor(status: PostStatus): string | null {
   if (status === "published") return "post.published";
   if (status === "partially_published") return "post.partially_published";
   if (status === "failed") return "post.failed";
+  if (status === "canceled") return "post.canceled";
   return null;
 }

@@ -1,11 +1,13 @@
 // A person resolves a failed or uncertain target: retry it (queued again, deadline now + 24 h) or mark it
 // published (they saw it on the network). Any other state is 409 target_not_resolvable.
 import type { App } from "../../app/context.ts";
+import type { Tx } from "../../db/index.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
 import { conflict } from "../errors.ts";
 import { recordEvent, scopeOf } from "../events/record.ts";
 import { loadTarget } from "../posts/load.ts";
+import { lockPosts } from "../posts/lock.ts";
 import { notifyDue, wakeLocal } from "../posts/notify.ts";
 import { presentTarget } from "../posts/present.ts";
 import { DEFAULT_WINDOW_MS } from "../posts/publish-time.ts";
@@ -16,11 +18,19 @@ import { parse } from "../validate.ts";
 
 const RESOLVABLE = ["failed", "needs_attention"];
 
+/** The target's post locked before the target is changed (posts/lock.ts), and the target as it is then. */
+async function lockedTarget(tx: Tx, app: App, actor: Actor, id: string) {
+  const found = await loadTarget(tx, actor, id);
+  if (app.dialect !== "postgres") return found;
+  await lockPosts(tx, app.dialect, [found.target.post_id]);
+  return loadTarget(tx, actor, id);
+}
+
 export async function retryTarget(app: App, actor: Actor, id: string) {
   requireScope(actor, "posts:write");
   const now = app.clock.now();
   const out = await inTx(app, async (tx) => {
-    const { target } = await loadTarget(tx, actor, id);
+    const { target } = await lockedTarget(tx, app, actor, id);
     if (!RESOLVABLE.includes(target.status))
       throw conflict("target_not_resolvable", "Only a failed or uncertain target can be retried.");
     const row = await tx
@@ -50,7 +60,7 @@ export async function markTargetPublished(app: App, actor: Actor, id: string, in
   const b = parse(MarkPublished, input);
   const now = app.clock.now();
   return inTx(app, async (tx) => {
-    const { target } = await loadTarget(tx, actor, id);
+    const { target } = await lockedTarget(tx, app, actor, id);
     if (!RESOLVABLE.includes(target.status))
       throw conflict("target_not_resolvable", "Only a failed or uncertain target can be marked published.");
     const row = await tx

@@ -3,11 +3,13 @@
 // `param` it belongs to.
 import type { ValidateFunction } from "ajv/dist/2020";
 import { type Problem, problem } from "../errors.ts";
+import { examplesBound, textBound } from "./bounds.ts";
 import type { Template } from "./language/ast.ts";
 import { checkTemplate } from "./language/check.ts";
 import { parseTemplate } from "./language/parse.ts";
 import { renderTemplate } from "./language/render.ts";
-import { compileVariables, dataTooLarge, schemaErrors } from "./variables.ts";
+import { withPatternBudget } from "./patterns.ts";
+import { compileVariables, dataTooLarge, patternsTooCostly, schemaErrors } from "./variables.ts";
 
 export { validateData } from "./variables.ts";
 
@@ -59,6 +61,11 @@ export function validateSource(source: TemplateSourceInput, rules: SourceRules):
       problems.push(problem("body_missing", `\`${param}\` must be non-empty template text.`, param));
       return;
     }
+    const tooLarge = textBound(text, param);
+    if (tooLarge) {
+      problems.push(tooLarge);
+      return;
+    }
     const parsed = parseTemplate(text, param);
     if (!parsed.ok) {
       problems.push(...parsed.problems);
@@ -70,8 +77,9 @@ export function validateSource(source: TemplateSourceInput, rules: SourceRules):
   addText("body", source.body);
   for (const [provider, text] of Object.entries(source.overrides ?? {})) {
     const param = `overrides.${provider}`;
+    // An unknown provider's text is not parsed or rendered: the overrides are not a way to multiply the work.
     if (!rules.isProvider(provider)) problems.push(unknownProvider(param, provider));
-    addText(param, text);
+    else addText(param, text);
   }
 
   for (const [provider, fit] of Object.entries(source.fit ?? {})) {
@@ -86,6 +94,8 @@ export function validateSource(source: TemplateSourceInput, rules: SourceRules):
   const examples = source.examples;
   if (!Array.isArray(examples) || examples.length === 0) {
     problems.push(problem("example_required", "Give at least one example of the data.", "examples"));
+  } else if (examplesBound(examples)) {
+    problems.push(examplesBound(examples)!);
   } else if (variables.ok) {
     examples.forEach((example, i) => {
       problems.push(...checkExample(example, `examples.${i}`, variables.validate, texts));
@@ -98,7 +108,9 @@ export function validateSource(source: TemplateSourceInput, rules: SourceRules):
 function checkExample(example: unknown, param: string, validate: ValidateFunction, texts: Text[]): Problem[] {
   const tooLarge = dataTooLarge(example, param);
   if (tooLarge) return [tooLarge];
-  if (!validate(example)) {
+  const checked = withPatternBudget(() => validate(example));
+  if (!checked.ok) return [patternsTooCostly(param, "example_invalid")];
+  if (!checked.value) {
     const errors = schemaErrors(validate.errors ?? [], param);
     const message = `Example does not match variables: ${errors.map((e) => e.message).join(" ")}`;
     return [problem("example_invalid", message, param, { errors })];

@@ -3,9 +3,11 @@
 import type Ajv2020Type from "ajv/dist/2020";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020";
 import { type Problem, problem } from "../errors.ts";
+import { nestsDeeperThan, TEMPLATE_BOUNDS, variablesBounds } from "./bounds.ts";
 import { isRecord } from "./json.ts";
 import { TEMPLATE_LIMIT_BYTES, utf8Length } from "./limits.ts";
 import { Lru } from "./lru.ts";
+import { linearRegExp, withPatternBudget } from "./patterns.ts";
 
 export type CompiledVariables = { ok: true; validate: ValidateFunction } | { ok: false; problems: Problem[] };
 
@@ -30,11 +32,15 @@ function loadAjv() {
   }
   return ajv;
 }
-const compiler = { ...options, meta: false, validateSchema: false } as const;
+// Tenant patterns run on RE2 (patterns.ts), never on JavaScript's backtracking RegExp.
+const compiler = { ...options, meta: false, validateSchema: false, code: { regExp: linearRegExp } } as const;
 const compiled = new Lru<string, CompiledVariables>(500);
 
 /** Compiles (or finds compiled) a variables schema; problems are `variables_invalid` with param `variables`. */
 export function compileVariables(variables: unknown): CompiledVariables {
+  // Before JSON.stringify, which recurses: a schema nested thousands deep would exhaust the stack.
+  if (nestsDeeperThan(variables, TEMPLATE_BOUNDS.variablesDepth))
+    return { ok: false, problems: variablesBounds(variables) };
   const key = JSON.stringify(variables) ?? "undefined";
   let result = compiled.get(key);
   if (!result) {
@@ -54,6 +60,8 @@ function compile(schema: unknown): CompiledVariables {
       'Variables must be a JSON Schema for an object, with "type": "object" and its "properties".',
     );
   }
+  const bounds = variablesBounds(schema);
+  if (bounds.length) return { ok: false, problems: bounds };
   try {
     const { Ajv2020, meta: metaSchema } = loadAjv();
     if (!metaSchema.validateSchema(schema)) {
@@ -76,9 +84,21 @@ export function validateData(variables: unknown, data: unknown, param = "data"):
   if (tooLarge) return [tooLarge];
   const schema = compileVariables(variables);
   if (!schema.ok) return schema.problems;
-  if (schema.validate(data)) return [];
+  const checked = withPatternBudget(() => schema.validate(data));
+  if (!checked.ok) return [patternsTooCostly(param, "data_too_large")];
+  if (checked.value) return [];
   return schemaErrors(schema.validate.errors ?? [], param).map((e) =>
     problem("data_invalid", e.message, e.path, { keyword: e.keyword }),
+  );
+}
+
+/** Data whose strings would take the schema's patterns over their time budget (patterns.ts). */
+export function patternsTooCostly(param: string, code: "data_too_large" | "example_invalid"): Problem {
+  return problem(
+    code,
+    `Checking \`${param}\` against the patterns of variables takes too long: shorten its longest strings or simplify the patterns.`,
+    param,
+    { reason: "pattern_budget" },
   );
 }
 

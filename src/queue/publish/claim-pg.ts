@@ -3,7 +3,10 @@
 // modifying CTEs do all of it in one, with the same rules as the SQLite claim (claim.ts): due queued targets on
 // active, unheld channels of orgs not suspended, in due order; rows other workers hold are skipped; at most one per
 // channel, taken by the channel lock row (inserted in channel order, so concurrent claims never deadlock); the
-// attempt rows written in the same transaction, committed before any network call.
+// attempt rows written in the same transaction, committed before any network call. A scheduled post becomes
+// publishing only if no one holds its row (SKIP LOCKED): the claim holds its targets' row locks, and a transaction
+// holding the post's lock (src/domain/posts/lock.ts) may be waiting on them; that transaction derives the post's
+// status itself after the claim commits.
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
 import { columns, type PendingWrites, raw } from "../../db/raw.ts";
@@ -45,9 +48,12 @@ const CLAIM = `candidates AS (
     SELECT a.id, x.org_id, x.id, x.attempts, $1, 'running'
     FROM numbered x JOIN unnest($6::text[]) WITH ORDINALITY AS a(id, k) ON a.k = x.claim_no
     RETURNING id, target_id
+  ), starting AS (
+    SELECT id FROM posts WHERE id IN (SELECT post_id FROM claimed) AND status = 'scheduled'
+      AND NOT (id = ANY($7::text[]))
+    ORDER BY id FOR NO KEY UPDATE SKIP LOCKED
   ), started AS (
-    UPDATE posts SET status = 'publishing', updated_at = $1
-    WHERE id IN (SELECT post_id FROM claimed) AND status = 'scheduled' AND NOT (id = ANY($7::text[]))
+    UPDATE posts SET status = 'publishing', updated_at = $1 WHERE id IN (SELECT id FROM starting)
   )
   SELECT ${columns(POST_TARGET_COLUMNS, "x")}, a.id AS claim_attempt_id, c.provider AS claim_provider, c.emulates AS claim_emulates,
     c.settings AS claim_settings, c.secrets AS claim_secrets, p.metadata AS claim_metadata

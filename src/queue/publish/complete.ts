@@ -8,6 +8,7 @@ import type { PostTargetsTable } from "../../db/tables/posts.ts";
 import { updateMany } from "../../db/update-many.ts";
 import { holdChannel, markNeedsReauth } from "../../domain/channels/service.ts";
 import type { NewEvent } from "../../domain/events/record.ts";
+import { lockPosts } from "../../domain/posts/lock.ts";
 import { presentTarget } from "../../domain/posts/present.ts";
 import { refreshPosts } from "../../domain/posts/refresh.ts";
 import type { Claimed } from "./claim.ts";
@@ -22,8 +23,11 @@ export interface Finished {
 
 export async function completeTargets(app: App, finished: Finished[]): Promise<void> {
   if (finished.length === 0) return;
-  await inStepTx(app, (tx) => completeIn(tx, app, finished));
+  await inStepTx(app, (tx, locked) => completeIn(tx, app, finished, undefined, locked), postsOf(finished));
 }
+
+/** The posts of finished targets: what a step recording them locks first (domain/posts/lock.ts). */
+export const postsOf = (finished: Finished[]): string[] => finished.map((f) => f.claimed.target.post_id);
 
 /** Records outcomes inside a transaction the caller commits (with the next claim, in the worker). */
 export async function completeIn(
@@ -32,6 +36,8 @@ export async function completeIn(
   finished: Finished[],
   /** Postgres: the posts' and events' writes go to the step's next statement, the claim. */
   pending?: PendingWrites,
+  /** Whether the transaction holds the posts' locks already (inStepTx took them with BEGIN). */
+  postsLocked = false,
 ): Promise<void> {
   if (finished.length === 0) return;
   const now = app.clock.now();
@@ -50,6 +56,9 @@ export async function completeIn(
       updated_at: now,
     });
   }
+  // Postgres: the posts' locks before the statement that reads their targets (lock.ts); two workers finishing
+  // targets of one post then derive its status one after the other.
+  if (!postsLocked) await lockPosts(tx, app.dialect, postsOf(finished));
   const pg = app.dialect === "postgres" ? await completePg(tx, app, finished, after, now) : null;
   const ours = new Set(pg ? pg.ours : await completeSqlite(tx, app, finished, after, now));
   const events: NewEvent[] = [];

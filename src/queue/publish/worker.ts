@@ -5,7 +5,7 @@ import type { App } from "../../app/context.ts";
 import { marks, pendingWrites, raw } from "../../db/raw.ts";
 import type { Adapter, PublishedPart, PublishOutcome } from "../../platforms/adapter.ts";
 import { type Claimed, claimIn, LEASE_MS } from "./claim.ts";
-import { completeIn, completeTargets, type Finished } from "./complete.ts";
+import { completeIn, completeTargets, type Finished, postsOf } from "./complete.ts";
 import { decide } from "./decide.ts";
 import { inStepTx } from "./step-tx.ts";
 
@@ -95,12 +95,16 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
     const free = max - inflight.size;
     if (batch.length === 0 && free <= 0) return [];
     try {
-      return await inStepTx(app, async (tx) => {
-        // On Postgres the outcomes' post and event writes travel with the claim: one round trip less a step.
-        const pending = app.dialect === "postgres" && free > 0 ? pendingWrites() : undefined;
-        await completeIn(tx, app, batch, pending);
-        return free > 0 ? claimIn(tx, app, free, undefined, pending) : [];
-      });
+      return await inStepTx(
+        app,
+        async (tx, postsLocked) => {
+          // On Postgres the outcomes' post and event writes travel with the claim: one round trip less a step.
+          const pending = app.dialect === "postgres" && free > 0 ? pendingWrites() : undefined;
+          await completeIn(tx, app, batch, pending, postsLocked);
+          return free > 0 ? claimIn(tx, app, free, undefined, pending) : [];
+        },
+        postsOf(batch),
+      );
     } catch (e) {
       // The database is unreachable (or a claim lost a race): keep the outcomes and try again; if it stays down
       // past the lease, the reclaimer decides (needs_attention, never a blind retry).

@@ -3,6 +3,7 @@
 import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
 import { recordEvent } from "../../domain/events/record.ts";
+import { lockPosts } from "../../domain/posts/lock.ts";
 import { presentTarget } from "../../domain/posts/present.ts";
 import { refreshPosts } from "../../domain/posts/refresh.ts";
 import type { TaskDef } from "../tasks.ts";
@@ -10,6 +11,21 @@ import type { TaskDef } from "../tasks.ts";
 export async function expireOverdue(app: App, limit = 500): Promise<number> {
   const now = app.clock.now();
   return app.db.transaction().execute(async (tx) => {
+    const due = await tx
+      .selectFrom("post_targets")
+      .select(["id", "post_id"])
+      // A literal, not a parameter: SQLite uses a partial index only when the query states its condition.
+      .where(sql<boolean>`status = 'queued'`)
+      .where("publish_by", "<", now)
+      .limit(limit)
+      .execute();
+    if (due.length === 0) return 0;
+    // Their posts before the targets change (domain/posts/lock.ts).
+    await lockPosts(
+      tx,
+      app.dialect,
+      due.map((t) => t.post_id),
+    );
     const overdue = await tx
       .updateTable("post_targets")
       .set({
@@ -19,15 +35,13 @@ export async function expireOverdue(app: App, limit = 500): Promise<number> {
         error_message: "Not published before publish_by.",
         updated_at: now,
       })
-      .where("id", "in", (eb) =>
-        eb
-          .selectFrom("post_targets")
-          .select("id")
-          // A literal, not a parameter: SQLite uses a partial index only when the query states its condition.
-          .where(sql<boolean>`status = 'queued'`)
-          .where("publish_by", "<", now)
-          .limit(limit),
+      .where(
+        "id",
+        "in",
+        due.map((t) => t.id),
       )
+      // Still queued: a worker may have claimed one meanwhile.
+      .where("status", "=", "queued")
       .returningAll()
       .execute();
     for (const t of overdue) {

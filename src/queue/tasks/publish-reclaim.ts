@@ -4,6 +4,7 @@
 import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
 import { recordEvent } from "../../domain/events/record.ts";
+import { lockPosts } from "../../domain/posts/lock.ts";
 import { presentTarget } from "../../domain/posts/present.ts";
 import { refreshPosts } from "../../domain/posts/refresh.ts";
 import { getPlatform } from "../../platforms/registry.ts";
@@ -22,6 +23,13 @@ export async function reclaimExpired(app: App, limit = 100): Promise<number> {
       .orderBy("leased_until")
       .limit(limit)
       .execute();
+    // Their posts before the targets change (domain/posts/lock.ts): a worker finishing one of them late takes
+    // the same locks in the same order.
+    await lockPosts(
+      tx,
+      app.dialect,
+      expired.map((t) => t.post_id),
+    );
     for (const t of expired) {
       const idempotent = getPlatform(t.provider)?.idempotent === true;
       const row = await tx

@@ -53,7 +53,8 @@ describe("derivePostStatus", () => {
     expect(postEventFor("published")).toBe("post.published");
     expect(postEventFor("partially_published")).toBe("post.partially_published");
     expect(postEventFor("failed")).toBe("post.failed");
-    for (const s of ["scheduled", "publishing", "canceled", "pending_approval", "rejected"] as const)
+    expect(postEventFor("canceled")).toBe("post.canceled");
+    for (const s of ["scheduled", "publishing", "pending_approval", "rejected"] as const)
       expect(postEventFor(s)).toBeNull();
   });
 });

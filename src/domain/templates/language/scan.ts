@@ -25,10 +25,13 @@ export function scan(source: string, param: string): { tokens: Token[]; problems
 
   let i = 0;
   let nextClose = -1;
+  let lineEnd = -1;
   while (i < source.length) {
     const open = source.indexOf("{{", i);
     if (open < 0) break;
-    const lineEnd = endOfLine(source, open);
+    // The line's end is found once per line too: searched from every `{{` of a long line, the scan was
+    // quadratic (a 1 MiB one-line body took seconds, holding the event loop).
+    if (lineEnd < open) lineEnd = endOfLine(source, open);
     // Found once and reused while it lies ahead, so a long line of unclosed `{{` is not searched again and again.
     if (nextClose < open + 2) nextClose = source.indexOf("}}", open + 2);
     const close = nextClose;

@@ -160,6 +160,16 @@ for (const dialect of dialects) {
       expect(b.status).toBe("publishing");
       const o = (await t.request("GET", `/v1/posts/${only.body.id}`, { key: a.testKey })).body;
       expect([o.status, o.targets[0].status]).toEqual(["canceled", "canceled"]);
+      // A post that ends canceled is announced once, like any post that ends; the one that goes on is not.
+      const canceled = await t.app.db
+        .selectFrom("events")
+        .select("data")
+        .where("type", "=", "post.canceled")
+        .where("org_id", "=", a.orgId)
+        .execute();
+      const ids = canceled.map((e) => JSON.parse(e.data).object.id);
+      expect(ids.filter((id) => id === only.body.id)).toHaveLength(1);
+      expect(ids).not.toContain(both.body.id);
     });
 
     test("deleting a channel cancels its held and needs_attention targets too, and leaves published ones", async () => {
