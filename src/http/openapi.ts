@@ -166,8 +166,8 @@ export async function openApiDocument(
         },
         ...(r.oauth
           ? {
-              "400": {
-                description: "OAuth error (RFC 6749 §5.2) with problem fields",
+              "4XX": {
+                description: "OAuth error (RFC 6749 §5.2, RFC 8628 §3.5) with the problem fields",
                 content: { "application/json": { schema: { $ref: "#/components/schemas/OAuthProblem" } } },
               },
             }
