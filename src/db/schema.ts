@@ -3,6 +3,7 @@ import type { Generated } from "kysely";
 import type { ChannelTables } from "./tables/channels.ts";
 import type { IdentityTables } from "./tables/identity.ts";
 import type { PostTables } from "./tables/posts.ts";
+import type { SessionTables } from "./tables/sessions.ts";
 import type { TemplateTables } from "./tables/templates.ts";
 import type { WebhookTables } from "./tables/webhooks.ts";
 
@@ -203,7 +204,8 @@ export interface DB
     TemplateTables,
     WebhookTables,
     PostTables,
-    IdentityTables {}
+    IdentityTables,
+    SessionTables {}
 
 /** Column list for plain SQL text (see POST_COLUMNS in tables/posts.ts). */
 export const BRAND_COLUMNS = [

@@ -5,12 +5,14 @@ import type { App } from "../app/context.ts";
 import { ServiceError } from "../domain/errors.ts";
 import { RequestLog } from "../domain/requests/log.ts";
 import { newId } from "../lib/ids.ts";
+import { mcpHandler } from "../mcp/http.ts";
 import { v1PublicRoutes, v1Routes, v1Schemas } from "./api/v1/index.ts";
 import { openApiYaml, publicOperations } from "./openapi.ts";
 import { type HttpContext, jsonResponse, problemResponse, runRoute, SECURITY_HEADERS } from "./pipeline.ts";
 import { runPublicRoute } from "./public-pipeline.ts";
 import { RateLimiter } from "./ratelimit.ts";
 import type { RouteDef } from "./route.ts";
+import { handleWeb, rootRedirect, staticFile, webRoutes } from "./web/index.tsx";
 import { sandboxPage } from "./web/sandbox.ts";
 
 /** Routes outside the credential pipeline: [method, path] (documented in the OpenAPI document too). */
@@ -86,6 +88,9 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
         }),
     );
 
+  const mcp = mcpHandler(app, (req) => elysia.handle(req));
+  elysia.post("/v1/mcp", ({ request }: { request: Request }) => mcp(request), { parse: "none" });
+
   for (const r of v1PublicRoutes) {
     elysia.route(
       r.method,
@@ -94,6 +99,21 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
       { parse: "none" },
     );
   }
+  // The dashboard: server-rendered pages beside the API, on the same domain functions.
+  elysia
+    .get("/", ({ request }: { request: Request }) => rootRedirect(app, request))
+    .get("/static/:name", ({ params }: { params: { name: string } }) => staticFile(params.name));
+  for (const r of webRoutes) {
+    elysia.route(
+      r.method,
+      r.path,
+      // biome-ignore lint/suspicious/noExplicitAny: Elysia's context type is generic over the whole app
+      ({ request, params, server }: any) =>
+        handleWeb(app, r, request, params ?? {}, server?.requestIP?.(request)?.address ?? null),
+      { parse: "none" },
+    );
+  }
+
   for (const r of routes) {
     elysia.route(
       r.method,
