@@ -21,10 +21,10 @@ export interface InvitationRow {
 
 const ROLES = ["viewer", "editor", "admin", "owner"] as const;
 
-function RoleSelect(props: { id: string; value: string; label: string }) {
+function RoleSelect(props: { id: string; value: string; label: string; visible?: boolean }) {
   return (
     <>
-      <label for={props.id} class="visually-hidden">
+      <label for={props.id} class={props.visible ? undefined : "visually-hidden"}>
         {props.label}
       </label>
       <select id={props.id} name="role">
@@ -150,7 +150,7 @@ export function MembersPage(props: {
                 required
               />
               <div class="field">
-                <RoleSelect id="f-role" value={props.invite?.role ?? "editor"} label="Role" />
+                <RoleSelect id="f-role" value={props.invite?.role ?? "editor"} label="Role" visible />
               </div>
               {props.mailOn ? (
                 <label>
