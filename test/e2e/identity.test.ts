@@ -128,7 +128,8 @@ for (const dialect of dialects) {
       expect(await page.locator("#devices").innerText()).toContain(MARK("device"));
       await shot(page, `devices-${dialect}`);
       await page.getByRole("button", { name: `Sign out ${MARK("device")}` }).click();
-      await page.waitForSelector(`#row-${tokens.user_token?.id ?? "x"}`, { state: "detached" });
+      const tokenId = (tokens.user_token as { id: string }).id;
+      await page.waitForSelector(`#row-${tokenId}`, { state: "detached" });
       expect((await t.request("GET", "/v1/me", { key: tokens.access_token })).body.code).toBe(
         "user_token_invalid",
       );
