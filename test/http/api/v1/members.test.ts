@@ -262,6 +262,22 @@ for (const dialect of dialects) {
     });
 
     test("org: get, rename, require two-factor; turning it off stays in the dashboard", async () => {
+      // Requiring two-factor needs it on the asking person first.
+      const first = await as(owner).post("/v1/org", { require_mfa: true });
+      expect([first.status, first.body.code]).toEqual([403, "mfa_required_first"]);
+      expect((await as(owner).get(`/v1/members/${a.userId}`)).body.mfa).toBe(false);
+      // The owner turns on an authenticator app (the state the Security page leaves; its flow is tested there).
+      await t.app.db
+        .insertInto("user_totp")
+        .values({
+          user_id: a.userId,
+          secret: "sealed",
+          enabled_at: clock.now(),
+          last_step: null,
+          created_at: clock.now(),
+        })
+        .execute();
+      expect((await as(owner).get(`/v1/members/${a.userId}`)).body.mfa).toBe(true);
       const r = await as(owner).post("/v1/org", { name: "<i>Renamed</i>", require_mfa: true });
       expect(r.status).toBe(200);
       expect(r.body).toMatchObject({ object: "org", id: a.orgId, name: "<i>Renamed</i>", require_mfa: true });
