@@ -112,6 +112,7 @@ export async function openApiDocument(
       summary: r.summary,
       tags: [r.tag],
       ...(r.scope ? { "x-scope": r.scope } : {}),
+      ...(r.userTokensOnly ? { "x-user-tokens-only": true } : {}),
       parameters,
       responses: {
         [String(r.status ?? 200)]: {
