@@ -9,6 +9,7 @@ import {
 import { ServiceError } from "../../domain/errors.ts";
 import type { WebRoute } from "./index.tsx";
 import { fieldErrors, frame, render, type Web } from "./page.ts";
+import { limitSignIn } from "./signin.tsx";
 import { confirmIfGiven, sudoNeeded } from "./sudo.ts";
 
 const TITLE = "Sign in a command line";
@@ -28,6 +29,8 @@ async function backToCode(w: Web, e: ServiceError) {
 async function lookup(w: Web) {
   const code = codeOf(w);
   try {
+    // Guessing codes is limited like guessing passwords (per client address).
+    limitSignIn(w);
     const device = await findDeviceAuthorization(w.app, w.member!.actor, code);
     return render(
       w,
