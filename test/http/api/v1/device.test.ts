@@ -154,6 +154,15 @@ for (const dialect of dialects) {
       expect(mail.text).not.toContain('<b>ci</b> box"</p>');
       expect(mail.text).toContain("live mode");
 
+      const logged = await t.app.db
+        .selectFrom("request_log")
+        .selectAll()
+        .where("user_token_id", "=", got.body.user_token.id)
+        .where("path", "=", "/v1/auth/device/token")
+        .execute();
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toMatchObject({ org_id: a.orgId, livemode: 1, status: 200 });
+
       const audit = await t.app.db
         .selectFrom("audit_events")
         .selectAll()
