@@ -46,4 +46,9 @@ export const FLASH: Record<string, { kind: "ok" | "error"; text: string }> = {
     text: "An org you belong to requires two-factor sign-in: set up an authenticator app or a passkey first.",
   },
   session_expired: { kind: "error", text: "Your session ended. Sign in again." },
+  device_revoked: { kind: "ok", text: "The device is signed out. It must sign in again." },
+  member_changed: { kind: "ok", text: "Role changed." },
+  member_removed: { kind: "ok", text: "Removed from the org." },
+  invitation_revoked: { kind: "ok", text: "Invitation withdrawn; its link no longer works." },
+  password_reset: { kind: "ok", text: "Your password is set. Sign in with it." },
 };

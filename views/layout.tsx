@@ -7,9 +7,11 @@ import { Csrf } from "./parts.tsx";
 
 const NAV: { section: string; href: string; label: string }[] = [
   { section: "home", href: "/home", label: "Home" },
+  { section: "members", href: "/members", label: "Members" },
   { section: "api_keys", href: "/api-keys", label: "API keys" },
   { section: "security", href: "/account/security", label: "Security" },
   { section: "sessions", href: "/account/sessions", label: "Sessions" },
+  { section: "devices", href: "/account/devices", label: "Devices" },
 ];
 
 function ModeBar(props: { livemode: boolean }) {

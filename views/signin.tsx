@@ -30,6 +30,9 @@ export function SignInPage(props: { f: Frame; email?: string; errors?: FieldErro
           <button type="submit" class="primary">
             Sign in
           </button>
+          <p>
+            <a href="/reset">Forgot your password?</a>
+          </p>
         </form>
         <div class="card">
           <p>Or use a passkey saved on this device or a security key.</p>

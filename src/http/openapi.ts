@@ -112,6 +112,7 @@ export async function openApiDocument(
       summary: r.summary,
       tags: [r.tag],
       ...(r.scope ? { "x-scope": r.scope } : {}),
+      ...(r.userTokensOnly ? { "x-user-tokens-only": true } : {}),
       parameters,
       responses: {
         [String(r.status ?? 200)]: {
@@ -183,8 +184,8 @@ export async function openApiDocument(
         },
         ...(r.oauth
           ? {
-              "400": {
-                description: "OAuth error (RFC 6749 §5.2) with problem fields",
+              "4XX": {
+                description: "OAuth error (RFC 6749 §5.2, RFC 8628 §3.5) with the problem fields",
                 content: { "application/json": { schema: { $ref: "#/components/schemas/OAuthProblem" } } },
               },
             }

@@ -1,13 +1,9 @@
 // Runs a PublicRouteDef (see public-route.ts).
 import { badRequest, ServiceError } from "../domain/errors.ts";
+import { guardJson } from "../domain/input.ts";
 import { newId } from "../lib/ids.ts";
-import {
-  asServiceError,
-  type HttpContext,
-  jsonResponse,
-  MAX_BODY_BYTES,
-  problemResponse,
-} from "./pipeline.ts";
+import { readBody } from "./body.ts";
+import { asServiceError, type HttpContext, jsonResponse, problemResponse } from "./pipeline.ts";
 import { problemBody } from "./problem.ts";
 import type { PublicRouteDef } from "./public-route.ts";
 
@@ -31,24 +27,6 @@ export function clientIp(app: HttpContext["app"], request: Request, peer: string
   return peer;
 }
 
-async function readText(request: Request): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw badRequest("body_too_large", "The request body is over 1 MiB.");
-  let bytes: ArrayBuffer;
-  try {
-    bytes = await request.arrayBuffer();
-  } catch {
-    throw badRequest("body_unreadable", "The request body could not be read.");
-  }
-  if (bytes.byteLength > MAX_BODY_BYTES)
-    throw badRequest("body_too_large", "The request body is over 1 MiB.");
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw badRequest("body_unreadable", "The request body is not valid UTF-8.");
-  }
-}
-
 /** A form-encoded OAuth request as the JSON body the domain parses: OAuth's own fields checked and dropped. */
 function fromForm(text: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -70,9 +48,21 @@ function fromForm(text: string): Record<string, unknown> {
   return out;
 }
 
+/** JSON (as every /v1 body), or a form for an OAuth route; checked like any body (domain/input.ts). */
 function parseBody(text: string, contentType: string, oauth: boolean): unknown {
-  if (oauth && contentType.startsWith("application/x-www-form-urlencoded")) return fromForm(text);
+  const type = contentType.split(";")[0]!.trim().toLowerCase();
+  if (oauth && type === "application/x-www-form-urlencoded") {
+    const form = fromForm(text);
+    guardJson(form);
+    return form;
+  }
   if (text.trim() === "") return {};
+  if (type !== "" && type !== "application/json" && !/^application\/[a-z0-9.+-]+\+json$/.test(type))
+    throw badRequest(
+      "json_invalid",
+      `The body must be sent as Content-Type: application/json${oauth ? " or application/x-www-form-urlencoded" : ""}.`,
+      "Content-Type",
+    );
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -81,6 +71,7 @@ function parseBody(text: string, contentType: string, oauth: boolean): unknown {
   }
   if (typeof body !== "object" || body === null || Array.isArray(body))
     throw badRequest("json_invalid", "The body must be a JSON object.");
+  guardJson(body);
   return body;
 }
 
@@ -112,7 +103,7 @@ export async function runPublicRoute(
     const url = new URL(request.url);
     for (const k of url.searchParams.keys())
       throw badRequest("parameter_unknown", `Unknown query parameter ${k}.`, k);
-    const body = parseBody(await readText(request), request.headers.get("content-type") ?? "", !!route.oauth);
+    const body = parseBody(await readBody(request), request.headers.get("content-type") ?? "", !!route.oauth);
     const out = await route.handler({ app, body, request, ip });
     return jsonResponse(route.status ?? 200, out, requestId, rateHeaders);
   } catch (e) {

@@ -36,6 +36,8 @@ export interface RouteDef {
   tag: string;
   /** The scope the route needs (documented; the domain function checks it). */
   scope?: Scope;
+  /** Only user tokens may call it (members, invitations, org): API keys get 403 forbidden (checked in the domain). */
+  userTokensOnly?: boolean;
   /** Allowed query parameters; `list: true` adds limit, starting_after, ending_before. */
   query?: readonly string[];
   list?: boolean;

@@ -112,7 +112,13 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
       r.path,
       // biome-ignore lint/suspicious/noExplicitAny: Elysia's context type is generic over the whole app
       ({ request, params, server }: any) =>
-        handleWeb(app, r, request, params ?? {}, server?.requestIP?.(request)?.address ?? null),
+        handleWeb(
+          app,
+          r,
+          request,
+          params ?? {},
+          peers.get(request) ?? server?.requestIP?.(request)?.address ?? null,
+        ),
       { parse: "none" },
     );
   }

@@ -5,7 +5,7 @@ import { ALL_SCOPES } from "../../src/domain/scopes.ts";
 import { v1Routes } from "../../src/http/api/v1/index.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { dialects } from "../helpers/db.ts";
-import { key, type Tenant, tenant } from "../helpers/factories.ts";
+import { key, member, type Tenant, tenant, userToken } from "../helpers/factories.ts";
 import { fixtures } from "./fixtures.ts";
 
 const fill = (path: string, params: Record<string, string>) =>
@@ -19,6 +19,10 @@ for (const dialect of dialects) {
     let b: Tenant;
     let revoked: string;
     let expired: string;
+    /** User tokens, for the routes that accept nothing else: owners of A and B, and a viewer in A. */
+    let ownerA: string;
+    let ownerB: string;
+    let viewerA: string;
     beforeAll(async () => {
       t = await testApp(dialect);
       a = await tenant(t.app, "Org A");
@@ -30,6 +34,10 @@ for (const dialect of dialects) {
         name: "expired",
         expires_at: new Date(Date.now() + 1500).toISOString(),
       });
+      ownerA = (await userToken(t.app, a.userId)).secret;
+      ownerB = (await userToken(t.app, b.userId)).secret;
+      viewerA = (await userToken(t.app, await member(t.app, a.orgId, "viewer-a@example.com", "viewer")))
+        .secret;
       await Bun.sleep(1600);
     });
     afterAll(() => t.close());
@@ -49,7 +57,19 @@ for (const dialect of dialects) {
         expect([exp.status, exp.body.code]).toEqual([401, "api_key_expired"]);
       });
 
-      if (r.scope) {
+      if (r.userTokensOnly) {
+        test(`${name}: API keys are refused; a role without ${r.scope ?? "any role"} is forbidden`, async () => {
+          const body = r.method === "GET" ? undefined : {};
+          const res = await t.request(r.method, placeholder(r.path), { key: a.testKey, body });
+          expect([res.status, res.body.code]).toEqual([403, "forbidden"]);
+          if (r.scope) {
+            const v = await t.request(r.method, placeholder(r.path), { key: viewerA, body });
+            expect([v.status, v.body.code]).toEqual([403, "forbidden"]);
+          }
+        });
+      }
+
+      if (r.scope && !r.userTokensOnly) {
         test(`${name}: a key without ${r.scope} gets scope_missing`, async () => {
           const other = ALL_SCOPES.find((s) => s !== r.scope && s !== "keys:write")!;
           const k = await key(t.app, a.orgId, { name: "narrow", scopes: [other] });
@@ -68,6 +88,14 @@ for (const dialect of dialects) {
           const f = await make!(t, a);
           const path = fill(r.path, f.params);
           const body = r.method === "GET" ? undefined : (f.body ?? {});
+          if (r.userTokensOnly) {
+            // People, not keys: B's owner cannot reach A's object; A's owner can (in either mode).
+            const theirs = await t.request(r.method, path, { key: ownerB, body });
+            expect([theirs.status, theirs.body.code]).toEqual([404, "resource_missing"]);
+            const mine = await t.request(r.method, path, { key: ownerA, body });
+            expect(mine.status).toBeLessThan(300);
+            return;
+          }
           const other = await t.request(r.method, path, { key: b.testKey, body });
           expect([other.status, other.body.code]).toEqual([404, "resource_missing"]);
           if (f.modeScoped) {

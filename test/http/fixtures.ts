@@ -1,7 +1,11 @@
 // For the access test: how to make an object each /v1 route with path parameters can address, in org A's test
 // mode. A feature that adds a route with parameters adds its entry here (the access test fails without one).
+
+import { adminActor } from "../../src/domain/actor.ts";
+import { createInvitation } from "../../src/domain/invitations/service.ts";
+import { scopesOfRole } from "../../src/domain/scopes.ts";
 import type { TestApp } from "../helpers/app.ts";
-import { key, type Tenant } from "../helpers/factories.ts";
+import { key, member, type Tenant } from "../helpers/factories.ts";
 import { testEndpoint, testEvent } from "../helpers/webhooks.ts";
 
 export interface Fixture {
@@ -16,6 +20,20 @@ export interface Fixture {
 type Make = (t: TestApp, a: Tenant) => Promise<Fixture>;
 
 export const fixtures: Record<string, Make> = {
+  "GET /v1/members/:id": async (t, a) => ({ params: { id: await memberId(t, a) }, modeScoped: false }),
+  "POST /v1/members/:id": async (t, a) => ({
+    params: { id: await memberId(t, a) },
+    body: { role: "viewer" },
+    modeScoped: false,
+  }),
+  "DELETE /v1/members/:id": async (t, a) => ({ params: { id: await memberId(t, a) }, modeScoped: false }),
+  "DELETE /v1/invitations/:id": async (t, a) => {
+    const inv = await createInvitation(t.app, adminActor(a.orgId, "test", scopesOfRole("owner")), {
+      email: `invited-${++members}@example.com`,
+      role: "viewer",
+    });
+    return { params: { id: inv.id }, modeScoped: false };
+  },
   "POST /v1/api_keys/:id/roll": async (t, a) => ({ params: { id: await keyId(t, a) }, modeScoped: true }),
   "POST /v1/api_keys/:id/revoke": async (t, a) => ({ params: { id: await keyId(t, a) }, modeScoped: true }),
   "GET /v1/brands/:id": async (_t, a) => ({ params: { id: a.brandId }, modeScoped: false }),
@@ -109,6 +127,11 @@ export const fixtures: Record<string, Make> = {
     return { params: { id: d.id }, modeScoped: true };
   },
 };
+
+let members = 0;
+/** A fresh editor in org A. */
+const memberId = (t: TestApp, a: Tenant) =>
+  member(t.app, a.orgId, `fixture-${++members}@example.com`, "editor");
 
 let templates = 0;
 async function templateId(t: TestApp, a: Tenant): Promise<string> {

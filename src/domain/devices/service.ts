@@ -132,6 +132,24 @@ export async function pollDeviceToken(app: App, input: unknown) {
       .set({ token_id: token.id })
       .where("id", "=", row.id)
       .execute();
+    // CLI sign-ins appear in the request log of the org whose member approved (interface.md Request log).
+    if (row.org_id)
+      await tx
+        .insertInto("request_log")
+        .values({
+          id: newId("req", now),
+          org_id: row.org_id,
+          livemode: row.livemode,
+          method: "POST",
+          path: "/v1/auth/device/token",
+          status: 200,
+          code: null,
+          duration_ms: 0,
+          api_key_id: null,
+          user_token_id: token.id,
+          created_at: now,
+        })
+        .execute();
     const tokenRow = await tx
       .selectFrom("user_tokens")
       .selectAll()

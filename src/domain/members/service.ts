@@ -2,12 +2,13 @@
 // sudo mode; API keys are refused (guard.ts). The admin commands address members by email, the API by user ID.
 import * as v from "valibot";
 import type { App } from "../../app/context.ts";
-import type { Tx } from "../../db/index.ts";
+import type { Db, Tx } from "../../db/index.ts";
 import { iso } from "../../lib/clock.ts";
 import { isId } from "../../lib/ids.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
 import { conflict, notFound } from "../errors.ts";
+import { hasSecondFactor, mfaOf } from "../mfa/status.ts";
 import { assertWithinLimit } from "../orgs/limits.ts";
 import { ROLES, type Role } from "../scopes.ts";
 import { inTx } from "../tx.ts";
@@ -22,7 +23,15 @@ export const role = v.pipe(
 const MemberAdd = v.strictObject({ email, role, password: v.optional(v.nullable(v.string())) });
 export const MemberUpdate = v.strictObject({ role });
 
-type MemberRow = { id: string; email: string; name: string | null; role: string; created_at: number };
+type MemberRow = {
+  id: string;
+  email: string;
+  name: string | null;
+  role: string;
+  created_at: number;
+  /** Whether the person has a second factor (an authenticator app turned on, or a passkey). */
+  mfa?: boolean;
+};
 
 async function memberRows(tx: Tx, orgId: string): Promise<MemberRow[]> {
   return tx
@@ -34,13 +43,18 @@ async function memberRows(tx: Tx, orgId: string): Promise<MemberRow[]> {
     .execute();
 }
 
+/** Adds each member's two-factor state (an org's members are few: one small query each). */
+async function withMfa(db: Db | Tx, rows: MemberRow[]): Promise<MemberRow[]> {
+  return Promise.all(rows.map(async (m) => ({ ...m, mfa: hasSecondFactor(await mfaOf(db, m.id)) })));
+}
+
 export const presentMember = (m: MemberRow) => ({
   id: m.id,
   object: "member" as const,
   email: m.email,
   name: m.name,
   role: m.role,
-  mfa: false,
+  mfa: m.mfa ?? false,
   joined_at: iso(m.created_at),
 });
 
@@ -65,7 +79,7 @@ export async function seatsTaken(tx: Tx, app: App, orgId: string): Promise<numbe
 export async function listMembers(app: App, actor: Actor) {
   requirePersonCredential(actor);
   requireScope(actor, "brands:read");
-  return (await memberRows(app.db as unknown as Tx, actor.orgId)).map(presentMember);
+  return (await withMfa(app.db, await memberRows(app.db as unknown as Tx, actor.orgId))).map(presentMember);
 }
 
 /** Inserts the membership; the caller has checked the limit. */
@@ -137,7 +151,8 @@ async function ownersLeft(tx: Tx, orgId: string, without: string) {
 export async function getMember(app: App, actor: Actor, userId: string) {
   requirePersonCredential(actor);
   requireScope(actor, "brands:read");
-  return presentMember(await memberById(app.db as unknown as Tx, actor.orgId, userId));
+  const [m] = await withMfa(app.db, [await memberById(app.db as unknown as Tx, actor.orgId, userId)]);
+  return presentMember(m!);
 }
 
 async function changeRole(

@@ -9,6 +9,7 @@ import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
 import { notFound, ServiceError } from "../errors.ts";
 import { requireOwnerChange, requirePersonCredential, type SudoOptions } from "../members/guard.ts";
+import { hasSecondFactor, mfaOf } from "../mfa/status.ts";
 import { inTx } from "../tx.ts";
 import { name, parse } from "../validate.ts";
 import { usageOf } from "./usage.ts";
@@ -93,14 +94,26 @@ export async function updateOrg(app: App, actor: Actor, input: unknown, opts?: S
   requireScope(actor, "org:write");
   const b = parse(OrgUpdate, input);
   return inTx(app, async (tx) => {
-    if (b.require_mfa === false) {
-      const cur = await tx
-        .selectFrom("orgs")
-        .select("require_mfa")
-        .where("id", "=", actor.orgId)
-        .executeTakeFirstOrThrow();
-      if (cur.require_mfa === 1) requireOwnerChange(app, actor, opts, "turn off required two-factor");
-    }
+    const cur = await tx
+      .selectFrom("orgs")
+      .select("require_mfa")
+      .where("id", "=", actor.orgId)
+      .executeTakeFirstOrThrow();
+    if (b.require_mfa === false && cur.require_mfa === 1)
+      requireOwnerChange(app, actor, opts, "turn off required two-factor");
+    // Requiring two-factor of everyone starts with the person who asks for it (the operator excepted).
+    if (
+      b.require_mfa === true &&
+      cur.require_mfa === 0 &&
+      actor.userId &&
+      !hasSecondFactor(await mfaOf(tx, actor.userId))
+    )
+      throw new ServiceError(
+        403,
+        "mfa_required_first",
+        "Turn on two-factor sign-in for yourself first (an authenticator app or a passkey).",
+        { param: "require_mfa" },
+      );
     const set: Partial<OrgsTable> = { updated_at: app.clock.now() };
     if (b.name !== undefined) set.name = b.name;
     if (b.require_mfa !== undefined) set.require_mfa = b.require_mfa ? 1 : 0;

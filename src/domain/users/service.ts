@@ -6,6 +6,7 @@ import type { Db, Tx } from "../../db/index.ts";
 import type { UsersTable } from "../../db/schema.ts";
 import { newId } from "../../lib/ids.ts";
 import { conflict, notFound } from "../errors.ts";
+import { sendAccountNoticeInTx } from "../notices/service.ts";
 import { isUniqueViolation } from "../tx.ts";
 import { parse, rule } from "../validate.ts";
 
@@ -74,5 +75,7 @@ export async function resetPassword(tx: Tx, app: App, address: string, password?
     .where("user_id", "=", user.id)
     .where("revoked_at", "is", null)
     .execute();
+  // The person hears of it (the mail.send task sends it; this command may exit first).
+  await sendAccountNoticeInTx(tx, app, user.id, "account.password_reset");
   return { user, password: password ? null : pw };
 }

@@ -6,7 +6,12 @@ import { ErrorPage } from "../../../views/error.tsx";
 import type { App } from "../../app/context.ts";
 import { ServiceError } from "../../domain/errors.ts";
 import { startAnonymousSession } from "../../domain/sessions/service.ts";
+import { cliKeyRoutes } from "./cli-key.tsx";
+import { deviceRoutes } from "./device.tsx";
+import { deviceListRoutes } from "./devices.tsx";
 import { homeRoutes } from "./home.tsx";
+import { inviteRoutes } from "./invite.tsx";
+import { memberPageRoutes } from "./members.tsx";
 import {
   checkCsrf,
   frame,
@@ -17,6 +22,7 @@ import {
   type Web,
   webContext,
 } from "./page.ts";
+import { resetRoutes } from "./reset.tsx";
 import { sessionRoutes } from "./sessions.tsx";
 import { signInRoutes } from "./signin.tsx";
 import { staticFile } from "./static.ts";
@@ -36,7 +42,18 @@ export interface WebRoute {
   handler: (w: Web) => Promise<Response>;
 }
 
-export const webRoutes: WebRoute[] = [...signInRoutes, ...homeRoutes, ...switchRoutes, ...sessionRoutes];
+export const webRoutes: WebRoute[] = [
+  ...signInRoutes,
+  ...homeRoutes,
+  ...switchRoutes,
+  ...sessionRoutes,
+  ...deviceRoutes,
+  ...cliKeyRoutes,
+  ...deviceListRoutes,
+  ...memberPageRoutes,
+  ...inviteRoutes,
+  ...resetRoutes,
+];
 
 function allowed(w: Web, access: Access): boolean {
   const stage = w.session?.stage;

@@ -78,6 +78,16 @@ for (const dialect of dialects) {
         "parameter_unknown",
       );
       expect((await t.request("GET", "/v1/auth/device")).status).toBe(405);
+      // Text no database stores, and a body that is not JSON or a form.
+      expect((await start({ device_name: "a\u0000b" })).body).toMatchObject({
+        code: "parameter_invalid",
+        error: "invalid_request",
+      });
+      const plain = await t.request("POST", "/v1/auth/device", {
+        raw: JSON.stringify({ device_name: "x" }),
+        headers: { "content-type": "text/plain" },
+      });
+      expect([plain.status, plain.body.code]).toEqual([400, "json_invalid"]);
     });
 
     test("approve in sudo mode: the CLI collects a token once, in the mode it asked for; a notice is mailed", async () => {
@@ -143,6 +153,15 @@ for (const dialect of dialects) {
       expect(mail.text).toContain("&lt;b&gt;ci&lt;/b&gt; box");
       expect(mail.text).not.toContain('<b>ci</b> box"</p>');
       expect(mail.text).toContain("live mode");
+
+      const logged = await t.app.db
+        .selectFrom("request_log")
+        .selectAll()
+        .where("user_token_id", "=", got.body.user_token.id)
+        .where("path", "=", "/v1/auth/device/token")
+        .execute();
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toMatchObject({ org_id: a.orgId, livemode: 1, status: 200 });
 
       const audit = await t.app.db
         .selectFrom("audit_events")
