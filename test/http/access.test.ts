@@ -10,6 +10,9 @@ import { fixtures } from "./fixtures.ts";
 
 const fill = (path: string, params: Record<string, string>) =>
   path.replace(/:([A-Za-z_]+)/g, (_, k: string) => params[k] ?? "x");
+
+import { createOperatorKey } from "../../src/domain/auth/operator.ts";
+
 const placeholder = (path: string) => path.replace(/:([A-Za-z_]+)/g, "x");
 
 for (const dialect of dialects) {
@@ -23,8 +26,10 @@ for (const dialect of dialects) {
     let ownerA: string;
     let ownerB: string;
     let viewerA: string;
+    let operator: string;
     beforeAll(async () => {
       t = await testApp(dialect);
+      operator = (await createOperatorKey(t.app, "access")).secret;
       a = await tenant(t.app, "Org A");
       b = await tenant(t.app, "Org B");
       revoked = await key(t.app, a.orgId, { name: "revoked" });
@@ -44,6 +49,22 @@ for (const dialect of dialects) {
 
     for (const r of v1Routes) {
       const name = `${r.method} ${r.path}`;
+      if (r.operator) {
+        // The operator API spans orgs by design: only operator keys, and an unknown org is missing.
+        test(`${name}: only operator keys; an unknown org is missing`, async () => {
+          const path = r.path.replace(/:([A-Za-z_]+)/g, "org_00000000000000000000000000");
+          const body = r.method === "GET" ? undefined : {};
+          for (const k of [undefined, a.testKey, a.liveKey, ownerA, "svc_op_notakey"]) {
+            const res = await t.request(r.method, path, { key: k, body });
+            expect([res.status, res.body.code]).toEqual([401, "operator_key_invalid"]);
+          }
+          if (path.includes("org_0")) {
+            const res = await t.request(r.method, path, { key: operator, body });
+            expect([res.status, res.body.code]).toEqual([404, "resource_missing"]);
+          }
+        });
+        continue;
+      }
       test(`${name}: credentials`, async () => {
         const path = placeholder(r.path);
         const body = r.method === "GET" ? undefined : {};
