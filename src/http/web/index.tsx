@@ -4,8 +4,10 @@
 
 import { ErrorPage } from "../../../views/error.tsx";
 import type { App } from "../../app/context.ts";
+import { orgStatusError } from "../../domain/auth/authenticate.ts";
 import { ServiceError } from "../../domain/errors.ts";
 import { startAnonymousSession } from "../../domain/sessions/service.ts";
+import { apiKeyRoutes } from "./api-keys.tsx";
 import { homeRoutes } from "./home.tsx";
 import {
   checkCsrf,
@@ -17,6 +19,7 @@ import {
   type Web,
   webContext,
 } from "./page.ts";
+import { securityRoutes } from "./security.tsx";
 import { sessionRoutes } from "./sessions.tsx";
 import { signInRoutes } from "./signin.tsx";
 import { staticFile } from "./static.ts";
@@ -34,9 +37,18 @@ export interface WebRoute {
   path: string;
   access: Access;
   handler: (w: Web) => Promise<Response>;
+  /** Changes the org's data: refused while the org is read-only or suspended. */
+  orgWrite?: boolean;
 }
 
-export const webRoutes: WebRoute[] = [...signInRoutes, ...homeRoutes, ...switchRoutes, ...sessionRoutes];
+export const webRoutes: WebRoute[] = [
+  ...signInRoutes,
+  ...homeRoutes,
+  ...switchRoutes,
+  ...sessionRoutes,
+  ...securityRoutes,
+  ...apiKeyRoutes,
+];
 
 function allowed(w: Web, access: Access): boolean {
   const stage = w.session?.stage;
@@ -70,6 +82,17 @@ async function run(w: Web, route: WebRoute): Promise<Response> {
     if (w.session?.stage === "enrol") setFlash(w, "mfa_required_first");
     else if (!w.session || w.session.stage === "anonymous") setFlash(w, "session_expired");
     return redirect(w, home(w));
+  }
+  const org = w.member?.org;
+  if (route.orgWrite && org && org.status !== "active") {
+    throw (
+      orgStatusError(org.status, org.status_note) ??
+      new ServiceError(
+        403,
+        "org_read_only",
+        `This org is read-only.${org.status_note ? ` ${org.status_note}` : ""}`,
+      )
+    );
   }
   return route.handler(w);
 }

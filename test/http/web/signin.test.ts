@@ -177,7 +177,7 @@ for (const dialect of dialects) {
 
     test("the lockout counts in the database: a second process sees it", async () => {
       const victim = await tenant(t.app, "Lock Org");
-      const t2 = await webApp(dialect, { SVC_MASTER_KEYS: t.masterKeys }, t.dbUrl);
+      const t2 = await webApp(dialect, { env: { SVC_MASTER_KEYS: t.masterKeys }, url: t.dbUrl });
       try {
         for (let i = 0; i < LOCKOUT_FAILURES; i++) {
           // Alternate processes (and addresses, so the per-address limit is not what stops it).
