@@ -121,6 +121,7 @@ export function ApiKeysPage(props: KeysProps) {
           </p>
         </div>
       ) : null}
+      {props.sudo ? null : <FormError errors={props.errors} shown={["password"]} />}
       <Section title={`${props.f.livemode ? "Live" : "Test"} keys`}>
         {props.keys.length === 0 ? <p>No keys in this mode yet.</p> : null}
         {props.keys.length ? (
