@@ -11,6 +11,7 @@ import { type HttpContext, jsonResponse, problemResponse, runRoute, SECURITY_HEA
 import { RateLimiter } from "./ratelimit.ts";
 import type { RouteDef } from "./route.ts";
 import { handleWeb, rootRedirect, staticFile, webRoutes } from "./web/index.tsx";
+import { peerOf } from "./web/page.ts";
 import { sandboxPage } from "./web/sandbox.ts";
 
 /** Routes outside the credential pipeline: [method, path] (documented in the OpenAPI document too). */
@@ -89,7 +90,13 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
       r.path,
       // biome-ignore lint/suspicious/noExplicitAny: Elysia's context type is generic over the whole app
       ({ request, params, server }: any) =>
-        handleWeb(app, r, request, params ?? {}, server?.requestIP?.(request)?.address ?? null),
+        handleWeb(
+          app,
+          r,
+          request,
+          params ?? {},
+          peerOf(request) ?? server?.requestIP?.(request)?.address ?? null,
+        ),
       { parse: "none" },
     );
   }

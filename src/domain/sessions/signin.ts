@@ -29,7 +29,7 @@ const locked = (until: number, now: number) =>
     429,
     "account_locked",
     `Too many wrong attempts: this account is locked for ${Math.max(1, Math.ceil((until - now) / 60_000))} more minutes.`,
-    { headers: { "Retry-After": String(Math.max(1, Math.ceil((until - now) / 1000))) } },
+    { param: "email", headers: { "Retry-After": String(Math.max(1, Math.ceil((until - now) / 1000))) } },
   );
 
 async function lockedUntil(app: App, userId: string): Promise<number | null> {
