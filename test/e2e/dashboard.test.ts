@@ -211,9 +211,9 @@ for (const dialect of dialects) {
       const attacker = await person(browser, svc);
       await signIn(attacker.page, admin.email, admin.password);
       const token = await attacker.page.locator('input[name="_csrf"]').first().inputValue();
-      await victim.page.evaluate((t) => {
-        for (const i of document.querySelectorAll<HTMLInputElement>('input[name="_csrf"]')) i.value = t;
-      }, token);
+      await victim.page.evaluate(
+        `for (const i of document.querySelectorAll('input[name="_csrf"]')) i.value = ${JSON.stringify(token)};`,
+      );
       await victim.page.getByRole("button", { name: "Switch to live mode" }).click();
       expect(await text(victim.page, "#error")).toContain("csrf_invalid");
       await victim.page.goto("/home");
