@@ -125,7 +125,7 @@ export function ApiKeysPage(props: KeysProps) {
       <Section title={`${props.f.livemode ? "Live" : "Test"} keys`}>
         {props.keys.length === 0 ? <p>No keys in this mode yet.</p> : null}
         {props.keys.length ? (
-          <div class="table-wrap">
+          <section class="table-wrap" tabindex={0} aria-label="API keys (scrolls sideways)">
             <table id="keys">
               <thead>
                 <tr>
@@ -190,7 +190,7 @@ export function ApiKeysPage(props: KeysProps) {
                 })}
               </tbody>
             </table>
-          </div>
+          </section>
         ) : null}
       </Section>
       <Section title="Create a key">

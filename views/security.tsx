@@ -86,7 +86,7 @@ function Passkeys(props: SecurityProps) {
     <div>
       {props.passkeys.length === 0 ? <p>No passkeys yet.</p> : null}
       {props.passkeys.length ? (
-        <div class="table-wrap">
+        <section class="table-wrap" tabindex={0} aria-label="Passkeys (scrolls sideways)">
           <table id="passkeys">
             <thead>
               <tr>
@@ -133,7 +133,7 @@ function Passkeys(props: SecurityProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       ) : null}
       {props.sudo ? (
         <div class="card">
