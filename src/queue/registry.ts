@@ -9,6 +9,7 @@ import { idempotencyPrune } from "./tasks/idempotency-prune.ts";
 import { publishExpire } from "./tasks/publish-expire.ts";
 import { publishReclaim } from "./tasks/publish-reclaim.ts";
 import { requestsPrune } from "./tasks/requests-prune.ts";
+import { sessionsPrune } from "./tasks/sessions-prune.ts";
 import { webhooksDisableFailing } from "./tasks/webhooks-disable-failing.ts";
 import { webhooksReclaim } from "./tasks/webhooks-reclaim.ts";
 import type { TaskDef } from "./tasks.ts";
@@ -22,6 +23,7 @@ export const tasks: TaskDef[] = [
   webhooksReclaim,
   webhooksDisableFailing,
   eventsPrune,
+  sessionsPrune,
 ];
 
 /** A loop that runs for the life of a worker process (the publish queue, webhook deliveries). */
