@@ -104,7 +104,16 @@ export async function handleWeb(
   params: Record<string, string>,
   peer: string | null,
 ): Promise<Response> {
-  const w = await webContext(app, request, params, peer);
+  let w: Web;
+  try {
+    w = await webContext(app, request, params, peer);
+  } catch (e) {
+    if (!(e instanceof ServiceError)) throw e;
+    return new Response(e.message, {
+      status: e.status,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
+  }
   try {
     return await run(w, route);
   } catch (e) {

@@ -135,6 +135,14 @@ for (const dialect of dialects) {
       expect((await victim.post("/mode", { livemode: "true" })).status).toBe(403);
     });
 
+    test("a huge form body is refused before it is read", async () => {
+      const b = new TestBrowser(t);
+      await b.get("/signin");
+      const r = await b.post("/signin", { email: a.email, password: "x".repeat(70_000) });
+      expect(r.status).toBe(413);
+      expect(r.html).toContain("too large");
+    });
+
     test("the mode switcher changes the mode on every page", async () => {
       const b = new TestBrowser(t);
       await b.signIn(a.email, PASSWORD);
