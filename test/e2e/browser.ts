@@ -76,7 +76,8 @@ export async function person(browser: Browser, svc: LiveSvc) {
     void d.dismiss();
   });
   page.on("console", (m) => {
-    if (m.type() === "error") errors.push(m.text());
+    // A refused form answers 401/403/429 on purpose; anything else (a CSP refusal, a missing file) is an error.
+    if (m.type() === "error" && !/status of (401|403|429)/.test(m.text())) errors.push(m.text());
   });
   return { context, page, dialogs, errors, ip };
 }

@@ -61,7 +61,7 @@ for (const dialect of dialects) {
       });
       expect(post.status).toBe(201);
 
-      const { page, dialogs, context } = await person(browser, svc);
+      const { page, dialogs, errors, context } = await person(browser, svc);
       await page.goto("/");
       expect(new URL(page.url()).pathname).toBe("/signin");
       await shot(page, `signin-${dialect}`);
@@ -99,15 +99,31 @@ for (const dialect of dialects) {
       await page.goto("/api-keys");
       expect(await page.locator("#key-secret").count()).toBe(0);
 
-      // Sessions lists this browser.
+      // Sessions lists this browser and another; signing the other out (htmx, with the CSRF header) removes its
+      // row in place and ends it.
+      const other = await person(browser, svc);
+      await signIn(other.page, admin.email, admin.password);
       await page.getByRole("link", { name: "Sessions" }).click();
       expect(await page.locator("#sessions").innerText()).toContain("this browser");
       await shot(page, `sessions-${dialect}`);
+      const rows = page.locator("#sessions tbody tr");
+      expect(await rows.count()).toBe(2);
+      await page
+        .locator("#sessions tbody")
+        .getByRole("button", { name: /^Sign out the session/ })
+        .click();
+      await page.waitForFunction("document.querySelectorAll('#sessions tbody tr').length === 1");
+      expect(new URL(page.url()).pathname).toBe("/account/sessions");
+      await other.page.goto("/home");
+      expect(new URL(other.page.url()).pathname).toBe("/signin");
+      await other.context.close();
       // Switching to live mode shows on every page.
       await page.getByRole("button", { name: "Switch to live mode" }).click();
       expect(await text(page, "#mode-bar")).toContain("LIVE MODE");
       await shot(page, `live-mode-${dialect}`);
       expect(dialogs).toEqual([]);
+      // No script or style was refused by the Content-Security-Policy, and nothing else failed.
+      expect(errors).toEqual([]);
       await context.close();
     });
 

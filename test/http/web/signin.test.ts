@@ -135,6 +135,30 @@ for (const dialect of dialects) {
       expect((await victim.post("/mode", { livemode: "true" })).status).toBe(403);
     });
 
+    test("a passkey answer that is not one is refused, and signs no one in", async () => {
+      const b = new TestBrowser(t);
+      await b.get("/signin");
+      const json = (path: string, body: unknown) =>
+        b.request("POST", path, {
+          body: JSON.stringify(body),
+          headers: {
+            "content-type": "application/json",
+            "x-csrf-token": b.csrf,
+            "sec-fetch-site": "same-origin",
+            origin: "http://localhost",
+          },
+        });
+      const options = JSON.parse((await json("/signin/passkey/options", {})).html);
+      expect(options.challenge).toBeString();
+      expect(options.rpId).toBe("localhost");
+      const r = await json("/signin/passkey", { response: { id: "bm90LWEta2V5", type: "public-key" } });
+      expect(r.status).toBe(401);
+      expect(JSON.parse(r.html).code).toBe("passkey_invalid");
+      // The challenge was spent: even a right answer now would need new options.
+      expect((await json("/signin/passkey", { response: { id: "x" } })).status).toBe(401);
+      expect((await b.get("/home")).location).toBe("/signin");
+    });
+
     test("a huge form body is refused before it is read", async () => {
       const b = new TestBrowser(t);
       await b.get("/signin");
