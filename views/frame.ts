@@ -46,4 +46,8 @@ export const FLASH: Record<string, { kind: "ok" | "error"; text: string }> = {
     text: "An org you belong to requires two-factor sign-in: set up an authenticator app or a passkey first.",
   },
   session_expired: { kind: "error", text: "Your session ended. Sign in again." },
+  no_org: {
+    kind: "error",
+    text: "You are signed in but not a member of any org. Ask an org's owner to invite you.",
+  },
 };

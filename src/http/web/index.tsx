@@ -80,6 +80,7 @@ async function run(w: Web, route: WebRoute): Promise<Response> {
   if (route.access === "guest" && !w.session) setSessionCookie(w, await startAnonymousSession(w.app, w.meta));
   if (!allowed(w, route.access)) {
     if (w.session?.stage === "enrol") setFlash(w, "mfa_required_first");
+    else if (w.session?.stage === "active" && !w.member) setFlash(w, "no_org");
     else if (!w.session || w.session.stage === "anonymous") setFlash(w, "session_expired");
     return redirect(w, home(w));
   }

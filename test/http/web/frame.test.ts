@@ -90,6 +90,15 @@ for (const dialect of dialects) {
       }
     });
 
+    test("a person in no org is told so after signing in", async () => {
+      const a = await tenant(t.app, "Leaving Org");
+      await t.app.db.deleteFrom("members").where("org_id", "=", a.orgId).execute();
+      const br = new TestBrowser(t);
+      const r = await br.follow(await br.signIn(a.email, PASSWORD));
+      expect(r.html).toContain("not a member of any org");
+      expect((await br.get("/home")).location).toBe("/signin");
+    });
+
     test("a suspended org shows the operator's note and nothing else", async () => {
       const a = await tenant(t.app, "Paused Org");
       await sql`UPDATE orgs SET status = 'suspended', status_note = ${"Call <i>billing</i>"} WHERE id = ${a.orgId}`.execute(
