@@ -3,7 +3,6 @@
 
 import { MigrationLockTimeout, migrate } from "../db/migrate.ts";
 import { createHttp } from "../http/server.ts";
-import { notePeer } from "../http/web/page.ts";
 import { tasks, workerLoops } from "../queue/registry.ts";
 import { TaskRunner } from "../queue/tasks.ts";
 import type { App } from "./context.ts";
@@ -44,10 +43,7 @@ export async function start(app: App, role: "server" | "worker" | "all"): Promis
     const server = Bun.serve({
       hostname: app.config.listenHost,
       port: app.config.listenPort,
-      fetch: (req, srv) => {
-        notePeer(req, srv.requestIP(req)?.address);
-        return http.handle(req);
-      },
+      fetch: (req, srv) => http.handle(req, srv.requestIP(req)?.address ?? null),
       idleTimeout: 60,
     });
     url = `http://${app.config.listenHost === "0.0.0.0" ? "localhost" : app.config.listenHost}:${server.port}`;

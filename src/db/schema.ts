@@ -1,6 +1,7 @@
 // Table types for Kysely. Times are epoch ms; booleans are 0/1; JSON columns are TEXT.
 import type { Generated } from "kysely";
 import type { ChannelTables } from "./tables/channels.ts";
+import type { IdentityTables } from "./tables/identity.ts";
 import type { PostTables } from "./tables/posts.ts";
 import type { SessionTables } from "./tables/sessions.ts";
 import type { TemplateTables } from "./tables/templates.ts";
@@ -76,6 +77,10 @@ export interface ApiKeysTable {
   expires_at: number | null;
   revoked_at: number | null;
   rolled_from: string | null;
+  /** The first key of the roll chain (null on keys written by an older release: the key itself). */
+  lineage_id: string | null;
+  /** The key this one was rolled to, if any. */
+  rolled_to: string | null;
   created_by_user: string | null;
   created_by_key: string | null;
   created_at: number;
@@ -203,6 +208,7 @@ export interface DB
     TemplateTables,
     WebhookTables,
     PostTables,
+    IdentityTables,
     SessionTables {}
 
 /** Column list for plain SQL text (see POST_COLUMNS in tables/posts.ts). */

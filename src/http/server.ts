@@ -5,17 +5,24 @@ import type { App } from "../app/context.ts";
 import { ServiceError } from "../domain/errors.ts";
 import { RequestLog } from "../domain/requests/log.ts";
 import { newId } from "../lib/ids.ts";
-import { v1Routes, v1Schemas } from "./api/v1/index.ts";
+import { mcpHandler } from "../mcp/http.ts";
+import { v1PublicRoutes, v1Routes, v1Schemas } from "./api/v1/index.ts";
 import { openApiYaml, publicOperations } from "./openapi.ts";
 import { type HttpContext, jsonResponse, problemResponse, runRoute, SECURITY_HEADERS } from "./pipeline.ts";
+import { runPublicRoute } from "./public-pipeline.ts";
 import { RateLimiter } from "./ratelimit.ts";
 import type { RouteDef } from "./route.ts";
 import { handleWeb, rootRedirect, staticFile, webRoutes } from "./web/index.tsx";
-import { peerOf } from "./web/page.ts";
 import { sandboxPage } from "./web/sandbox.ts";
 
 /** Routes outside the credential pipeline: [method, path] (documented in the OpenAPI document too). */
-export const publicRoutes: [string, string][] = publicOperations.map((p) => [p.method, p.path]);
+export const publicRoutes: [string, string][] = [
+  ...publicOperations.map((p) => [p.method, p.path] as [string, string]),
+  ...v1PublicRoutes.map((r) => [r.method, r.path] as [string, string]),
+];
+
+/** Two years; not includeSubDomains: other hosts under the base URL's domain are not svc's to decide. */
+export const HSTS = "max-age=63072000";
 
 const patternOf = (path: string) =>
   new RegExp(`^${path.replace(/[.]/g, "\\.").replace(/:[A-Za-z_]+/g, "[^/]+")}$`);
@@ -24,8 +31,12 @@ export interface HttpServer {
   // biome-ignore lint/suspicious/noExplicitAny: Elysia's route-typed generics are of no use here
   elysia: Elysia<any, any, any, any, any, any, any>;
   ctx: HttpContext;
-  handle(request: Request): Promise<Response>;
+  /** `peer`: the socket's remote address (Bun's server.requestIP), used where a client IP is shown or limited. */
+  handle(request: Request, peer?: string | null): Promise<Response>;
 }
+
+/** The remote address of each request in flight, as passed to handle(). */
+const peers = new WeakMap<Request, string>();
 
 export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer {
   const ctx: HttpContext = { app, limiter: new RateLimiter(), requestLog: new RequestLog(app) };
@@ -75,11 +86,22 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
     .get(
       "/v1/openapi.yaml",
       async () =>
-        new Response(await openApiYaml(routes, v1Schemas), {
+        new Response(await openApiYaml(routes, v1Schemas, v1PublicRoutes), {
           headers: { "Content-Type": "application/yaml", "Request-Id": newId("req"), ...SECURITY_HEADERS },
         }),
     );
 
+  const mcp = mcpHandler(app, (req) => elysia.handle(req));
+  elysia.post("/v1/mcp", ({ request }: { request: Request }) => mcp(request), { parse: "none" });
+
+  for (const r of v1PublicRoutes) {
+    elysia.route(
+      r.method,
+      r.path,
+      ({ request }: { request: Request }) => runPublicRoute(ctx, r, request, peers.get(request) ?? null),
+      { parse: "none" },
+    );
+  }
   // The dashboard: server-rendered pages beside the API, on the same domain functions.
   elysia
     .get("/", ({ request }: { request: Request }) => rootRedirect(app, request))
@@ -95,7 +117,7 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
           r,
           request,
           params ?? {},
-          peerOf(request) ?? server?.requestIP?.(request)?.address ?? null,
+          peers.get(request) ?? server?.requestIP?.(request)?.address ?? null,
         ),
       { parse: "none" },
     );
@@ -112,5 +134,16 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
       },
     );
   }
-  return { elysia, ctx, handle: (req) => elysia.handle(req) };
+  // Served over https (the base URL says so, a TLS proxy in front): browsers are told to keep to https.
+  const hsts = new URL(app.config.baseUrl).protocol === "https:";
+  return {
+    elysia,
+    ctx,
+    handle: async (req, peer) => {
+      if (peer) peers.set(req, peer);
+      const res = await elysia.handle(req);
+      if (hsts) res.headers.set("Strict-Transport-Security", HSTS);
+      return res;
+    },
+  };
 }

@@ -4,7 +4,6 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import type { Dialect } from "../../src/db/migration.ts";
-import { notePeer } from "../../src/http/web/page.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 
 export const CHROMIUM_FLAGS = [
@@ -34,20 +33,18 @@ export interface LiveSvc {
  * address it is through X-Client-Ip (SVC_CLIENT_IP_HEADER), as a proxy would, so sign-in limits per address apply.
  */
 export async function liveSvc(dialect: Dialect): Promise<LiveSvc> {
-  let handle: (r: Request) => Promise<Response> = async () => new Response("starting", { status: 503 });
+  let handle: (r: Request, peer: string | null) => Promise<Response> = async () =>
+    new Response("starting", { status: 503 });
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
-    fetch: (req, srv) => {
-      notePeer(req, srv.requestIP(req)?.address);
-      return handle(req);
-    },
+    fetch: (req, srv) => handle(req, srv.requestIP(req)?.address ?? null),
   });
   const url = `http://localhost:${server.port}`;
   const t = await testApp(dialect, {
     env: { SVC_BASE_URL: url, SVC_INSECURE_COOKIES: "true", SVC_CLIENT_IP_HEADER: "x-client-ip" },
   });
-  handle = (r) => t.http.handle(r);
+  handle = (r, peer) => t.http.handle(r, peer);
   return {
     t,
     url,

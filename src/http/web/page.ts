@@ -77,13 +77,6 @@ function readCookies(header: string | null): Map<string, string> {
   return out;
 }
 
-/** The socket peer of each request, noted by the listening server (Bun.serve's requestIP) before routing. */
-const peers = new WeakMap<Request, string>();
-export const notePeer = (request: Request, address: string | undefined) => {
-  if (address) peers.set(request, address);
-};
-export const peerOf = (request: Request) => peers.get(request) ?? null;
-
 /** The client's address: the socket peer, or SVC_CLIENT_IP_HEADER's first entry when (and only when) it is set. */
 export function clientIp(app: App, request: Request, peer: string | null): string | null {
   const header = app.config.clientIpHeader;
