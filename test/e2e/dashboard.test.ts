@@ -112,7 +112,8 @@ for (const dialect of dialects) {
         .locator("#sessions tbody")
         .getByRole("button", { name: /^Sign out the session/ })
         .click();
-      await page.waitForFunction("document.querySelectorAll('#sessions tbody tr').length === 1");
+      await rows.nth(1).waitFor({ state: "detached" });
+      expect(await rows.count()).toBe(1);
       expect(new URL(page.url()).pathname).toBe("/account/sessions");
       await other.page.goto("/home");
       expect(new URL(other.page.url()).pathname).toBe("/signin");

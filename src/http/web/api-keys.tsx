@@ -54,7 +54,7 @@ async function create(w: Web) {
   };
   try {
     if (form.expires && !/^\d{4}-\d{2}-\d{2}$/.test(form.expires))
-      throw new ServiceError(422, "parameter_invalid", "Pick a date.", { param: "expires_at" });
+      throw new ServiceError(400, "parameter_invalid", "Pick a date.", { param: "expires_at" });
     const key = await createApiKey(
       w.app,
       w.member!.actor,
