@@ -22,13 +22,37 @@ export const role = v.pipe(
 const MemberAdd = v.strictObject({ email, role, password: v.optional(v.nullable(v.string())) });
 export const MemberUpdate = v.strictObject({ role });
 
-type MemberRow = { id: string; email: string; name: string | null; role: string; created_at: number };
+type MemberRow = {
+  id: string;
+  email: string;
+  name: string | null;
+  role: string;
+  created_at: number;
+  /** Whether the person signs in with two-factor (an authenticator app turned on, or a passkey). */
+  mfa?: unknown;
+};
 
 async function memberRows(tx: Tx, orgId: string): Promise<MemberRow[]> {
   return tx
     .selectFrom("members")
     .innerJoin("users", "users.id", "members.user_id")
     .select(["users.id", "users.email", "users.name", "members.role", "members.created_at"])
+    .select((eb) =>
+      eb
+        .or([
+          eb.exists(
+            eb
+              .selectFrom("user_totp")
+              .select("user_totp.user_id")
+              .whereRef("user_totp.user_id", "=", "users.id")
+              .where("user_totp.enabled_at", "is not", null),
+          ),
+          eb.exists(
+            eb.selectFrom("passkeys").select("passkeys.id").whereRef("passkeys.user_id", "=", "users.id"),
+          ),
+        ])
+        .as("mfa"),
+    )
     .where("members.org_id", "=", orgId)
     .orderBy("members.created_at")
     .execute();
@@ -40,7 +64,8 @@ export const presentMember = (m: MemberRow) => ({
   email: m.email,
   name: m.name,
   role: m.role,
-  mfa: false,
+  // SQLite answers 1/0, Postgres true/false.
+  mfa: m.mfa === true || Number(m.mfa) === 1,
   joined_at: iso(m.created_at),
 });
 

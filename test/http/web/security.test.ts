@@ -10,7 +10,7 @@ import { FakeClock } from "../../../src/lib/clock.ts";
 import type { TestApp } from "../../helpers/app.ts";
 import { TestBrowser, webApp } from "../../helpers/browser.ts";
 import { dialects } from "../../helpers/db.ts";
-import { tenant } from "../../helpers/factories.ts";
+import { tenant, userToken } from "../../helpers/factories.ts";
 
 const PASSWORD = "correct horse battery staple";
 const codeFor = (secret: string, at: number) =>
@@ -45,8 +45,15 @@ for (const dialect of dialects) {
       const a = await tenant(t.app, "Totp Org");
       const b = new TestBrowser(t);
       await b.signIn(a.email, PASSWORD);
+      const token = (await userToken(t.app, a.userId)).secret;
+      const mfaOf = async () =>
+        (await t.request("GET", "/v1/members", { key: token })).body.data.find(
+          (m: { id: string }) => m.id === a.userId,
+        ).mfa;
+      expect(await mfaOf()).toBe(false);
       const { secret, codes } = await enrol(b);
       expect((await b.get("/account/security")).html).toContain("<strong>On.</strong>");
+      expect(await mfaOf()).toBe(true);
 
       clock.advance(60_000);
       const c = new TestBrowser(t);
