@@ -32,7 +32,7 @@ export interface LiveSvc {
  * must be a host name, and localhost is a secure context over plain HTTP). Each browser context says which client
  * address it is through X-Client-Ip (SVC_CLIENT_IP_HEADER), as a proxy would, so sign-in limits per address apply.
  */
-export async function liveSvc(dialect: Dialect): Promise<LiveSvc> {
+export async function liveSvc(dialect: Dialect, env: Record<string, string> = {}): Promise<LiveSvc> {
   let handle: (r: Request, peer: string | null) => Promise<Response> = async () =>
     new Response("starting", { status: 503 });
   const server = Bun.serve({
@@ -42,7 +42,7 @@ export async function liveSvc(dialect: Dialect): Promise<LiveSvc> {
   });
   const url = `http://localhost:${server.port}`;
   const t = await testApp(dialect, {
-    env: { SVC_BASE_URL: url, SVC_INSECURE_COOKIES: "true", SVC_CLIENT_IP_HEADER: "x-client-ip" },
+    env: { SVC_BASE_URL: url, SVC_INSECURE_COOKIES: "true", SVC_CLIENT_IP_HEADER: "x-client-ip", ...env },
   });
   handle = (r, peer) => t.http.handle(r, peer);
   return {

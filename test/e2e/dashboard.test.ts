@@ -12,6 +12,7 @@ import { scopesOfRole } from "../../src/domain/scopes.ts";
 import { LOCKOUT_FAILURES } from "../../src/domain/sessions/signin.ts";
 import { dialects } from "../helpers/db.ts";
 import { key } from "../helpers/factories.ts";
+import { type SmtpReceiver, smtpReceiver } from "../helpers/smtp.ts";
 import { type LiveSvc, launchChromium, liveSvc, person, shot, signIn } from "./browser.ts";
 
 const MARK = (what: string) => `<img src=x onerror=alert('${what}')><b>${what}</b>`;
@@ -38,10 +39,15 @@ const text = (page: Page, sel: string) => page.locator(sel).first().innerText();
 for (const dialect of dialects) {
   describe(`dashboard in Chromium (${dialect})`, () => {
     let svc: LiveSvc;
+    let smtp: SmtpReceiver;
     beforeAll(async () => {
-      svc = await liveSvc(dialect);
+      smtp = await smtpReceiver();
+      svc = await liveSvc(dialect, smtp.env);
     });
-    afterAll(() => svc.close());
+    afterAll(async () => {
+      await svc.close();
+      await smtp.close();
+    });
 
     test("sign in with the bootstrap password; markup renders as text on every page; API keys", async () => {
       const admin = await bootstrapped(svc, MARK("org"), MARK("brand"));
@@ -176,6 +182,10 @@ for (const dialect of dialects) {
       await page.locator("#flash").waitFor();
       expect(await text(page, "#flash")).toBe("Passkey added.");
       expect(await page.locator("#passkeys td.text").first().innerText()).toBe(MARK("passkey"));
+      // The person is always told by email (a real SMTP receiver here).
+      expect((await smtp.waitFor(admin.email, /A passkey was added/)).text).toContain(
+        "was added to your account",
+      );
       await page.getByLabel("New name").fill("Work laptop");
       await page.getByRole("button", { name: "Rename" }).click();
       expect(await page.locator("#passkeys td.text").first().innerText()).toBe("Work laptop");

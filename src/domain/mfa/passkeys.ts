@@ -13,8 +13,10 @@ import * as v from "valibot";
 import type { App } from "../../app/context.ts";
 import type { PasskeysTable } from "../../db/tables/sessions.ts";
 import { iso, isoOrNull } from "../../lib/clock.ts";
+import { kickMail } from "../../mail/outbox.ts";
 import { requireRecentAuth } from "../auth/sudo.ts";
 import { conflict, notFound, ServiceError } from "../errors.ts";
+import { sendAccountNoticeInTx } from "../notices/service.ts";
 import type { Session } from "../sessions/service.ts";
 import { inTx } from "../tx.ts";
 import { name, parse } from "../validate.ts";
@@ -94,19 +96,27 @@ export async function registerPasskey(
   if (!verified.verified) throw refused();
   const c = verified.registrationInfo.credential;
   const now = app.clock.now();
-  await app.db
-    .insertInto("passkeys")
-    .values({
-      id: c.id,
-      user_id: session.user_id!,
+  await inTx(app, async (tx) => {
+    await tx
+      .insertInto("passkeys")
+      .values({
+        id: c.id,
+        user_id: session.user_id!,
+        name: label,
+        public_key: Buffer.from(c.publicKey).toString("base64url"),
+        counter: c.counter,
+        transports: c.transports ? JSON.stringify(c.transports) : null,
+        created_at: now,
+        last_used_at: null,
+      })
+      .execute();
+    // Always emailed (an account notice), queued with the change and sent after it commits.
+    await sendAccountNoticeInTx(tx, app, session.user_id!, "account.passkey_added", {
       name: label,
-      public_key: Buffer.from(c.publicKey).toString("base64url"),
-      counter: c.counter,
-      transports: c.transports ? JSON.stringify(c.transports) : null,
-      created_at: now,
-      last_used_at: null,
-    })
-    .execute();
+      ip: session.ip,
+    });
+  });
+  await kickMail(app);
   return { id: c.id, name: label };
 }
 

@@ -11,6 +11,7 @@ import type { TestApp } from "../../helpers/app.ts";
 import { TestBrowser, webApp } from "../../helpers/browser.ts";
 import { dialects } from "../../helpers/db.ts";
 import { tenant, userToken } from "../../helpers/factories.ts";
+import { type SmtpReceiver, smtpReceiver } from "../../helpers/smtp.ts";
 
 const PASSWORD = "correct horse battery staple";
 const codeFor = (secret: string, at: number) =>
@@ -19,11 +20,16 @@ const codeFor = (secret: string, at: number) =>
 for (const dialect of dialects) {
   describe(`dashboard two-factor (${dialect})`, () => {
     let t: TestApp;
+    let smtp: SmtpReceiver;
     const clock = new FakeClock(Date.parse("2026-03-02T09:00:00Z"));
     beforeAll(async () => {
-      t = await webApp(dialect, { clock });
+      smtp = await smtpReceiver();
+      t = await webApp(dialect, { clock, env: smtp.env });
     });
-    afterAll(() => t.close());
+    afterAll(async () => {
+      await t.close();
+      await smtp.close();
+    });
 
     /** Signs in and turns the authenticator app on; returns the secret and the recovery codes. */
     async function enrol(b: TestBrowser) {
@@ -78,6 +84,13 @@ for (const dialect of dialects) {
       await e.signIn(a.email, PASSWORD);
       expect((await e.post("/signin/two-factor", { code: codes[0]! })).status).toBe(401);
       expect((await e.get("/account/security")).location).toBe("/signin/two-factor");
+
+      // Turning it off (sudo mode) is emailed to the person, always.
+      const off = await b.follow(await b.post("/account/security/totp/disable", {}));
+      expect(off.html).toContain("Authenticator app turned off.");
+      const mail = await smtp.waitFor(a.email, /Two-factor sign-in was turned off/);
+      expect(mail.text).toContain("Two-factor sign-in was turned off for your account");
+      expect(await mfaOf()).toBe(false);
     });
 
     test("sudo mode: after 10 minutes changing two-factor needs the password again", async () => {
