@@ -37,5 +37,5 @@ if [ -z "${SVC_DATABASE_URL:-}${DATABASE_URL:-}" ] && [ ! -f "$SVC_DATA_DIR/svc.
   echo
 fi
 
-echo "Starting svc all at ${SVC_BASE_URL:-http://localhost:8080} (Ctrl-C stops it)."
+echo "Starting svc all. Open ${SVC_BASE_URL:-http://localhost:8080} and sign in to the dashboard (Ctrl-C stops it)."
 exec bun src/main.ts all

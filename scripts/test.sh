@@ -17,6 +17,13 @@ if command -v pg_isready >/dev/null 2>&1 && ! pg_isready -h 127.0.0.1 -p 5432 -q
   for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null && break; sleep 1; done
 fi
 
+# The dashboard's browser tests drive Debian's chromium (headless) through playwright-core.
+if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
+  { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium; } >/dev/null 2>&1 \
+    || echo "Could not install chromium; the dashboard's browser tests will fail." >&2
+fi
+
 bun install --frozen-lockfile >/dev/null
 bun run check
 exec bun scripts/test.ts "$@"

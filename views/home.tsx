@@ -70,7 +70,7 @@ export function HomePage(props: {
         {props.posts.length === 0 ? (
           <p>Nothing is scheduled in {props.f.livemode ? "live" : "test"} mode.</p>
         ) : (
-          <div class="table-wrap">
+          <section class="table-wrap" tabindex={0} aria-label="Next scheduled posts (scrolls sideways)">
             <table id="posts">
               <thead>
                 <tr>
@@ -91,7 +91,7 @@ export function HomePage(props: {
                 ))}
               </tbody>
             </table>
-          </div>
+          </section>
         )}
       </Section>
     </Layout>

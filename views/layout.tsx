@@ -125,6 +125,7 @@ export function Layout(props: { f: Frame; children?: Child; scripts?: string[] }
           content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"selfRequestsOnly":true}'
         />
         <title>{title}</title>
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href="/static/app.css" />
         <script src="/static/htmx.min.js" defer />
         <script src="/static/app.js" defer />

@@ -52,7 +52,7 @@ export function SessionsPage(props: { f: Frame; sessions: SessionRow[] }) {
   return (
     <Layout f={props.f}>
       <p>Browsers signed in as you. Signing one out ends it at its next request.</p>
-      <div class="table-wrap">
+      <section class="table-wrap" tabindex={0} aria-label="Sessions (scrolls sideways)">
         <table id="sessions">
           <thead>
             <tr>
@@ -71,7 +71,7 @@ export function SessionsPage(props: { f: Frame; sessions: SessionRow[] }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </section>
     </Layout>
   );
 }

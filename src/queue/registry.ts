@@ -11,6 +11,7 @@ import { mailSend } from "./tasks/mail-send.ts";
 import { publishExpire } from "./tasks/publish-expire.ts";
 import { publishReclaim } from "./tasks/publish-reclaim.ts";
 import { requestsPrune } from "./tasks/requests-prune.ts";
+import { sessionsPrune } from "./tasks/sessions-prune.ts";
 import { webhooksDisableFailing } from "./tasks/webhooks-disable-failing.ts";
 import { webhooksReclaim } from "./tasks/webhooks-reclaim.ts";
 import type { TaskDef } from "./tasks.ts";
@@ -26,6 +27,7 @@ export const tasks: TaskDef[] = [
   eventsPrune,
   mailSend,
   identityPrune,
+  sessionsPrune,
 ];
 
 /** A loop that runs for the life of a worker process (the publish queue, webhook deliveries). */

@@ -1,6 +1,7 @@
 // An in-process "browser" for dashboard tests: keeps the session cookie, reads the CSRF token out of the page
 // it got, and sends forms the way a browser would (same-origin headers), or the way another site would.
 import type { Dialect } from "../../src/db/migration.ts";
+import type { Clock } from "../../src/lib/clock.ts";
 import { type TestApp, testApp } from "./app.ts";
 
 export interface Page {
@@ -95,5 +96,12 @@ export class TestBrowser {
 }
 
 /** A test app for dashboard tests: it trusts X-Client-Ip as the client address (SVC_CLIENT_IP_HEADER). */
-export const webApp = (dialect: Dialect, env: Record<string, string> = {}, url?: string) =>
-  testApp(dialect, { env: { SVC_CLIENT_IP_HEADER: "x-client-ip", ...env }, ...(url ? { url } : {}) });
+export const webApp = (
+  dialect: Dialect,
+  opts: { env?: Record<string, string>; url?: string; clock?: Clock } = {},
+) =>
+  testApp(dialect, {
+    env: { SVC_CLIENT_IP_HEADER: "x-client-ip", ...opts.env },
+    ...(opts.url ? { url: opts.url } : {}),
+    ...(opts.clock ? { clock: opts.clock } : {}),
+  });

@@ -9,6 +9,7 @@ import { newId } from "../../lib/ids.ts";
 import { type Actor, credentialOf, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
 import { credentialsChanged } from "../auth/still-valid.ts";
+import { requireRecentAuth } from "../auth/sudo.ts";
 import { loadBrand } from "../brands/service.ts";
 import { conflict, forbidden, invalid, notFound, type Problem, problem } from "../errors.ts";
 import { listParams, page } from "../pagination.ts";
@@ -19,15 +20,25 @@ import { parse } from "../validate.ts";
 import { presentApiKey } from "./present.ts";
 import { ApiKeyCreate, ApiKeyRoll } from "./schema.ts";
 
-function requireKeysWrite(actor: Actor) {
+/**
+ * How a person reaches key management: only through a dashboard session (user tokens never manage keys), which
+ * passes when its person last confirmed their password. Creating and rolling keys need that to be recent.
+ */
+export interface DashboardAuth {
+  confirmedAt: number | null;
+}
+
+function requireKeysWrite(app: App, actor: Actor, dashboard: DashboardAuth | undefined, sudo: boolean) {
   requireScope(actor, "keys:write");
-  // Creating keys is a sudo-mode action for people: it needs a fresh password confirmation in the dashboard.
-  if (actor.kind === "user") {
+  if (actor.kind !== "user") return;
+  if (!dashboard) {
     throw forbidden(
       "reauthentication_required",
       "Creating and changing API keys as a person needs the dashboard (recent password confirmation).",
     );
   }
+  // Creating keys is a sudo-mode action for people: it needs a fresh password confirmation.
+  if (sudo) requireRecentAuth(app, dashboard.confirmedAt);
 }
 
 /** The rules of interface.md Authentication 1 for a key the actor creates or rolls. */
@@ -95,8 +106,8 @@ async function insertKey(
   return { row, secret, actor };
 }
 
-export async function createApiKey(app: App, actor: Actor, input: unknown) {
-  requireKeysWrite(actor);
+export async function createApiKey(app: App, actor: Actor, input: unknown, dashboard?: DashboardAuth) {
+  requireKeysWrite(app, actor, dashboard, true);
   const b = parse(ApiKeyCreate, input);
   const now = app.clock.now();
   const problems: Problem[] = [];
@@ -138,8 +149,13 @@ export async function createApiKey(app: App, actor: Actor, input: unknown) {
   });
 }
 
-export async function listApiKeys(app: App, actor: Actor, query: Record<string, unknown>) {
-  requireKeysWrite(actor);
+export async function listApiKeys(
+  app: App,
+  actor: Actor,
+  query: Record<string, unknown>,
+  dashboard?: DashboardAuth,
+) {
+  requireKeysWrite(app, actor, dashboard, false);
   let q = app.db
     .selectFrom("api_keys")
     .selectAll()
@@ -155,9 +171,15 @@ async function loadKey(tx: Tx, actor: Actor, id: string): Promise<ApiKeysTable> 
   return row;
 }
 
-export async function rollApiKey(app: App, actor: Actor, id: string | "self", input: unknown) {
+export async function rollApiKey(
+  app: App,
+  actor: Actor,
+  id: string | "self",
+  input: unknown,
+  dashboard?: DashboardAuth,
+) {
   // A key may always roll itself (it needs no keys:write for that); rolling another key is key management.
-  if (id !== "self") requireKeysWrite(actor);
+  if (id !== "self") requireKeysWrite(app, actor, dashboard, true);
   else if (actor.kind !== "api_key" || !actor.apiKeyId)
     throw forbidden("forbidden", "Only an API key can roll itself.");
   const b = parse(ApiKeyRoll, input);
@@ -257,8 +279,8 @@ export async function isActingCredential(db: Db | Tx, actor: Actor, keyId: strin
   return !!k && (k.lineage_id ?? k.id) === credentialOf(actor);
 }
 
-export async function revokeApiKey(app: App, actor: Actor, id: string) {
-  requireKeysWrite(actor);
+export async function revokeApiKey(app: App, actor: Actor, id: string, dashboard?: DashboardAuth) {
+  requireKeysWrite(app, actor, dashboard, false);
   const now = app.clock.now();
   const out = await inTx(app, async (tx) => {
     const k = await loadKey(tx, actor, id);

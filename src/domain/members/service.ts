@@ -8,7 +8,6 @@ import { isId } from "../../lib/ids.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
 import { conflict, notFound } from "../errors.ts";
-import { hasSecondFactor, mfaOf } from "../mfa/status.ts";
 import { assertWithinLimit } from "../orgs/limits.ts";
 import { ROLES, type Role } from "../scopes.ts";
 import { inTx } from "../tx.ts";
@@ -29,8 +28,8 @@ type MemberRow = {
   name: string | null;
   role: string;
   created_at: number;
-  /** Whether the person has a second factor (an authenticator app turned on, or a passkey). */
-  mfa?: boolean;
+  /** Whether the person signs in with two-factor (an authenticator app turned on, or a passkey). */
+  mfa?: unknown;
 };
 
 async function memberRows(tx: Tx, orgId: string): Promise<MemberRow[]> {
@@ -38,14 +37,25 @@ async function memberRows(tx: Tx, orgId: string): Promise<MemberRow[]> {
     .selectFrom("members")
     .innerJoin("users", "users.id", "members.user_id")
     .select(["users.id", "users.email", "users.name", "members.role", "members.created_at"])
+    .select((eb) =>
+      eb
+        .or([
+          eb.exists(
+            eb
+              .selectFrom("user_totp")
+              .select("user_totp.user_id")
+              .whereRef("user_totp.user_id", "=", "users.id")
+              .where("user_totp.enabled_at", "is not", null),
+          ),
+          eb.exists(
+            eb.selectFrom("passkeys").select("passkeys.id").whereRef("passkeys.user_id", "=", "users.id"),
+          ),
+        ])
+        .as("mfa"),
+    )
     .where("members.org_id", "=", orgId)
     .orderBy("members.created_at")
     .execute();
-}
-
-/** Adds each member's two-factor state (an org's members are few: one small query each). */
-async function withMfa(db: Db | Tx, rows: MemberRow[]): Promise<MemberRow[]> {
-  return Promise.all(rows.map(async (m) => ({ ...m, mfa: hasSecondFactor(await mfaOf(db, m.id)) })));
 }
 
 export const presentMember = (m: MemberRow) => ({
@@ -54,7 +64,8 @@ export const presentMember = (m: MemberRow) => ({
   email: m.email,
   name: m.name,
   role: m.role,
-  mfa: m.mfa ?? false,
+  // SQLite answers 1/0, Postgres true/false.
+  mfa: m.mfa === true || Number(m.mfa) === 1,
   joined_at: iso(m.created_at),
 });
 
@@ -79,7 +90,7 @@ export async function seatsTaken(tx: Tx, app: App, orgId: string): Promise<numbe
 export async function listMembers(app: App, actor: Actor) {
   requirePersonCredential(actor);
   requireScope(actor, "brands:read");
-  return (await withMfa(app.db, await memberRows(app.db as unknown as Tx, actor.orgId))).map(presentMember);
+  return (await memberRows(app.db as unknown as Tx, actor.orgId)).map(presentMember);
 }
 
 /** Inserts the membership; the caller has checked the limit. */
@@ -151,7 +162,7 @@ async function ownersLeft(tx: Tx, orgId: string, without: string) {
 export async function getMember(app: App, actor: Actor, userId: string) {
   requirePersonCredential(actor);
   requireScope(actor, "brands:read");
-  const [m] = await withMfa(app.db, [await memberById(app.db as unknown as Tx, actor.orgId, userId)]);
+  const m = await memberById(app.db as unknown as Tx, actor.orgId, userId);
   return presentMember(m!);
 }
 

@@ -5,8 +5,10 @@ import * as OTPAuth from "otpauth";
 import QRCode from "qrcode";
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
+import { kickMail } from "../../mail/outbox.ts";
 import { requireRecentAuth } from "../auth/sudo.ts";
 import { conflict, invalid, problem } from "../errors.ts";
+import { sendAccountNoticeInTx } from "../notices/service.ts";
 import type { Session } from "../sessions/service.ts";
 import { inTx } from "../tx.ts";
 import { issueRecoveryCodes } from "./recovery.ts";
@@ -134,8 +136,13 @@ export async function disableTotp(app: App, session: Session): Promise<void> {
         "An org you belong to requires two-factor sign-in: add a passkey before turning the app off.",
       );
     await tx.deleteFrom("user_totp").where("user_id", "=", userId).execute();
-    if (mfa.passkeys === 0) await tx.deleteFrom("recovery_codes").where("user_id", "=", userId).execute();
+    if (mfa.passkeys === 0) {
+      // Nothing else is left: two-factor is off, which the person is always told by email.
+      await tx.deleteFrom("recovery_codes").where("user_id", "=", userId).execute();
+      await sendAccountNoticeInTx(tx, app, userId, "account.mfa_disabled", { ip: session.ip });
+    }
   });
+  await kickMail(app);
 }
 
 /** New recovery codes (the old ones stop working). */

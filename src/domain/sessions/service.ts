@@ -158,11 +158,12 @@ export async function revokeSession(app: App, session: Session, id: string) {
   if (Number(res.numUpdatedRows) === 0) throw notFound(`No session ${id}.`, "id");
 }
 
-/** Deletes sessions that ended more than a day ago (the sessions.prune task). */
+/** Deletes sessions that ended (expired or idle too long) more than a day ago (the sessions.prune task). */
 export async function pruneSessions(app: App): Promise<number> {
+  const dayAgo = app.clock.now() - 86400_000;
   const res = await app.db
     .deleteFrom("web_sessions")
-    .where("expires_at", "<", app.clock.now() - 86400_000)
+    .where((eb) => eb.or([eb("expires_at", "<", dayAgo), eb("last_seen_at", "<", dayAgo - IDLE_MS)]))
     .executeTakeFirst();
   return Number(res.numDeletedRows);
 }

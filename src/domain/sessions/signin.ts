@@ -5,6 +5,7 @@ import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
 import type { SessionStage } from "../../db/tables/sessions.ts";
 import { ServiceError } from "../errors.ts";
+import { verifyPasskeySignIn } from "../mfa/passkeys.ts";
 import { spendRecoveryCode } from "../mfa/recovery.ts";
 import { hasSecondFactor, mfaOf, mfaRequiredFor } from "../mfa/status.ts";
 import { checkTotp } from "../mfa/totp.ts";
@@ -28,7 +29,7 @@ const locked = (until: number, now: number) =>
     429,
     "account_locked",
     `Too many wrong attempts: this account is locked for ${Math.max(1, Math.ceil((until - now) / 60_000))} more minutes.`,
-    { headers: { "Retry-After": String(Math.max(1, Math.ceil((until - now) / 1000))) } },
+    { param: "email", headers: { "Retry-After": String(Math.max(1, Math.ceil((until - now) / 1000))) } },
   );
 
 async function lockedUntil(app: App, userId: string): Promise<number | null> {
@@ -160,4 +161,22 @@ export async function confirmPassword(app: App, session: Session, password: stri
   const now = app.clock.now();
   await app.db.updateTable("web_sessions").set({ confirmed_at: now }).where("id", "=", session.id).execute();
   session.confirmed_at = now;
+}
+
+/** A passkey: on its own from the sign-in page, or as the second step after the password. */
+export async function signInWithPasskey(
+  app: App,
+  session: Session,
+  response: unknown,
+  meta: ClientMeta,
+): Promise<Session> {
+  const userId = await verifyPasskeySignIn(app, session, response);
+  if (session.stage === "second_factor") return activate(app, session, meta);
+  const orgs = await membershipsOf(app, userId);
+  return rotateSession(
+    app,
+    session,
+    { stage: "active", userId, orgId: orgs[0]?.id ?? null, livemode: false },
+    meta,
+  );
 }

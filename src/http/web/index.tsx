@@ -4,8 +4,10 @@
 
 import { ErrorPage } from "../../../views/error.tsx";
 import type { App } from "../../app/context.ts";
+import { orgStatusError } from "../../domain/auth/authenticate.ts";
 import { ServiceError } from "../../domain/errors.ts";
 import { startAnonymousSession } from "../../domain/sessions/service.ts";
+import { apiKeyRoutes } from "./api-keys.tsx";
 import { cliKeyRoutes } from "./cli-key.tsx";
 import { deviceRoutes } from "./device.tsx";
 import { deviceListRoutes } from "./devices.tsx";
@@ -23,6 +25,7 @@ import {
   webContext,
 } from "./page.ts";
 import { resetRoutes } from "./reset.tsx";
+import { securityRoutes } from "./security.tsx";
 import { sessionRoutes } from "./sessions.tsx";
 import { signInRoutes } from "./signin.tsx";
 import { staticFile } from "./static.ts";
@@ -40,6 +43,8 @@ export interface WebRoute {
   path: string;
   access: Access;
   handler: (w: Web) => Promise<Response>;
+  /** Changes the org's data: refused while the org is read-only or suspended. */
+  orgWrite?: boolean;
 }
 
 export const webRoutes: WebRoute[] = [
@@ -53,6 +58,8 @@ export const webRoutes: WebRoute[] = [
   ...memberPageRoutes,
   ...inviteRoutes,
   ...resetRoutes,
+  ...securityRoutes,
+  ...apiKeyRoutes,
 ];
 
 function allowed(w: Web, access: Access): boolean {
@@ -85,8 +92,20 @@ async function run(w: Web, route: WebRoute): Promise<Response> {
   if (route.access === "guest" && !w.session) setSessionCookie(w, await startAnonymousSession(w.app, w.meta));
   if (!allowed(w, route.access)) {
     if (w.session?.stage === "enrol") setFlash(w, "mfa_required_first");
+    else if (w.session?.stage === "active" && !w.member) setFlash(w, "no_org");
     else if (!w.session || w.session.stage === "anonymous") setFlash(w, "session_expired");
     return redirect(w, home(w));
+  }
+  const org = w.member?.org;
+  if (route.orgWrite && org && org.status !== "active") {
+    throw (
+      orgStatusError(org.status, org.status_note) ??
+      new ServiceError(
+        403,
+        "org_read_only",
+        `This org is read-only.${org.status_note ? ` ${org.status_note}` : ""}`,
+      )
+    );
   }
   return route.handler(w);
 }
@@ -98,7 +117,16 @@ export async function handleWeb(
   params: Record<string, string>,
   peer: string | null,
 ): Promise<Response> {
-  const w = await webContext(app, request, params, peer);
+  let w: Web;
+  try {
+    w = await webContext(app, request, params, peer);
+  } catch (e) {
+    if (!(e instanceof ServiceError)) throw e;
+    return new Response(e.message, {
+      status: e.status,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
+  }
   try {
     return await run(w, route);
   } catch (e) {

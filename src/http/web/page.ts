@@ -27,6 +27,10 @@ export const CSP = [
   "base-uri 'none'",
 ].join("; ");
 
+/** No dashboard form comes near this; a bigger body is refused before it is read. */
+export const MAX_FORM_BYTES = 64 * 1024;
+const tooLarge = () => new ServiceError(413, "body_too_large", "That form is too large to send.");
+
 export interface Web {
   app: App;
   request: Request;
@@ -94,11 +98,14 @@ export async function webContext(
   const session = await loadSession(app, cookies.get(cookieName(app)));
   const requestId = newId("req");
   let form = new URLSearchParams();
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_FORM_BYTES) throw tooLarge();
   if (request.method === "POST") {
     const type = request.headers.get("content-type") ?? "";
-    if (type.startsWith("application/x-www-form-urlencoded"))
-      form = new URLSearchParams(await request.text());
-    else if (type.startsWith("multipart/form-data")) {
+    if (type.startsWith("application/x-www-form-urlencoded")) {
+      const text = await request.text();
+      if (text.length > MAX_FORM_BYTES) throw tooLarge();
+      form = new URLSearchParams(text);
+    } else if (type.startsWith("multipart/form-data")) {
       for (const [k, v] of (await request.formData()).entries()) if (typeof v === "string") form.append(k, v);
     }
   }

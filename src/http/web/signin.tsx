@@ -3,15 +3,17 @@
 
 import { SecondFactorPage, SignInPage } from "../../../views/signin.tsx";
 import { ServiceError } from "../../domain/errors.ts";
+import { passkeySignInOptions } from "../../domain/mfa/passkeys.ts";
 import { mfaOf } from "../../domain/mfa/status.ts";
 import { signOut } from "../../domain/sessions/service.ts";
-import { completeWithCode, signInWithPassword } from "../../domain/sessions/signin.ts";
+import { completeWithCode, signInWithPasskey, signInWithPassword } from "../../domain/sessions/signin.ts";
 import { RateLimiter } from "../ratelimit.ts";
 import type { WebRoute } from "./index.tsx";
 import {
   clearSessionCookie,
   fieldErrors,
   frame,
+  json,
   redirect,
   render,
   setFlash,
@@ -111,7 +113,27 @@ async function signOutHandler(w: Web) {
   return redirect(w, "/signin");
 }
 
+/** The passkey steps of sign-in (JSON, called by /static/passkeys.js). */
+async function passkeyOptions(w: Web) {
+  return json(w, 200, await passkeySignInOptions(w.app, w.session!));
+}
+
+async function passkeySignIn(w: Web) {
+  try {
+    limitSignIn(w);
+    const b = (await w.request.json().catch(() => ({}))) as { response?: unknown };
+    const s = await signInWithPasskey(w.app, w.session!, b.response, w.meta);
+    setSessionCookie(w, s);
+    return json(w, 200, { next: "/home" });
+  } catch (e) {
+    if (!(e instanceof ServiceError)) throw e;
+    return json(w, e.status, { code: e.code, message: e.message });
+  }
+}
+
 export const signInRoutes: WebRoute[] = [
+  { method: "POST", path: "/signin/passkey/options", access: "guest", handler: passkeyOptions },
+  { method: "POST", path: "/signin/passkey", access: "guest", handler: passkeySignIn },
   { method: "GET", path: "/signin", access: "guest", handler: signInPage },
   { method: "POST", path: "/signin", access: "guest", handler: signIn },
   { method: "GET", path: "/signin/two-factor", access: "second_factor", handler: (w) => secondFactorPage(w) },

@@ -135,6 +135,38 @@ for (const dialect of dialects) {
       expect((await victim.post("/mode", { livemode: "true" })).status).toBe(403);
     });
 
+    test("a passkey answer that is not one is refused, and signs no one in", async () => {
+      const b = new TestBrowser(t);
+      await b.get("/signin");
+      const json = (path: string, body: unknown) =>
+        b.request("POST", path, {
+          body: JSON.stringify(body),
+          headers: {
+            "content-type": "application/json",
+            "x-csrf-token": b.csrf,
+            "sec-fetch-site": "same-origin",
+            origin: "http://localhost",
+          },
+        });
+      const options = JSON.parse((await json("/signin/passkey/options", {})).html);
+      expect(options.challenge).toBeString();
+      expect(options.rpId).toBe("localhost");
+      const r = await json("/signin/passkey", { response: { id: "bm90LWEta2V5", type: "public-key" } });
+      expect(r.status).toBe(401);
+      expect(JSON.parse(r.html).code).toBe("passkey_invalid");
+      // The challenge was spent: even a right answer now would need new options.
+      expect((await json("/signin/passkey", { response: { id: "x" } })).status).toBe(401);
+      expect((await b.get("/home")).location).toBe("/signin");
+    });
+
+    test("a huge form body is refused before it is read", async () => {
+      const b = new TestBrowser(t);
+      await b.get("/signin");
+      const r = await b.post("/signin", { email: a.email, password: "x".repeat(70_000) });
+      expect(r.status).toBe(413);
+      expect(r.html).toContain("too large");
+    });
+
     test("the mode switcher changes the mode on every page", async () => {
       const b = new TestBrowser(t);
       await b.signIn(a.email, PASSWORD);
@@ -177,7 +209,7 @@ for (const dialect of dialects) {
 
     test("the lockout counts in the database: a second process sees it", async () => {
       const victim = await tenant(t.app, "Lock Org");
-      const t2 = await webApp(dialect, { SVC_MASTER_KEYS: t.masterKeys }, t.dbUrl);
+      const t2 = await webApp(dialect, { env: { SVC_MASTER_KEYS: t.masterKeys }, url: t.dbUrl });
       try {
         for (let i = 0; i < LOCKOUT_FAILURES; i++) {
           // Alternate processes (and addresses, so the per-address limit is not what stops it).
