@@ -19,7 +19,7 @@ for (const dialect of dialects) {
     let smtp: SmtpReceiver;
     beforeAll(async () => {
       smtp = await smtpReceiver();
-      t = await webApp(dialect, smtp.env);
+      t = await webApp(dialect, { env: smtp.env });
       a = await tenant(t.app, "Pages Org");
     });
     afterAll(async () => {

@@ -109,7 +109,7 @@ for (const dialect of dialects) {
       expect(r.body.errors[0].message).toMatch(/over the limit of 2000|over the limit of 1000/);
     });
 
-    test("variables nested deeper than 32 levels (even 5,000) are variables_invalid, not a crash", async () => {
+    test("variables nested deeper than 32 levels are variables_invalid; 5,000 deep is refused as input, not a crash", async () => {
       for (const depth of [33, 5_000]) {
         // Written as text: building it with JSON.stringify would itself recurse that deep.
         const variables = `${'{"type":"object","properties":{"n":'.repeat(depth)}{"type":"string"}${"}}".repeat(depth)}`;
@@ -118,6 +118,11 @@ for (const dialect of dialects) {
           raw: `{"brand":"${a.brandId}","variables":${variables},"examples":[{}],"body":"Hello"}`,
           headers: { "content-type": "application/json" },
         });
+        if (depth === 5_000) {
+          // Past the JSON depth every request body is held to (100 levels), the request pipeline refuses it.
+          expect([r.status, r.body.code, r.body.param]).toEqual([400, "parameter_invalid", "variables"]);
+          continue;
+        }
         expect(r.status).toBe(422);
         expect(problems(r)).toEqual(["variables_invalid variables"]);
         expect(r.body.errors[0].message).toContain("deeper than 32 levels");
