@@ -1,5 +1,7 @@
 // Printing for commands: errors on stderr as `svc <cmd>: <message>`; exit 1 for runtime/API errors, 2 for usage.
 import { ServiceError } from "../domain/errors.ts";
+import { ApiError } from "./client/api.ts";
+import { Cancelled } from "./client/prompt.ts";
 
 export class UsageError extends Error {}
 
@@ -17,6 +19,18 @@ export const processIo: Io = {
 
 export function describeError(e: unknown): { message: string; code: number } {
   if (e instanceof UsageError) return { message: e.message, code: 2 };
+  if (e instanceof Cancelled) return { message: "cancelled", code: 130 };
+  if (e instanceof ApiError) {
+    // Every problem on its own line; a single one is already the message.
+    const lines = e.problems
+      .filter((p) => e.problems.length > 1 || (p.message && p.message !== e.message))
+      .map((p) => `  - ${p.param ? `${p.param}: ` : ""}${p.message ?? ""}${p.code ? ` (${p.code})` : ""}`);
+    const hint = e.status === 401 ? "\n(sign in again: svc auth login)" : "";
+    return {
+      message: `${e.message} (${e.code})${lines.length ? `\n${lines.join("\n")}` : ""}${hint}`,
+      code: 1,
+    };
+  }
   if (e instanceof ServiceError) {
     const extra =
       e.errors && e.errors.length > 1

@@ -5,6 +5,9 @@ import { ConfigError, loadConfig } from "../app/config.ts";
 import { createApp } from "../app/context.ts";
 import { migrate } from "../db/migrate.ts";
 import { adminUsage, findAdmin, LEGACY_ADMIN } from "./admin/index.ts";
+import { commandHelp, makeCtx } from "./client/command.ts";
+import { clientGroups, clientUsage, findClient, groupUsage } from "./client/index.ts";
+import { printFields } from "./client/printer.ts";
 import { describeError, type Io, processIo, UsageError } from "./output.ts";
 
 const USAGE = `svc ${pkg.version}: a self-hosted publishing service
@@ -16,8 +19,13 @@ Process commands:
   svc migrate    apply schema migrations and print the schema version
   svc version    print the version
 
+Client commands (talk to a server's /v1 over HTTPS; sign in first with svc auth login):
+${clientUsage()}
+
 Administration (where the deployment configuration is):
   svc admin …    run "svc admin help" for the commands
+
+Run 'svc <command> --help' for a command's flags; docs/cli.md has examples.
 `;
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
@@ -50,7 +58,11 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
       case "admin":
         return await admin(rest, io);
       default:
-        if (LEGACY_ADMIN.has(cmd)) return await admin(argv, io);
+        if (clientGroups.has(cmd)) return await client(argv, io);
+        if (LEGACY_ADMIN.has(cmd)) {
+          io.err(`svc ${cmd} is now svc admin ${cmd}; running that.`);
+          return await admin(argv, io);
+        }
         throw new UsageError(`unknown command ${JSON.stringify(cmd)}\n\n${USAGE}`);
     }
   } catch (e) {
@@ -71,7 +83,30 @@ function commandName(argv: string[]): string {
     const found = findAdmin(cmd === "admin" ? rest : argv);
     return found ? `admin ${found.cmd.name}` : "admin";
   }
+  if (cmd && clientGroups.has(cmd)) return findClient(argv)?.cmd.name ?? cmd;
   return cmd ?? "";
+}
+
+async function client(argv: string[], io: Io): Promise<number> {
+  const found = findClient(argv);
+  if (!found) {
+    const [group, sub] = argv;
+    if (sub === undefined || sub === "help" || sub === "--help" || sub === "-h") {
+      io.out(groupUsage(group!));
+      return 0;
+    }
+    throw new UsageError(`unknown command "${group} ${sub}"\n${groupUsage(group!)}`);
+  }
+  const ctx = makeCtx(found.cmd, found.rest, io);
+  if (ctx.flags.help) {
+    io.out(commandHelp(found.cmd));
+    return 0;
+  }
+  if (ctx.global.json?.length === 0) {
+    printFields(ctx);
+    return 0;
+  }
+  return (await found.cmd.run(ctx)) ?? 0;
 }
 
 async function admin(args: string[], io: Io): Promise<number> {
@@ -79,6 +114,10 @@ async function admin(args: string[], io: Io): Promise<number> {
     io.out(adminUsage());
     return 0;
   }
+  if (args.some((a) => a === "--as" || a.startsWith("--as=")))
+    throw new UsageError(
+      "--as is no longer accepted: admin commands act as the operator in the org named by --org (audited under the command's name); to act as a person, sign in with svc auth login and use the client commands",
+    );
   const found = findAdmin(args);
   if (!found) throw new UsageError(`unknown admin command "${args.join(" ")}"\n${adminUsage()}`);
   if (found.rest.includes("--help")) {
