@@ -28,7 +28,8 @@ Administration (where the deployment configuration is):
 Run 'svc <command> --help' for a command's flags; docs/cli.md has examples.
 `;
 
-export async function run(argv: string[], io: Io = processIo): Promise<number> {
+export async function run(args: string[], io: Io = processIo): Promise<number> {
+  const argv = hoistGlobalFlags(args);
   const [cmd, ...rest] = argv;
   try {
     switch (cmd) {
@@ -74,6 +75,35 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     io.err(`svc ${commandName(argv)}: ${d.message}`);
     return d.code;
   }
+}
+
+/** `svc --hostname H posts list` is `svc posts list --hostname H`: global flags may come first. */
+function hoistGlobalFlags(argv: string[]): string[] {
+  const lead: string[] = [];
+  let i = 0;
+  while (i < argv.length) {
+    const a = argv[i]!;
+    if (a === "--live") lead.push(argv[i++]!);
+    else if (/^--(org|hostname|jq|json)=/.test(a)) lead.push(argv[i++]!);
+    else if (a === "--org" || a === "--hostname" || a === "--jq") {
+      lead.push(a, argv[i + 1] ?? "");
+      i += 2;
+    } else if (a === "--json") {
+      const next = argv[i + 1];
+      lead.push(a);
+      i++;
+      if (
+        next !== undefined &&
+        /^[a-z_][a-z0-9_]*(,[a-z_][a-z0-9_]*)*$/.test(next) &&
+        !clientGroups.has(next)
+      ) {
+        lead.push(next);
+        i++;
+      }
+    } else break;
+  }
+  if (lead.length === 0 || i >= argv.length) return argv;
+  return [...argv.slice(i), ...lead];
 }
 
 /** The command's own words for `svc <cmd>: <message>`, never a flag's value (`bootstrap --org Acme` is bootstrap). */
