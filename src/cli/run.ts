@@ -18,6 +18,7 @@ Process commands:
   svc worker     run the publishing queue and the named background tasks
   svc migrate    apply schema migrations and print the schema version
   svc version    print the version
+  svc mcp        the MCP server for agents on stdin/stdout (SVC_URL + SVC_API_KEY)
 
 Client commands (talk to a server's /v1 over HTTPS; sign in first with svc auth login):
 ${clientUsage()}
@@ -43,6 +44,8 @@ export async function run(args: string[], io: Io = processIo): Promise<number> {
       case "--version":
         io.out(`svc ${pkg.version}`);
         return 0;
+      case "mcp":
+        return (await import("../mcp/stdio.ts")).runMcpStdio(rest, io);
       case "migrate": {
         const app = createApp(loadConfig());
         try {

@@ -5,6 +5,8 @@ import type { RouteDef } from "./route.ts";
 
 export const toOpenApiPath = (p: string) => p.replace(/:([A-Za-z_]+)/g, "{$1}");
 
+const problemRef = { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } };
+
 /** Routes outside the credential pipeline (no bearer credential), documented with `security: []`. */
 export const publicOperations = [
   {
@@ -36,6 +38,23 @@ export const publicOperations = [
       "404": { description: "No such target", content: { "text/html": { schema: { type: "string" } } } },
     },
   },
+  {
+    method: "POST",
+    path: "/v1/mcp",
+    summary:
+      "MCP (Model Context Protocol) over Streamable HTTP, stateless: JSON-RPC in, JSON out, 202 for notifications; " +
+      "tools act as the sent credential",
+    // Not public: the bearer credential is checked before anything else, as on every /v1 route.
+    authenticated: true,
+    responses: {
+      "200": {
+        description: "JSON-RPC response",
+        content: { "application/json": { schema: { type: "object" } } },
+      },
+      "202": { description: "Notification accepted" },
+      default: { description: "Problem", content: problemRef },
+    },
+  },
 ] as const;
 
 function jsonStatus(values: string[]) {
@@ -53,8 +72,6 @@ function jsonStatus(values: string[]) {
     },
   };
 }
-
-const problemRef = { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } };
 
 // The document is built on first request; its libraries load then, not at start-up.
 export async function openApiDocument(routes: RouteDef[], componentSchemas: Record<string, unknown>) {
@@ -115,7 +132,7 @@ export async function openApiDocument(routes: RouteDef[], componentSchemas: Reco
     const path = toOpenApiPath(p.path);
     paths[path] ??= {};
     paths[path]![p.method.toLowerCase()] = {
-      operationId: `get${p.path
+      operationId: `${p.method.toLowerCase()}${p.path
         .replace(/\.yaml$/, "")
         .replace(/:/g, "")
         .replace(/[/_.](\w)/g, (_, c: string) => c.toUpperCase())}`,
@@ -123,8 +140,8 @@ export async function openApiDocument(routes: RouteDef[], componentSchemas: Reco
         ? { parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }] }
         : {}),
       summary: p.summary,
-      tags: ["Service"],
-      security: [],
+      tags: ["authenticated" in p ? "MCP" : "Service"],
+      ...("authenticated" in p ? {} : { security: [] }),
       responses: p.responses,
     };
   }

@@ -5,6 +5,7 @@ import type { App } from "../app/context.ts";
 import { ServiceError } from "../domain/errors.ts";
 import { RequestLog } from "../domain/requests/log.ts";
 import { newId } from "../lib/ids.ts";
+import { mcpHandler } from "../mcp/http.ts";
 import { v1Routes, v1Schemas } from "./api/v1/index.ts";
 import { openApiYaml, publicOperations } from "./openapi.ts";
 import { type HttpContext, jsonResponse, problemResponse, runRoute, SECURITY_HEADERS } from "./pipeline.ts";
@@ -77,6 +78,9 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
           headers: { "Content-Type": "application/yaml", "Request-Id": newId("req"), ...SECURITY_HEADERS },
         }),
     );
+
+  const mcp = mcpHandler(app, (req) => elysia.handle(req));
+  elysia.post("/v1/mcp", ({ request }: { request: Request }) => mcp(request), { parse: "none" });
 
   for (const r of routes) {
     elysia.route(

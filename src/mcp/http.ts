@@ -1,0 +1,66 @@
+// POST /v1/mcp: MCP Streamable HTTP, stateless (no session, no server-initiated messages), JSON answers and 202
+// for notifications. The caller's credential is checked before anything else, and every tool call runs the /v1
+// route it needs in process with that same credential, so the request acts exactly as the key (or user token).
+// A browser's cross-site request is refused by its Origin, so a page cannot drive an agent's key.
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { App } from "../app/context.ts";
+import { authenticate } from "../domain/auth/authenticate.ts";
+import { ServiceError } from "../domain/errors.ts";
+import { asServiceError, MAX_BODY_BYTES, problemResponse, SECURITY_HEADERS } from "../http/pipeline.ts";
+import { newId } from "../lib/ids.ts";
+import { type ApiCall, requestParts } from "./api.ts";
+import { createMcpServer } from "./server.ts";
+
+/** A browser says where a request comes from; only the install's own pages (and non-browser clients) may call. */
+function crossSite(app: App, request: Request): boolean {
+  if (request.headers.get("sec-fetch-site") === "cross-site") return true;
+  const origin = request.headers.get("origin");
+  if (origin === null) return false;
+  const own = new Set([new URL(app.config.baseUrl).origin, new URL(request.url).origin]);
+  const host = request.headers.get("host");
+  if (host) own.add(`${new URL(request.url).protocol}//${host}`);
+  return !own.has(origin);
+}
+
+export function mcpHandler(app: App, dispatch: (request: Request) => Promise<Response>) {
+  return async (request: Request): Promise<Response> => {
+    const requestId = newId("req");
+    try {
+      if (crossSite(app, request))
+        throw new ServiceError(403, "forbidden", "Requests from another site's pages cannot use /v1/mcp.");
+      const authorization = request.headers.get("authorization");
+      const org = request.headers.get("svc-org");
+      await authenticate(app, { authorization, org, requestId });
+
+      const api: ApiCall = async (req) => {
+        const { pathAndQuery, body } = requestParts(req);
+        const headers: Record<string, string> = { authorization: authorization! };
+        if (org !== null) headers["svc-org"] = org;
+        if (body !== undefined) headers["content-type"] = "application/json";
+        if (req.idempotencyKey) headers["idempotency-key"] = req.idempotencyKey;
+        const res = await dispatch(
+          new Request(new URL(pathAndQuery, request.url).toString(), { method: req.method, headers, body }),
+        );
+        const text = await res.text();
+        return { status: res.status, body: text ? JSON.parse(text) : null };
+      };
+      const server = createMcpServer(api);
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+        maxRequestBodySize: MAX_BODY_BYTES,
+      });
+      await server.connect(transport);
+      const res = await transport.handleRequest(request);
+      // The JSON answer is complete once handleRequest returns; nothing is kept for a later request.
+      await server.close();
+      const headers = new Headers(res.headers);
+      headers.set("Request-Id", requestId);
+      headers.set("Cache-Control", "no-store");
+      for (const [k, v] of Object.entries(SECURITY_HEADERS)) headers.set(k, v);
+      return new Response(res.body, { status: res.status, headers });
+    } catch (e) {
+      return problemResponse(asServiceError(app, e, requestId), requestId);
+    }
+  };
+}

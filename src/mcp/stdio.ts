@@ -1,0 +1,108 @@
+// `svc mcp`: the MCP server on standard input and output (one JSON-RPC message per line) for agents that start
+// their tools as processes. It calls the install's /v1 over HTTP(S) with SVC_URL + SVC_API_KEY and never opens
+// the database; it needs none of the server's settings.
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import pkg from "../../package.json" with { type: "json" };
+import { type Io, UsageError } from "../cli/output.ts";
+import { type ApiCall, requestParts } from "./api.ts";
+import { createMcpServer } from "./server.ts";
+
+export const MCP_USAGE = `svc mcp: the MCP server for agents, over standard input and output
+
+Usage: svc mcp [--live] [--org <id_or_name>]
+
+Calls the install named by SVC_URL with the credential in SVC_API_KEY (an API key or a user token).
+  --live    use the live credential (with a stored sign-in; an API key's mode is its own)
+  --org     the org, for a user token of a person in several orgs (also SVC_ORG)
+`;
+
+export interface Target {
+  url: string;
+  token: string;
+  org: string | null;
+}
+
+/** The install and credential: SVC_URL + SVC_API_KEY. */
+export function targetFromEnv(env: Record<string, string | undefined>, org: string | null): Target | null {
+  const url = env.SVC_URL?.trim();
+  const token = env.SVC_API_KEY?.trim();
+  if (!url || !token) return null;
+  return { url: url.replace(/\/+$/, ""), token, org: org ?? env.SVC_ORG ?? null };
+}
+
+/** Each tool's request as a real HTTP request; a transport failure is told to the agent as a problem. */
+export function httpApi(target: Target): ApiCall {
+  return async (req) => {
+    const { pathAndQuery, body } = requestParts(req);
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${target.token}`,
+      "user-agent": `svc-mcp/${pkg.version}`,
+    };
+    if (target.org) headers["svc-org"] = target.org;
+    if (body !== undefined) headers["content-type"] = "application/json";
+    if (req.idempotencyKey) headers["idempotency-key"] = req.idempotencyKey;
+    try {
+      const res = await fetch(`${target.url}${pathAndQuery}`, { method: req.method, headers, body });
+      const text = await res.text();
+      try {
+        return { status: res.status, body: text ? JSON.parse(text) : null };
+      } catch {
+        return unavailable(`${target.url} answered ${res.status} with something that is not JSON.`);
+      }
+    } catch (e) {
+      return unavailable(`Cannot reach ${target.url}: ${(e as Error).message}`);
+    }
+  };
+}
+
+const unavailable = (detail: string) => ({
+  status: 503,
+  body: {
+    type: "about:blank",
+    title: "Service Unavailable",
+    status: 503,
+    code: "service_unavailable",
+    detail,
+  },
+});
+
+function parseFlags(argv: string[]): { live: boolean; org: string | null } {
+  let live = false;
+  let org: string | null = null;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--live") live = true;
+    else if (a === "--org") {
+      org = argv[++i] ?? null;
+      if (!org) throw new UsageError("--org needs a value");
+    } else if (a.startsWith("--org=")) org = a.slice(6);
+    else throw new UsageError(`unknown flag ${a}`);
+  }
+  return { live, org };
+}
+
+export async function runMcpStdio(
+  argv: string[],
+  io: Io,
+  env: Record<string, string | undefined> = process.env,
+): Promise<number> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    io.out(MCP_USAGE);
+    return 0;
+  }
+  const flags = parseFlags(argv);
+  const target = targetFromEnv(env, flags.org);
+  if (!target) {
+    io.err("svc mcp: set SVC_URL and SVC_API_KEY to the install and the credential to act as");
+    return 2;
+  }
+  const server = createMcpServer(httpApi(target));
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+    process.stdin.once("end", () => resolve());
+  });
+  await server.connect(new StdioServerTransport());
+  await closed;
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,9 @@
+// Every MCP tool, in the order an agent meets them. A test checks this list against the specification's tool
+// names and fails for any tool whose capability (its /v1 route) exists but whose tool does not.
+import type { Tool } from "../tool.ts";
+import { catalogTools } from "./catalog.ts";
+import { postTools } from "./posts.ts";
+import { targetTools } from "./targets.ts";
+import { templateTools } from "./templates.ts";
+
+export const tools: Tool[] = [...catalogTools, ...templateTools, ...postTools, ...targetTools];

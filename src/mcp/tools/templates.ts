@@ -1,0 +1,66 @@
+// Templates: reusable post bodies with declared variables; an agent fills `data` instead of writing text.
+import * as v from "valibot";
+import { type ApiAnswer, type ApiCall, segment } from "../api.ts";
+import { READ, type Tool } from "../tool.ts";
+
+const missing = (param: string, message: string): ApiAnswer => ({
+  status: 400,
+  body: {
+    type: "about:blank",
+    title: "Bad Request",
+    status: 400,
+    code: "parameter_missing",
+    param,
+    detail: message,
+  },
+});
+
+/** A template by ID, or by `key` / `key@version` within a brand. */
+async function getTemplate(api: ApiCall, a: { template: string; brand?: string }): Promise<ApiAnswer> {
+  if (a.template.startsWith("tmpl_"))
+    return api({ method: "GET", path: `/v1/templates/${segment(a.template)}` });
+  const m = /^(.*?)(?:@(\d+))?$/.exec(a.template)!;
+  const key = m[1]!;
+  if (!a.brand) return missing("brand", "Give `brand` (id or slug) to find a template by key.");
+  const found = await api({ method: "GET", path: "/v1/templates", query: { brand: a.brand, key } });
+  if (found.status !== 200) return found;
+  const first = found.body.data?.[0];
+  if (!first) {
+    return {
+      status: 404,
+      body: {
+        type: "about:blank",
+        title: "Not Found",
+        status: 404,
+        code: "template_missing",
+        param: "template",
+        detail: `Brand ${a.brand} has no template with key ${key}.`,
+      },
+    };
+  }
+  return api({ method: "GET", path: `/v1/templates/${segment(first.id)}`, query: { version: m[2] } });
+}
+
+export const templateTools: Tool[] = [
+  {
+    name: "list_templates",
+    description:
+      "List templates (without bodies), optionally of one brand and with one key. A template turns `data` into " +
+      "each network's text; prefer it over writing text when the brand has one for the purpose. Then call " +
+      "get_template to see its variables and examples. Needs templates:read.",
+    annotations: { title: "List templates", ...READ },
+    input: v.strictObject({ brand: v.optional(v.string()), key: v.optional(v.string()) }),
+    run: (api, a: { brand?: string; key?: string }) =>
+      api({ method: "GET", path: "/v1/templates", query: { brand: a.brand, key: a.key, limit: 100 } }),
+  },
+  {
+    name: "get_template",
+    description:
+      "Get one template with its latest version (or the version in `key@N`): the JSON Schema of its variables " +
+      "(what `data` must hold), examples of valid data, the body and per-network overrides. `template` is a " +
+      "template id, or a key / key@version together with `brand`. Needs templates:read.",
+    annotations: { title: "Get a template", ...READ },
+    input: v.strictObject({ template: v.string(), brand: v.optional(v.string()) }),
+    run: getTemplate,
+  },
+];
