@@ -39,7 +39,9 @@ for (const dialect of dialects) {
     test("login --with-token stores a user token in the test slot of hosts.yaml (0600, folder 0700)", async () => {
       c = cli();
       const tok = await userToken(t.app, acme.userId);
-      const r = await c.run(["auth", "login", "--hostname", t.url, "--with-token"], { stdin: `${tok.secret}\n` });
+      const r = await c.run(["auth", "login", "--hostname", t.url, "--with-token"], {
+        stdin: `${tok.secret}\n`,
+      });
       expect(r.code).toBe(0);
       expect(r.out).toBe("");
       expect(r.err).toContain(`Logged in to ${hostKey()} as ${acme.email} (test mode, org Acme)`);
@@ -98,9 +100,13 @@ for (const dialect of dialects) {
       const other = cli();
       try {
         const k = await key(t.app, acme.orgId, { name: "soon revoked", scopes: INTEGRATION });
-        expect((await other.run(["auth", "login", "--hostname", t.url, "--with-token"], { stdin: k })).code).toBe(0);
+        expect(
+          (await other.run(["auth", "login", "--hostname", t.url, "--with-token"], { stdin: k })).code,
+        ).toBe(0);
         const me = await t.request("GET", "/v1/me", { key: k });
-        const rev = await t.request("POST", `/v1/api_keys/${me.body.api_key.id}/revoke`, { key: acme.testKey });
+        const rev = await t.request("POST", `/v1/api_keys/${me.body.api_key.id}/revoke`, {
+          key: acme.testKey,
+        });
         expect(rev.status).toBe(200);
         const r = await other.run(["channels", "list"]);
         expect(r.code).toBe(1);
@@ -122,7 +128,11 @@ for (const dialect of dialects) {
       const r = await c.run(["channels", "list"], {
         env: { SVC_TOKEN: acme.testKey, SVC_HOST: "http://127.0.0.1:9" },
       });
-      expect(r).toEqual({ code: 1, out: "", err: "svc channels list: cannot reach http://127.0.0.1:9: connection refused\n" });
+      expect(r).toEqual({
+        code: 1,
+        out: "",
+        err: "svc channels list: cannot reach http://127.0.0.1:9: connection refused\n",
+      });
     });
 
     test("SVC_TOKEN and SVC_ORG override the stored credential", async () => {
@@ -153,7 +163,11 @@ for (const dialect of dialects) {
 
     test("login without --hostname and without a terminal names the flag (exit 2)", async () => {
       const r = await c.run(["auth", "login", "--with-token"], { stdin: acme.testKey });
-      expect(r).toEqual({ code: 2, out: "", err: "svc auth login: --hostname is required (no terminal to ask on)\n" });
+      expect(r).toEqual({
+        code: 2,
+        out: "",
+        err: "svc auth login: --hostname is required (no terminal to ask on)\n",
+      });
     });
 
     test("logout forgets both credentials", async () => {

@@ -16,7 +16,7 @@ export const apiCommand: ClientCommand = {
   help: `The path is relative to /v1 ("posts" and "/v1/posts" are the same).
 
 Flags:
-  -X, --method METHOD   GET, or POST when there are fields or --input
+  -X, --method METHOD   GET, or POST when there are fields or --input (GET with --paginate)
   -f, --field k=v       a string field (query for GET, JSON body otherwise); repeatable
   -F, --typed-field k=v a field whose value is parsed: true, false, null, numbers, JSON
   --input FILE|-        the request body from a file or stdin
@@ -43,7 +43,10 @@ Examples:
     );
     const raw = ctx.flags.input === undefined ? undefined : await readInput(ctx, ctx.flags.input);
     if (raw !== undefined && fields.length) throw new UsageError("give fields or --input, not both");
-    const method = (ctx.flags.method ?? (fields.length || raw !== undefined ? "POST" : "GET")).toUpperCase();
+    // GET, or POST when there are fields or a body; --paginate reads, so it means GET.
+    const method = (
+      ctx.flags.method ?? (!ctx.flags.paginate && (fields.length || raw !== undefined) ? "POST" : "GET")
+    ).toUpperCase();
     if (!/^[A-Z]+$/.test(method))
       throw new UsageError(`-X ${JSON.stringify(ctx.flags.method)} is not an HTTP method`);
     const headers = parseHeaders(ctx.flags.header ?? []);

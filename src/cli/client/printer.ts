@@ -100,8 +100,9 @@ export async function printObject(
   extra?: string,
 ): Promise<void> {
   if (wantsJson(ctx)) return await printJson(ctx, obj);
-  const w = Math.max(...lines.map(([k]) => k.length)) + 1;
-  const text = lines.map(([k, v]) => `${ctx.c.bold(`${k}:`.padEnd(w))} ${v ?? ""}`).join("\n");
+  const shown = lines.filter(([, v]) => v !== null && v !== undefined && v !== "");
+  const w = Math.max(...shown.map(([k]) => k.length)) + 1;
+  const text = shown.map(([k, v]) => `${ctx.c.bold(`${k}:`.padEnd(w))} ${v ?? ""}`).join("\n");
   ctx.io.out(extra ? `${text}\n\n${extra}` : text);
 }
 
