@@ -43,7 +43,7 @@ export async function start(app: App, role: "server" | "worker" | "all"): Promis
     const server = Bun.serve({
       hostname: app.config.listenHost,
       port: app.config.listenPort,
-      fetch: (req) => http.handle(req),
+      fetch: (req, srv) => http.handle(req, srv.requestIP(req)?.address ?? null),
       idleTimeout: 60,
     });
     url = `http://${app.config.listenHost === "0.0.0.0" ? "localhost" : app.config.listenHost}:${server.port}`;

@@ -1,6 +1,7 @@
 // GET /v1/openapi.yaml: generated from the route table and the same valibot schemas the services parse with.
 import pkg from "../../package.json" with { type: "json" };
 import { listSchema } from "./openapi-schemas.ts";
+import type { PublicRouteDef } from "./public-route.ts";
 import type { RouteDef } from "./route.ts";
 
 export const toOpenApiPath = (p: string) => p.replace(/:([A-Za-z_]+)/g, "{$1}");
@@ -74,7 +75,11 @@ function jsonStatus(values: string[]) {
 }
 
 // The document is built on first request; its libraries load then, not at start-up.
-export async function openApiDocument(routes: RouteDef[], componentSchemas: Record<string, unknown>) {
+export async function openApiDocument(
+  routes: RouteDef[],
+  componentSchemas: Record<string, unknown>,
+  publicApi: PublicRouteDef[] = [],
+) {
   const { toJsonSchema } = await import("@valibot/to-json-schema");
   const paths: Record<string, Record<string, unknown>> = {};
   const schemas: Record<string, unknown> = { ...componentSchemas };
@@ -145,6 +150,49 @@ export async function openApiDocument(routes: RouteDef[], componentSchemas: Reco
       responses: p.responses,
     };
   }
+  for (const r of publicApi) {
+    const path = toOpenApiPath(r.path);
+    paths[path] ??= {};
+    paths[path]![r.method.toLowerCase()] = {
+      operationId: `${r.method.toLowerCase()}${toOpenApiPath(r.path).replace(/[/_](\w)/g, (_, c: string) => c.toUpperCase())}`,
+      summary: r.summary,
+      tags: [r.tag],
+      security: [],
+      parameters: [],
+      ...(r.body
+        ? {
+            requestBody: {
+              required: true,
+              content: {
+                "application/json": { schema: toJsonSchema(r.body, { errorMode: "ignore" }) },
+                ...(r.oauth
+                  ? {
+                      "application/x-www-form-urlencoded": {
+                        schema: { type: "object", additionalProperties: { type: "string" } },
+                      },
+                    }
+                  : {}),
+              },
+            },
+          }
+        : {}),
+      responses: {
+        [String(r.status ?? 200)]: {
+          description: "OK",
+          content: { "application/json": { schema: { $ref: `#/components/schemas/${r.response}` } } },
+        },
+        ...(r.oauth
+          ? {
+              "400": {
+                description: "OAuth error (RFC 6749 §5.2) with problem fields",
+                content: { "application/json": { schema: { $ref: "#/components/schemas/OAuthProblem" } } },
+              },
+            }
+          : {}),
+        default: { description: "Problem", content: problemRef },
+      },
+    };
+  }
   return {
     openapi: "3.1.0",
     info: {
@@ -160,11 +208,17 @@ export async function openApiDocument(routes: RouteDef[], componentSchemas: Reco
 }
 
 let cached: string | null = null;
-export async function openApiYaml(routes: RouteDef[], schemas: Record<string, unknown>): Promise<string> {
+export async function openApiYaml(
+  routes: RouteDef[],
+  schemas: Record<string, unknown>,
+  publicApi: PublicRouteDef[] = [],
+): Promise<string> {
   if (cached === null) {
     const YAML = (await import("yaml")).default;
     // Shared schema pieces are written out in full: anchors and aliases trouble client generators.
-    cached = YAML.stringify(await openApiDocument(routes, schemas), { aliasDuplicateObjects: false });
+    cached = YAML.stringify(await openApiDocument(routes, schemas, publicApi), {
+      aliasDuplicateObjects: false,
+    });
   }
   return cached;
 }

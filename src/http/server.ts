@@ -6,15 +6,20 @@ import { ServiceError } from "../domain/errors.ts";
 import { RequestLog } from "../domain/requests/log.ts";
 import { newId } from "../lib/ids.ts";
 import { mcpHandler } from "../mcp/http.ts";
-import { v1Routes, v1Schemas } from "./api/v1/index.ts";
+import { v1PublicRoutes, v1Routes, v1Schemas } from "./api/v1/index.ts";
 import { openApiYaml, publicOperations } from "./openapi.ts";
 import { type HttpContext, jsonResponse, problemResponse, runRoute, SECURITY_HEADERS } from "./pipeline.ts";
+import { runPublicRoute } from "./public-pipeline.ts";
 import { RateLimiter } from "./ratelimit.ts";
 import type { RouteDef } from "./route.ts";
+import { handleWeb, rootRedirect, staticFile, webRoutes } from "./web/index.tsx";
 import { sandboxPage } from "./web/sandbox.ts";
 
 /** Routes outside the credential pipeline: [method, path] (documented in the OpenAPI document too). */
-export const publicRoutes: [string, string][] = publicOperations.map((p) => [p.method, p.path]);
+export const publicRoutes: [string, string][] = [
+  ...publicOperations.map((p) => [p.method, p.path] as [string, string]),
+  ...v1PublicRoutes.map((r) => [r.method, r.path] as [string, string]),
+];
 
 const patternOf = (path: string) =>
   new RegExp(`^${path.replace(/[.]/g, "\\.").replace(/:[A-Za-z_]+/g, "[^/]+")}$`);
@@ -23,8 +28,12 @@ export interface HttpServer {
   // biome-ignore lint/suspicious/noExplicitAny: Elysia's route-typed generics are of no use here
   elysia: Elysia<any, any, any, any, any, any, any>;
   ctx: HttpContext;
-  handle(request: Request): Promise<Response>;
+  /** `peer`: the socket's remote address (Bun's server.requestIP), used where a client IP is shown or limited. */
+  handle(request: Request, peer?: string | null): Promise<Response>;
 }
+
+/** The remote address of each request in flight, as passed to handle(). */
+const peers = new WeakMap<Request, string>();
 
 export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer {
   const ctx: HttpContext = { app, limiter: new RateLimiter(), requestLog: new RequestLog(app) };
@@ -74,13 +83,36 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
     .get(
       "/v1/openapi.yaml",
       async () =>
-        new Response(await openApiYaml(routes, v1Schemas), {
+        new Response(await openApiYaml(routes, v1Schemas, v1PublicRoutes), {
           headers: { "Content-Type": "application/yaml", "Request-Id": newId("req"), ...SECURITY_HEADERS },
         }),
     );
 
   const mcp = mcpHandler(app, (req) => elysia.handle(req));
   elysia.post("/v1/mcp", ({ request }: { request: Request }) => mcp(request), { parse: "none" });
+
+  for (const r of v1PublicRoutes) {
+    elysia.route(
+      r.method,
+      r.path,
+      ({ request }: { request: Request }) => runPublicRoute(ctx, r, request, peers.get(request) ?? null),
+      { parse: "none" },
+    );
+  }
+  // The dashboard: server-rendered pages beside the API, on the same domain functions.
+  elysia
+    .get("/", ({ request }: { request: Request }) => rootRedirect(app, request))
+    .get("/static/:name", ({ params }: { params: { name: string } }) => staticFile(params.name));
+  for (const r of webRoutes) {
+    elysia.route(
+      r.method,
+      r.path,
+      // biome-ignore lint/suspicious/noExplicitAny: Elysia's context type is generic over the whole app
+      ({ request, params, server }: any) =>
+        handleWeb(app, r, request, params ?? {}, server?.requestIP?.(request)?.address ?? null),
+      { parse: "none" },
+    );
+  }
 
   for (const r of routes) {
     elysia.route(
@@ -93,5 +125,12 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
       },
     );
   }
-  return { elysia, ctx, handle: (req) => elysia.handle(req) };
+  return {
+    elysia,
+    ctx,
+    handle: (req, peer) => {
+      if (peer) peers.set(req, peer);
+      return elysia.handle(req);
+    },
+  };
 }

@@ -33,6 +33,8 @@ export const PREFIXES = [
   "audit",
   "att",
   "sess",
+  "pwreset",
+  "mail",
 ] as const;
 export type Prefix = (typeof PREFIXES)[number];
 

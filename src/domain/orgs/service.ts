@@ -8,6 +8,7 @@ import { isId, newId } from "../../lib/ids.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
 import { notFound, ServiceError } from "../errors.ts";
+import { requireOwnerChange, requirePersonCredential, type SudoOptions } from "../members/guard.ts";
 import { inTx } from "../tx.ts";
 import { name, parse } from "../validate.ts";
 
@@ -73,12 +74,30 @@ export async function findOrg(db: Db | Tx, ref: string | undefined): Promise<Org
   return rows[0];
 }
 
-const OrgUpdate = v.strictObject({ name: v.optional(name()), require_mfa: v.optional(v.boolean()) });
+export const OrgUpdate = v.strictObject({ name: v.optional(name()), require_mfa: v.optional(v.boolean()) });
 
-export async function updateOrg(app: App, actor: Actor, input: unknown) {
+/** GET /v1/org: the org the credential acts in. */
+export async function getOrg(app: App, actor: Actor) {
+  requirePersonCredential(actor);
+  return presentOrg(
+    await app.db.selectFrom("orgs").selectAll().where("id", "=", actor.orgId).executeTakeFirstOrThrow(),
+  );
+}
+
+/** POST /v1/org {name, require_mfa}: owners; turning required two-factor off needs sudo mode (the dashboard). */
+export async function updateOrg(app: App, actor: Actor, input: unknown, opts?: SudoOptions) {
+  requirePersonCredential(actor);
   requireScope(actor, "org:write");
   const b = parse(OrgUpdate, input);
   return inTx(app, async (tx) => {
+    if (b.require_mfa === false) {
+      const cur = await tx
+        .selectFrom("orgs")
+        .select("require_mfa")
+        .where("id", "=", actor.orgId)
+        .executeTakeFirstOrThrow();
+      if (cur.require_mfa === 1) requireOwnerChange(app, actor, opts, "turn off required two-factor");
+    }
     const set: Partial<OrgsTable> = { updated_at: app.clock.now() };
     if (b.name !== undefined) set.name = b.name;
     if (b.require_mfa !== undefined) set.require_mfa = b.require_mfa ? 1 : 0;

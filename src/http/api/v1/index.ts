@@ -1,12 +1,15 @@
 // Every /v1 route with a credential. The OpenAPI document is generated from this same list.
 import { componentSchemas } from "../../openapi-schemas.ts";
+import type { PublicRouteDef } from "../../public-route.ts";
 import type { RouteDef } from "../../route.ts";
 import { apiKeyRoutes } from "./api-keys.ts";
 import { auditRoutes } from "./audit.ts";
+import { authPublicRoutes, authRoutes, authSchemas } from "./auth.ts";
 import { brandRoutes } from "./brands.ts";
 import { channelRoutes, channelSchemas } from "./channels.ts";
 import { eventRoutes, eventSchemas } from "./events.ts";
 import { meRoutes } from "./me.ts";
+import { memberRoutes, memberSchemas } from "./members.ts";
 import { platformRoutes, platformSchemas } from "./platforms.ts";
 import { postRoutes, postSchemas } from "./posts.ts";
 import { templateRoutes, templateSchemas } from "./templates.ts";
@@ -23,7 +26,12 @@ export const v1Routes: RouteDef[] = [
   ...postRoutes,
   ...eventRoutes,
   ...webhookRoutes,
+  ...authRoutes,
+  ...memberRoutes,
 ];
+
+/** /v1 routes that take no credential (documented with `security: []`). */
+export const v1PublicRoutes: PublicRouteDef[] = [...authPublicRoutes];
 
 /** Response shapes by name; a feature adds its own from its route file. */
 export const v1Schemas: Record<string, unknown> = {
@@ -34,4 +42,6 @@ export const v1Schemas: Record<string, unknown> = {
   ...postSchemas,
   ...eventSchemas,
   ...webhookSchemas,
+  ...authSchemas,
+  ...memberSchemas,
 };

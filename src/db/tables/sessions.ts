@@ -1,0 +1,64 @@
+// The dashboard's sessions, the sign-in lockout and the second factors (migration 0011).
+import type { Bool } from "../schema.ts";
+
+/** stage: anonymous (before sign-in: holds the CSRF binding and a passkey challenge), second_factor (password
+ * right, code or passkey still due), enrol (an org requires two-factor the person has not set up), active. */
+export type SessionStage = "anonymous" | "second_factor" | "enrol" | "active";
+
+export interface WebSessionsTable {
+  id: string;
+  hash: string;
+  user_id: string | null;
+  stage: SessionStage;
+  org_id: string | null;
+  livemode: Bool;
+  confirmed_at: number | null;
+  challenge: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export interface SignInFailuresTable {
+  user_id: string;
+  failures: number;
+  locked_until: number | null;
+  updated_at: number;
+}
+
+export interface UserTotpTable {
+  user_id: string;
+  secret: string;
+  enabled_at: number | null;
+  last_step: number | null;
+  created_at: number;
+}
+
+export interface RecoveryCodesTable {
+  user_id: string;
+  hash: string;
+  used_at: number | null;
+  created_at: number;
+}
+
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  name: string;
+  public_key: string;
+  counter: number;
+  transports: string | null;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+export interface SessionTables {
+  web_sessions: WebSessionsTable;
+  sign_in_failures: SignInFailuresTable;
+  user_totp: UserTotpTable;
+  recovery_codes: RecoveryCodesTable;
+  passkeys: PasskeysTable;
+}

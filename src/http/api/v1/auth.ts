@@ -1,0 +1,99 @@
+// CLI sign-in (RFC 8628 device authorization grant) and sign-out. The two device endpoints take no credential.
+import { revokeCurrentUserToken } from "../../../domain/auth/user-token-service.ts";
+import {
+  DeviceStart,
+  DeviceTokenRequest,
+  pollDeviceToken,
+  startDeviceAuthorization,
+} from "../../../domain/devices/service.ts";
+import { bool, nstr, ntime, obj, str, time } from "../../openapi-schemas.ts";
+import type { PublicRouteDef } from "../../public-route.ts";
+import type { RouteDef } from "../../route.ts";
+
+export const authPublicRoutes: PublicRouteDef[] = [
+  {
+    method: "POST",
+    path: "/v1/auth/device",
+    tag: "Identity",
+    summary: "Start a CLI sign-in: a device code to poll with and a short user code to type on /device",
+    body: DeviceStart,
+    response: "DeviceAuthorization",
+    oauth: true,
+    handler: ({ app, body, ip }) => startDeviceAuthorization(app, body, { ip }),
+  },
+  {
+    method: "POST",
+    path: "/v1/auth/device/token",
+    tag: "Identity",
+    summary: "Poll for the user token: 200 once approved, else 400 authorization_pending, slow_down, ...",
+    body: DeviceTokenRequest,
+    response: "UserTokenGrant",
+    oauth: true,
+    handler: ({ app, body }) => pollDeviceToken(app, body),
+  },
+];
+
+export const authRoutes: RouteDef[] = [
+  {
+    method: "DELETE",
+    path: "/v1/auth/token",
+    tag: "Identity",
+    summary: "Revoke the calling user token (svc auth logout)",
+    response: "DeletedUserToken",
+    handler: ({ app, actor }) => revokeCurrentUserToken(app, actor),
+  },
+];
+
+const userToken = obj({
+  id: str,
+  object: { const: "user_token" },
+  name: str,
+  hint: str,
+  livemode: bool,
+  created_at: time,
+  last_used_at: ntime,
+});
+
+export const authSchemas: Record<string, unknown> = {
+  UserToken: userToken,
+  DeviceAuthorization: obj({
+    device_code: str,
+    user_code: { type: "string", pattern: "^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$" },
+    verification_uri: str,
+    expires_in: { type: "integer" },
+    interval: { type: "integer" },
+  }),
+  UserTokenGrant: obj({
+    object: { const: "user_token" },
+    access_token: str,
+    token_type: { const: "bearer" },
+    user_token: userToken,
+  }),
+  DeletedUserToken: obj({ id: str, object: { const: "user_token" }, deleted: { const: true } }),
+  // RFC 6749 §5.2 error beside the problem fields, as application/json (what OAuth clients parse).
+  OAuthProblem: {
+    type: "object",
+    properties: {
+      error: {
+        enum: [
+          "authorization_pending",
+          "slow_down",
+          "access_denied",
+          "expired_token",
+          "invalid_grant",
+          "invalid_request",
+        ],
+      },
+      error_description: str,
+      type: str,
+      title: str,
+      status: { type: "integer" },
+      detail: str,
+      code: str,
+      param: nstr,
+      request_id: str,
+      doc_url: str,
+    },
+    required: ["error", "code", "status", "request_id"],
+  },
+};

@@ -1,0 +1,127 @@
+// Runs a PublicRouteDef (see public-route.ts).
+import { badRequest, ServiceError } from "../domain/errors.ts";
+import { newId } from "../lib/ids.ts";
+import {
+  asServiceError,
+  type HttpContext,
+  jsonResponse,
+  MAX_BODY_BYTES,
+  problemResponse,
+} from "./pipeline.ts";
+import { problemBody } from "./problem.ts";
+import type { PublicRouteDef } from "./public-route.ts";
+
+/** The RFC 8628 §3.5 error codes a token endpoint answers with; any other 4xx is an `invalid_request`. */
+const OAUTH_ERRORS = new Set([
+  "authorization_pending",
+  "slow_down",
+  "access_denied",
+  "expired_token",
+  "invalid_grant",
+]);
+const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+
+export function clientIp(app: HttpContext["app"], request: Request, peer: string | null): string | null {
+  const header = app.config.clientIpHeader;
+  if (header) {
+    const v = request.headers.get(header);
+    // X-Forwarded-For style lists: the proxy appends, so the first entry is the client.
+    return v ? (v.split(",")[0]?.trim() ?? null) || null : null;
+  }
+  return peer;
+}
+
+async function readText(request: Request): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw badRequest("body_too_large", "The request body is over 1 MiB.");
+  let bytes: ArrayBuffer;
+  try {
+    bytes = await request.arrayBuffer();
+  } catch {
+    throw badRequest("body_unreadable", "The request body could not be read.");
+  }
+  if (bytes.byteLength > MAX_BODY_BYTES)
+    throw badRequest("body_too_large", "The request body is over 1 MiB.");
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw badRequest("body_unreadable", "The request body is not valid UTF-8.");
+  }
+}
+
+/** A form-encoded OAuth request as the JSON body the domain parses: OAuth's own fields checked and dropped. */
+function fromForm(text: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of new URLSearchParams(text)) {
+    if (k === "client_id" || k === "scope") continue;
+    if (k === "grant_type") {
+      if (v !== DEVICE_GRANT)
+        throw badRequest("parameter_invalid", `grant_type must be ${DEVICE_GRANT}.`, "grant_type");
+      continue;
+    }
+    if (k === "livemode") {
+      if (v !== "true" && v !== "false")
+        throw badRequest("parameter_invalid", "livemode must be true or false.", "livemode");
+      out[k] = v === "true";
+      continue;
+    }
+    out[k] = v;
+  }
+  return out;
+}
+
+function parseBody(text: string, contentType: string, oauth: boolean): unknown {
+  if (oauth && contentType.startsWith("application/x-www-form-urlencoded")) return fromForm(text);
+  if (text.trim() === "") return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (e) {
+    throw badRequest("json_invalid", `The body is not valid JSON: ${(e as Error).message}`);
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw badRequest("json_invalid", "The body must be a JSON object.");
+  return body;
+}
+
+export async function runPublicRoute(
+  ctx: HttpContext,
+  route: PublicRouteDef,
+  request: Request,
+  peer: string | null,
+): Promise<Response> {
+  const { app } = ctx;
+  const requestId = newId("req");
+  let rateHeaders: Record<string, string> = {};
+  try {
+    if (!(await app.schemaReady()))
+      throw new ServiceError(
+        503,
+        "service_unavailable",
+        "The database schema is being migrated; retry shortly.",
+      );
+    const ip = clientIp(app, request, peer);
+    // Unauthenticated, so limited per client address (the same bucket sizes as a credential's).
+    const rl = ctx.limiter.take(`ip:${ip ?? "unknown"}`, app.clock.now());
+    rateHeaders = rl.headers;
+    if (!rl.ok) {
+      throw new ServiceError(429, "rate_limited", "Too many requests; slow down.", {
+        headers: { "Retry-After": String(rl.retryAfter) },
+      });
+    }
+    const url = new URL(request.url);
+    for (const k of url.searchParams.keys())
+      throw badRequest("parameter_unknown", `Unknown query parameter ${k}.`, k);
+    const body = parseBody(await readText(request), request.headers.get("content-type") ?? "", !!route.oauth);
+    const out = await route.handler({ app, body, request, ip });
+    return jsonResponse(route.status ?? 200, out, requestId, rateHeaders);
+  } catch (e) {
+    const err = asServiceError(app, e, requestId);
+    if (route.oauth && err.status >= 400 && err.status < 500) {
+      const error = OAUTH_ERRORS.has(err.code) ? err.code : "invalid_request";
+      const body = { error, error_description: err.message, ...problemBody(err, requestId) };
+      return jsonResponse(err.status, body, requestId, { ...rateHeaders, ...err.headers });
+    }
+    return problemResponse(err, requestId, rateHeaders);
+  }
+}

@@ -1,0 +1,39 @@
+// GET /home: the org, its brands and channels in this mode, and the next scheduled posts (the domain's own list
+// functions, called as the signed-in member).
+
+import { HomePage, type HomePost } from "../../../views/home.tsx";
+import { listBrands } from "../../domain/brands/service.ts";
+import { listChannels } from "../../domain/channels/service.ts";
+import { listPosts } from "../../domain/posts/read.ts";
+import type { WebRoute } from "./index.tsx";
+import { frame, render, type Web } from "./page.ts";
+
+async function home(w: Web) {
+  const m = w.member!;
+  if (m.org.status === "suspended")
+    return render(w, <HomePage f={frame(w, "Home", "home")} brands={[]} channels={[]} posts={[]} />);
+  const actor = m.actor;
+  const [brands, channels, posts] = await Promise.all([
+    listBrands(w.app, actor, { limit: "100" }),
+    listChannels(w.app, actor, { limit: "100" }),
+    listPosts(w.app, actor, { status: "scheduled", limit: "100" }),
+  ]);
+  const next: HomePost[] = posts.data
+    .filter((p) => p.publish_at)
+    .sort((a, b) => a.publish_at!.localeCompare(b.publish_at!))
+    .slice(0, 10)
+    .map((p) => ({
+      id: p.id,
+      brand: p.brand,
+      publish_at: p.publish_at,
+      status: p.status,
+      text: p.targets[0]?.parts.join("\n\n") ?? "",
+      channels: p.targets.map((t) => t.channel_name ?? t.provider),
+    }));
+  return render(
+    w,
+    <HomePage f={frame(w, "Home", "home")} brands={brands.data} channels={channels.data} posts={next} />,
+  );
+}
+
+export const homeRoutes: WebRoute[] = [{ method: "GET", path: "/home", access: "member", handler: home }];

@@ -1,0 +1,109 @@
+// The dashboard's route table: one handler file per page, mounted beside /v1 in server.ts. Each route says who
+// may reach it; the wrapper loads the session, refuses a POST without a valid CSRF token from this site, sends
+// the signed-out to sign-in, and turns a ServiceError into an error page.
+
+import { ErrorPage } from "../../../views/error.tsx";
+import type { App } from "../../app/context.ts";
+import { ServiceError } from "../../domain/errors.ts";
+import { startAnonymousSession } from "../../domain/sessions/service.ts";
+import { homeRoutes } from "./home.tsx";
+import {
+  checkCsrf,
+  frame,
+  redirect,
+  render,
+  setFlash,
+  setSessionCookie,
+  type Web,
+  webContext,
+} from "./page.ts";
+import { sessionRoutes } from "./sessions.tsx";
+import { signInRoutes } from "./signin.tsx";
+import { staticFile } from "./static.ts";
+import { switchRoutes } from "./switch.ts";
+
+/**
+ * guest: the sign-in pages (a session is made if there is none, to bind the CSRF token);
+ * second_factor: halfway through sign-in; account: signed in, or made to set up two-factor first;
+ * member: signed in and a member of an org.
+ */
+export type Access = "guest" | "second_factor" | "account" | "member";
+
+export interface WebRoute {
+  method: "GET" | "POST";
+  path: string;
+  access: Access;
+  handler: (w: Web) => Promise<Response>;
+}
+
+export const webRoutes: WebRoute[] = [...signInRoutes, ...homeRoutes, ...switchRoutes, ...sessionRoutes];
+
+function allowed(w: Web, access: Access): boolean {
+  const stage = w.session?.stage;
+  if (access === "guest") return true;
+  if (access === "second_factor") return stage === "second_factor";
+  if (access === "account") return stage === "enrol" || (stage === "active" && w.member !== null);
+  return stage === "active" && w.member !== null;
+}
+
+/** Where a session belongs when it asks for a page it may not see. */
+function home(w: Web): string {
+  switch (w.session?.stage) {
+    case "second_factor":
+      return "/signin/two-factor";
+    case "enrol":
+      return "/account/security";
+    case "active":
+      return w.member ? "/home" : "/signin";
+    default:
+      return "/signin";
+  }
+}
+
+async function run(w: Web, route: WebRoute): Promise<Response> {
+  if (route.method === "POST") {
+    const bad = checkCsrf(w);
+    if (bad) throw bad;
+  }
+  if (route.access === "guest" && !w.session) setSessionCookie(w, await startAnonymousSession(w.app, w.meta));
+  if (!allowed(w, route.access)) {
+    if (w.session?.stage === "enrol") setFlash(w, "mfa_required_first");
+    else if (!w.session || w.session.stage === "anonymous") setFlash(w, "session_expired");
+    return redirect(w, home(w));
+  }
+  return route.handler(w);
+}
+
+export async function handleWeb(
+  app: App,
+  route: WebRoute,
+  request: Request,
+  params: Record<string, string>,
+  peer: string | null,
+): Promise<Response> {
+  const w = await webContext(app, request, params, peer);
+  try {
+    return await run(w, route);
+  } catch (e) {
+    const err =
+      e instanceof ServiceError
+        ? e
+        : new ServiceError(500, "internal_error", "Something went wrong on our side. Nothing was changed.");
+    if (!(e instanceof ServiceError))
+      app.log.error("dashboard error", { path: w.url.pathname, error: String(e) });
+    return render(
+      w,
+      <ErrorPage f={frame(w, "Something stopped this")} error={err} />,
+      err.status,
+      err.headers,
+    );
+  }
+}
+
+/** `/`: the sign-in page when signed out, the home page when signed in. */
+export async function rootRedirect(app: App, request: Request): Promise<Response> {
+  const w = await webContext(app, request, {}, null);
+  return redirect(w, home(w));
+}
+
+export { staticFile };

@@ -1,0 +1,73 @@
+// Outgoing email over SVC_SMTP_* with nodemailer. Without SVC_SMTP_HOST there is no mailer: operations that must
+// send answer 503 `mail_unavailable` and nothing pretends to have sent.
+import nodemailer from "nodemailer";
+import type { App } from "../app/context.ts";
+import { ServiceError } from "../domain/errors.ts";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  send(msg: MailMessage): Promise<void>;
+}
+
+/** A refusal the SMTP server called permanent (5xx): retrying will not help. */
+export const isPermanentSmtpError = (e: unknown) => {
+  const code = (e as { responseCode?: number })?.responseCode;
+  return typeof code === "number" && code >= 500 && code < 600;
+};
+
+const mailers = new WeakMap<App, Mailer>();
+
+/** The App's mailer, or null when no SMTP server is configured. */
+export function mailerOf(app: App): Mailer | null {
+  const smtp = app.config.smtp;
+  if (!smtp) return null;
+  let m = mailers.get(app);
+  if (!m) {
+    const transport = nodemailer.createTransport({
+      host: smtp.host,
+      port: smtp.port,
+      // tls: TLS from the first byte (465); starttls: plain, then upgrade, refusing a server that cannot;
+      // none: plain text, for a relay on the same host only.
+      secure: smtp.tls === "tls",
+      requireTLS: smtp.tls === "starttls",
+      ignoreTLS: smtp.tls === "none",
+      ...(smtp.username ? { auth: { user: smtp.username, pass: smtp.password ?? "" } } : {}),
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    });
+    m = {
+      async send(msg) {
+        await transport.sendMail({
+          from: smtp.from,
+          to: msg.to,
+          subject: msg.subject,
+          text: msg.text,
+          html: msg.html,
+        });
+      },
+    };
+    mailers.set(app, m);
+  }
+  return m;
+}
+
+export const mailUnavailable = () =>
+  new ServiceError(
+    503,
+    "mail_unavailable",
+    "Email is off on this server (no SVC_SMTP_HOST); nothing was sent.",
+  );
+
+/** The mailer, or 503 `mail_unavailable`. */
+export function requireMailer(app: App): Mailer {
+  const m = mailerOf(app);
+  if (!m) throw mailUnavailable();
+  return m;
+}

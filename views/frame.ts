@@ -1,0 +1,49 @@
+// What every dashboard page knows about the request: who is signed in, in which org and mode, the CSRF token
+// for its forms, and a flash message from the previous step.
+
+export interface OrgChoice {
+  id: string;
+  name: string;
+  role: string;
+  status: string;
+  status_note: string | null;
+}
+
+export interface Frame {
+  title: string;
+  /** The nav entry to mark as current. */
+  section?: string;
+  csrf: string;
+  signedIn: { email: string; name: string | null } | null;
+  org: OrgChoice | null;
+  orgs: OrgChoice[];
+  livemode: boolean;
+  flash: { kind: "ok" | "error"; text: string } | null;
+  /** The path to come back to after switching org or mode. */
+  path: string;
+}
+
+/** Errors by field name (`param` of a problem); "" holds an error about the form as a whole. */
+export type FieldErrors = Record<string, string>;
+
+/** Flash messages are chosen from this list by key (a cookie names the key), never echoed from a request. */
+export const FLASH: Record<string, { kind: "ok" | "error"; text: string }> = {
+  signed_out: { kind: "ok", text: "You are signed out." },
+  session_revoked: { kind: "ok", text: "The session is signed out." },
+  org_switched: { kind: "ok", text: "Switched org." },
+  mode_test: { kind: "ok", text: "Switched to test mode." },
+  mode_live: { kind: "ok", text: "Switched to live mode." },
+  confirmed: { kind: "ok", text: "Password confirmed. You can change security settings for 10 minutes." },
+  totp_enabled: { kind: "ok", text: "Authenticator app turned on." },
+  totp_disabled: { kind: "ok", text: "Authenticator app turned off." },
+  recovery_new: { kind: "ok", text: "New recovery codes made; the old ones no longer work." },
+  passkey_added: { kind: "ok", text: "Passkey added." },
+  passkey_renamed: { kind: "ok", text: "Passkey renamed." },
+  passkey_removed: { kind: "ok", text: "Passkey removed." },
+  key_revoked: { kind: "ok", text: "API key revoked. It stops working now." },
+  mfa_required_first: {
+    kind: "error",
+    text: "An org you belong to requires two-factor sign-in: set up an authenticator app or a passkey first.",
+  },
+  session_expired: { kind: "error", text: "Your session ended. Sign in again." },
+};

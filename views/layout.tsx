@@ -1,0 +1,156 @@
+// The frame of every dashboard page: the mode bar (test or live, on every page, in words and colour), the header
+// with navigation, org switcher and sign-out, the org's status note, the flash message, then the page.
+// Scripts and styles are files served by svc itself; the Content-Security-Policy forbids inline ones.
+import type { Child } from "hono/jsx";
+import type { Frame } from "./frame.ts";
+import { Csrf } from "./parts.tsx";
+
+const NAV: { section: string; href: string; label: string }[] = [
+  { section: "home", href: "/home", label: "Home" },
+  { section: "api_keys", href: "/api-keys", label: "API keys" },
+  { section: "security", href: "/account/security", label: "Security" },
+  { section: "sessions", href: "/account/sessions", label: "Sessions" },
+];
+
+function ModeBar(props: { livemode: boolean }) {
+  return props.livemode ? (
+    <div class="mode mode-live" id="mode-bar">
+      <strong>LIVE MODE</strong> — posts go to real networks.
+    </div>
+  ) : (
+    <div class="mode mode-test" id="mode-bar">
+      <strong>TEST MODE</strong> — sandbox channels only; nothing reaches a real network.
+    </div>
+  );
+}
+
+function OrgStatus(props: { f: Frame }) {
+  const o = props.f.org;
+  if (!o || o.status === "active") return null;
+  const text =
+    o.status === "suspended"
+      ? "This org is suspended by the operator: nothing is published and nothing can be changed."
+      : o.status === "read_only"
+        ? "This org is read-only: you can look, but changes are refused."
+        : `This org's status is ${o.status}.`;
+  return (
+    <div class="alert warn" role="status" id="org-status">
+      <p>
+        <strong>{text}</strong>
+      </p>
+      {o.status_note ? <p>Operator's note: {o.status_note}</p> : null}
+    </div>
+  );
+}
+
+function Header(props: { f: Frame }) {
+  const f = props.f;
+  if (!f.signedIn) {
+    return (
+      <header class="top">
+        <a class="logo" href="/">
+          svc
+        </a>
+      </header>
+    );
+  }
+  return (
+    <header class="top">
+      <a class="logo" href="/home">
+        svc
+      </a>
+      <nav aria-label="Main">
+        <ul>
+          {NAV.map((n) => (
+            <li>
+              <a href={n.href} aria-current={f.section === n.section ? "page" : undefined}>
+                {n.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div class="switchers">
+        {f.orgs.length > 1 ? (
+          <form method="post" action="/org" class="inline">
+            <Csrf token={f.csrf} />
+            <input type="hidden" name="back" value={f.path} />
+            <label for="org-switch">Org</label>
+            <select id="org-switch" name="org">
+              {f.orgs.map((o) => (
+                <option value={o.id} selected={o.id === f.org?.id}>
+                  {o.name}
+                </option>
+              ))}
+            </select>
+            <button type="submit">Switch</button>
+          </form>
+        ) : f.org ? (
+          <span class="org-name" id="org-name">
+            {f.org.name}
+          </span>
+        ) : null}
+        <form method="post" action="/mode" class="inline">
+          <Csrf token={f.csrf} />
+          <input type="hidden" name="back" value={f.path} />
+          <input type="hidden" name="livemode" value={f.livemode ? "false" : "true"} />
+          <button type="submit" id="mode-switch">
+            {f.livemode ? "Switch to test mode" : "Switch to live mode"}
+          </button>
+        </form>
+        <form method="post" action="/signout" class="inline">
+          <Csrf token={f.csrf} />
+          <button type="submit" class="link">
+            Sign out <span class="muted">({f.signedIn.email})</span>
+          </button>
+        </form>
+      </div>
+    </header>
+  );
+}
+
+export function Layout(props: { f: Frame; children?: Child; scripts?: string[] }) {
+  const f = props.f;
+  const title = f.org ? `${f.title} · ${f.org.name} · svc` : `${f.title} · svc`;
+  return (
+    <html lang="en" class={f.signedIn ? (f.livemode ? "live" : "test") : undefined}>
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <meta name="robots" content="noindex" />
+        <meta
+          name="htmx-config"
+          content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"selfRequestsOnly":true}'
+        />
+        <title>{title}</title>
+        <link rel="stylesheet" href="/static/app.css" />
+        <script src="/static/htmx.min.js" defer />
+        <script src="/static/app.js" defer />
+        {(props.scripts ?? []).map((s) => (
+          <script src={s} defer />
+        ))}
+      </head>
+      <body hx-headers={JSON.stringify({ "X-CSRF-Token": f.csrf })}>
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
+        {f.signedIn ? <ModeBar livemode={f.livemode} /> : null}
+        <Header f={f} />
+        <main id="main" tabindex={-1}>
+          <OrgStatus f={f} />
+          {f.flash ? (
+            <div
+              class={`alert ${f.flash.kind}`}
+              role={f.flash.kind === "error" ? "alert" : "status"}
+              id="flash"
+            >
+              {f.flash.text}
+            </div>
+          ) : null}
+          <h1>{f.title}</h1>
+          {props.children}
+        </main>
+      </body>
+    </html>
+  );
+}

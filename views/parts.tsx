@@ -1,0 +1,79 @@
+// Small pieces shared by the pages: labelled fields with their error beside them, the hidden CSRF field, and a
+// form-level error. Text is escaped by the JSX runtime; nothing here opts out.
+import type { Child } from "hono/jsx";
+import type { FieldErrors } from "./frame.ts";
+
+export function Csrf(props: { token: string }) {
+  return <input type="hidden" name="_csrf" value={props.token} />;
+}
+
+export function Field(props: {
+  name: string;
+  label: string;
+  type?: string;
+  value?: string | undefined;
+  errors?: FieldErrors | undefined;
+  autocomplete?: string;
+  required?: boolean;
+  hint?: string;
+  inputmode?: "numeric" | "text";
+  maxlength?: number;
+}) {
+  const id = `f-${props.name}`;
+  const error = props.errors?.[props.name];
+  const describedBy = [props.hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ");
+  return (
+    <div class={error ? "field has-error" : "field"}>
+      <label for={id}>{props.label}</label>
+      {props.hint ? (
+        <p class="hint" id={`${id}-hint`}>
+          {props.hint}
+        </p>
+      ) : null}
+      <input
+        id={id}
+        name={props.name}
+        type={props.type ?? "text"}
+        value={props.value ?? ""}
+        autocomplete={props.autocomplete}
+        required={props.required}
+        inputmode={props.inputmode}
+        maxlength={props.maxlength}
+        aria-invalid={error ? "true" : undefined}
+        aria-describedby={describedBy || undefined}
+      />
+      {error ? (
+        <p class="error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** An error about the form as a whole (or a field the form does not show). */
+export function FormError(props: { errors?: FieldErrors | undefined; shown?: string[] }) {
+  const shown = new Set(props.shown ?? []);
+  const rest = Object.entries(props.errors ?? {}).filter(([k]) => !shown.has(k));
+  if (!rest.length) return null;
+  return (
+    <div class="alert error" role="alert">
+      {rest.map(([, text]) => (
+        <p>{text}</p>
+      ))}
+    </div>
+  );
+}
+
+export function Section(props: { title: string; children?: Child; id?: string }) {
+  const id = props.id ?? `s-${props.title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id}>{props.title}</h2>
+      {props.children}
+    </section>
+  );
+}
+
+export const when = (iso: string | null | undefined) =>
+  iso ? iso.replace("T", " ").slice(0, 16) + " UTC" : "—";
