@@ -175,7 +175,7 @@ for (const dialect of dialects) {
       expect(unknown.err).toContain("--colour");
       const missing = await svc(["admin", "bootstrap", "--org", "Acme"]);
       expect(missing.code).toBe(2);
-      expect(missing.err).toBe("svc admin bootstrap: --email is required\n");
+      expect(missing.err).toBe("svc admin bootstrap: --email is required (no terminal to ask on)\n");
       const noRole = await svc(["admin", "members", "add", "--email", "x@example.com"]);
       expect([noRole.code, noRole.err]).toEqual([2, "svc admin members add: --role is required\n"]);
       const nothing = await svc(["admin", "frobnicate", "--now"]);

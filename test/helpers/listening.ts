@@ -14,7 +14,12 @@ export interface ListeningApp extends TestApp {
 export async function listeningApp(dialect: Dialect, opts: TestAppOptions = {}): Promise<ListeningApp> {
   const t = await testApp(dialect, opts);
   const serve = (port: number) =>
-    Bun.serve({ hostname: "127.0.0.1", port, fetch: (req) => t.http.handle(req), idleTimeout: 60 });
+    Bun.serve({
+      hostname: "127.0.0.1",
+      port,
+      fetch: (req, srv) => t.http.handle(req, srv.requestIP(req)?.address ?? null),
+      idleTimeout: 60,
+    });
   let server: ReturnType<typeof serve> | null = serve(0);
   const port = server.port as number;
   const close = t.close;

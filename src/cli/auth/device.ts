@@ -3,7 +3,7 @@
 // token, a denial or the code's expiry.
 import { hostname } from "node:os";
 import { ApiError, send } from "../client/api.ts";
-import { openBrowser, waitForEnter } from "../client/browser.ts";
+import { openBrowser, readLine } from "../client/browser.ts";
 import type { Ctx } from "../client/command.ts";
 import { spinner } from "../client/prompt.ts";
 
@@ -36,13 +36,18 @@ const FAILURES: Record<string, string> = {
   invalid_grant: "the device code is no longer valid; run svc auth login again",
 };
 
-/** Shows the code, offers the browser, polls; answers the user token. */
-export async function approveDevice(ctx: Ctx, url: string, code: DeviceCode): Promise<string> {
+/**
+ * Shows the code, offers the browser, polls; answers the user token, or null when the person at the terminal
+ * chose to paste a key from the /cli page instead.
+ */
+export async function approveDevice(ctx: Ctx, url: string, code: DeviceCode): Promise<string | null> {
   const io = ctx.io;
   io.err(`! First copy your one-time code: ${ctx.c.bold(code.user_code)}`);
   if (ctx.interactive) {
-    io.err(`Press Enter to open ${code.verification_uri} in your browser...`);
-    await waitForEnter();
+    io.err(
+      `Press Enter to open ${code.verification_uri} in your browser (or type "paste" to paste a key instead)...`,
+    );
+    if (/^\s*p(aste)?\s*$/i.test(await readLine())) return null;
     if (!(await openBrowser(code.verification_uri, ctx.env)))
       io.err(`Could not open a browser; open ${code.verification_uri} yourself.`);
   } else {

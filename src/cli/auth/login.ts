@@ -34,7 +34,8 @@ Examples:
       fromStdin = true;
     } else {
       const code = await startDevice(host.url, wanted === "live");
-      token = code ? await approveDevice(ctx, host.url, code) : await pasteKey(ctx, host, wanted);
+      token =
+        (code && (await approveDevice(ctx, host.url, code))) || (await pasteKey(ctx, host, wanted, !code));
     }
     const me = await whoIs(host.url, token, ctx.global.org);
     const mode: Mode = me.livemode ? "live" : "test";
@@ -84,9 +85,12 @@ async function chooseHost(ctx: Ctx): Promise<Host> {
   throw new UsageError("--hostname is required (no terminal to ask on)");
 }
 
-async function pasteKey(ctx: Ctx, host: Host, mode: Mode): Promise<string> {
+/** The fallback: the dashboard's /cli page issues a key in the mode asked for, pasted here at a silent prompt. */
+async function pasteKey(ctx: Ctx, host: Host, mode: Mode, noDeviceFlow: boolean): Promise<string> {
   const page = `${host.url}/cli?device=${encodeURIComponent(deviceName())}${mode === "live" ? "&livemode=true" : ""}`;
-  ctx.io.err(`${host.key} does not offer device sign-in. Open ${page}, sign in, and paste the key it shows.`);
+  ctx.io.err(
+    `${noDeviceFlow ? `${host.key} does not offer device sign-in. ` : ""}Open ${page}, sign in, and paste the ${mode} key it shows.`,
+  );
   if (!ctx.interactive)
     throw new UsageError("no terminal to paste the key at; pipe it instead: svc auth login --with-token");
   await openBrowser(page, ctx.env);

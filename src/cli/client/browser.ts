@@ -16,10 +16,11 @@ export async function openBrowser(url: string, env: Record<string, string | unde
   }
 }
 
-/** Waits for Enter on a terminal (the person's go-ahead to open the browser). */
-export async function waitForEnter(): Promise<void> {
+/** Waits for a line on a terminal (Enter: the person's go-ahead to open the browser); answers what was typed. */
+export async function readLine(): Promise<string> {
   const { createInterface } = await import("node:readline");
   const rl = createInterface({ input: process.stdin });
-  await new Promise<void>((resolve) => rl.once("line", () => resolve()));
+  const line = await new Promise<string>((resolve) => rl.once("line", resolve));
   rl.close();
+  return line;
 }

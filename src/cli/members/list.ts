@@ -1,8 +1,7 @@
 // svc members list (user tokens only: /v1/members refuses API keys)
 import type { ClientCommand } from "../client/command.ts";
-import { listItems } from "../client/pages.ts";
 import { printList, when } from "../client/printer.ts";
-import { MEMBER_FIELDS } from "./fields.ts";
+import { MEMBER_FIELDS, type Member } from "./fields.ts";
 
 export const membersList: ClientCommand = {
   name: "members list",
@@ -11,7 +10,7 @@ export const membersList: ClientCommand = {
   help: "Example:\n  svc members list --json email,role",
   fields: MEMBER_FIELDS,
   async run(ctx) {
-    const rows = await listItems(ctx, "/v1/members", {});
+    const rows = (await ctx.api("GET", "/v1/members")).body.data as Member[];
     await printList(ctx, rows, [
       { header: "EMAIL", value: (m) => m.email },
       { header: "NAME", value: (m) => m.name, max: 30 },
