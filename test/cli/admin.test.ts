@@ -265,6 +265,18 @@ for (const dialect of dialects) {
       expect(left.map((m) => m.role)).toEqual(["owner"]);
     });
 
+    test("old top-level names point to svc admin; --as is refused with what replaced it", async () => {
+      const legacy = await svc(["keys", "generate", "--id", "k9"]);
+      expect(legacy.code).toBe(0);
+      expect(legacy.err).toBe("svc keys is now svc admin keys; running that.\n");
+      expect(legacy.out).toMatch(/^k9:[A-Za-z0-9+/]{43}=\n$/);
+      const as = await svc(["admin", "members", "list", "--as", "someone@example.com"]);
+      expect(as.code).toBe(2);
+      expect(as.err).toBe(
+        "svc admin members list: --as is no longer accepted: admin commands act as the operator in the org named by --org (audited under the command's name); to act as a person, sign in with svc auth login and use the client commands\n",
+      );
+    });
+
     test("keys generate prints id:<32 bytes of base64> and needs no database", async () => {
       const r = await svc(["admin", "keys", "generate", "--id", "k2"]);
       expect([r.code, r.err]).toEqual([0, ""]);

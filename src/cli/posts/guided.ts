@@ -26,16 +26,20 @@ export async function guidedInput(ctx: Ctx, given: Partial<PostInput>): Promise<
       (ch) => ch.status === "active",
     );
     if (channels.length === 0) throw new Error(`brand ${input.brand} has no active channel in this mode`);
-    input.channels = await ask.multiselect(
-      "Which channels?",
-      channels.map((ch) => ({
-        value: ch.id as string,
-        label:
-          `${ch.emulates ? `${ch.provider} (${ch.emulates})` : ch.provider} ${ch.display_name ?? ch.handle ?? ""}`.trim(),
-        hint: ch.id as string,
-      })),
-      channels.map((ch) => ch.id as string),
-    );
+    if (channels.length === 1) logStep(`Channel: ${channels[0].display_name ?? channels[0].provider}`);
+    input.channels =
+      channels.length === 1
+        ? [channels[0].id as string]
+        : await ask.multiselect(
+            "Which channels?",
+            channels.map((ch) => ({
+              value: ch.id as string,
+              label:
+                `${ch.emulates ? `${ch.provider} (${ch.emulates})` : ch.provider} ${ch.display_name ?? ch.handle ?? ""}`.trim(),
+              hint: ch.id as string,
+            })),
+            channels.map((ch) => ch.id as string),
+          );
   }
   if (!input.content && !input.template) {
     const kind = await ask.select("Text or template?", [
