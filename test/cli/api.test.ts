@@ -107,6 +107,15 @@ for (const dialect of dialects) {
       expect(typed.out).toBe("typed\n");
     });
 
+    test("in a terminal, --paginate shows its progress on stderr", async () => {
+      const p = c.pty(["api", "posts", "--paginate", "-f", "limit=10", "--jq", ".data | length"]);
+      expect(await p.exited).toBe(0);
+      const [, pages, items] = /Fetched (\d+) pages, (\d+) items/.exec(p.screen)!;
+      expect(Number(pages)).toBe(Math.ceil(Number(items) / 10));
+      expect(Number(items)).toBeGreaterThanOrEqual(40);
+      expect(p.screen.trimEnd().split("\n").at(-1)).toBe(items);
+    });
+
     test("an error prints the problem JSON and exits 1 with the message on stderr", async () => {
       const r = await c.run(["api", "posts", "-X", "GET", "-f", "limit=500"]);
       expect(r.code).toBe(1);

@@ -147,8 +147,9 @@ for (const dialect of dialects) {
       const r = await c.run(["channels", "list"]);
       expect(r.code).toBe(1);
       expect(r.err).toContain("You are not a member of Nope. (org_unknown)");
-      // --org beats the saved default.
+      // --org beats the saved default, and SVC_ORG does too.
       expect((await c.run(["channels", "list", "--org", acme.orgId])).code).toBe(0);
+      expect((await c.run(["channels", "list"], { env: { SVC_ORG: "Acme" } })).code).toBe(0);
       expect((await c.run(["auth", "switch", "--org", ""])).code).toBe(0);
       expect((await hosts()).hosts[hostKey()].org).toBeUndefined();
     });

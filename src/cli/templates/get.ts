@@ -2,7 +2,6 @@
 // version with the body.
 import type { ClientCommand } from "../client/command.ts";
 import { printObject } from "../client/printer.ts";
-import { requireFlag } from "../client/prompt.ts";
 import { UsageError } from "../output.ts";
 import { TEMPLATE_FIELDS } from "./list.ts";
 
@@ -18,7 +17,8 @@ export const templatesGet: ClientCommand = {
     const [key] = ctx.args as [string];
     let id = key;
     if (!/^tmpl_/.test(key)) {
-      const brand = ctx.flags.brand ?? requireFlag({ interactive: false }, undefined, "--brand");
+      const brand = ctx.flags.brand;
+      if (!brand) throw new UsageError("--brand is required to find a template by key");
       const found = await ctx.api("GET", "/v1/templates", { query: { brand, key } });
       const t = found.body?.data?.[0];
       if (!t) throw new Error(`no template with key ${JSON.stringify(key)} in brand ${brand}`);
