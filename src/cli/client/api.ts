@@ -122,7 +122,8 @@ function lower(h: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
-function reason(e: unknown): string {
+/** A short reason for a failed connection: "connection refused", "host not found", … */
+export function reason(e: unknown): string {
   const err = e as { code?: string; message?: string; cause?: { code?: string } };
   const code = err.code ?? err.cause?.code;
   if (code === "ConnectionRefused" || code === "ECONNREFUSED") return "connection refused";

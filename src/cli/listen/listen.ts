@@ -5,7 +5,7 @@ import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { randomBase62 } from "../../crypto/hash.ts";
 import { SIGNATURE_HEADER, signPayload } from "../../net/signature.ts";
 import { readHosts, writeHosts } from "../auth/hosts.ts";
-import { ApiError, buildUrl, USER_AGENT } from "../client/api.ts";
+import { ApiError, buildUrl, reason, USER_AGENT } from "../client/api.ts";
 import type { ClientCommand, Ctx } from "../client/command.ts";
 import { UsageError } from "../output.ts";
 
@@ -59,9 +59,7 @@ Example:
       try {
         res = await fetch(url, { headers });
       } catch (e) {
-        ctx.io.err(
-          `! cannot reach ${cred.url} (${(e as Error).message.split("\n")[0]}); retrying in ${retryMs / 1000} s`,
-        );
+        ctx.io.err(`! cannot reach ${cred.url} (${reason(e)}); retrying in ${retryMs / 1000} s`);
       }
       if (res && res.status !== 200) {
         const body = (await res.json().catch(() => ({}))) as { code?: string; detail?: string; errors?: [] };
@@ -139,8 +137,6 @@ async function deliver(ctx: Ctx, to: URL, secret: string, m: EventSourceMessage)
     const status = res.ok ? c.green(String(res.status)) : c.red(String(res.status));
     io.out(`${c.dim(stamp)}  <-- [${status}] POST ${to.href} [${m.id ?? "?"}] ${Date.now() - started} ms`);
   } catch (e) {
-    io.out(
-      `${c.dim(stamp)}  <-- ${c.red("failed")} POST ${to.href} [${m.id ?? "?"}]: ${(e as Error).message.split("\n")[0]}`,
-    );
+    io.out(`${c.dim(stamp)}  <-- ${c.red("failed")} POST ${to.href} [${m.id ?? "?"}]: ${reason(e)}`);
   }
 }
