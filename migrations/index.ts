@@ -9,6 +9,7 @@ import queueIndexes from "./0006_queue_indexes.ts";
 import leanQueueRows from "./0007_lean_queue_rows.ts";
 import postsMonthById from "./0008_posts_month_by_id.ts";
 import targetsChannelWaiting from "./0009_targets_channel_waiting.ts";
+import apiKeyLineage from "./0010_api_key_lineage.ts";
 import dashboardSessions from "./0011_dashboard_sessions.ts";
 import identity from "./0012_identity.ts";
 
@@ -22,6 +23,7 @@ export const migrations: Migration[] = [
   leanQueueRows,
   postsMonthById,
   targetsChannelWaiting,
+  apiKeyLineage,
   dashboardSessions,
   identity,
 ];

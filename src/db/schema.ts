@@ -77,6 +77,10 @@ export interface ApiKeysTable {
   expires_at: number | null;
   revoked_at: number | null;
   rolled_from: string | null;
+  /** The first key of the roll chain (null on keys written by an older release: the key itself). */
+  lineage_id: string | null;
+  /** The key this one was rolled to, if any. */
+  rolled_to: string | null;
   created_by_user: string | null;
   created_by_key: string | null;
   created_at: number;

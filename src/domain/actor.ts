@@ -11,6 +11,11 @@ export interface Actor {
   /** A brand-limited key sees and changes only this brand. */
   brandId: string | null;
   apiKeyId: string | null;
+  /**
+   * The first key of the acting key's roll chain: a rolled key is the same credential as the key it replaced, for
+   * every rule that compares the acting key (review of its own posts, rate limit, Idempotency-Key store).
+   */
+  keyLineageId?: string | null;
   /** Listed scopes of the key (null = full integration access); what a key may pass on when it creates keys. */
   keyScopes: readonly string[] | null;
   keyExpiresAt: number | null;
@@ -21,6 +26,9 @@ export interface Actor {
   operator: string | null;
   requestId: string;
 }
+
+/** The credential a rule compares: the key's lineage for API keys (a rolled key is the same credential). */
+export const credentialOf = (actor: Actor): string | null => actor.keyLineageId ?? actor.apiKeyId;
 
 /** 403 for a missing permission: keys lack a scope, people lack a role. */
 export function requireScope(actor: Actor, scope: Scope): void {

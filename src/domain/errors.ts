@@ -33,11 +33,29 @@ export class ServiceError extends Error {
   }
 }
 
-/** A 422 listing every problem; the first one names the error as a whole. */
+/**
+ * The request codes the spec answers with 400 (interface.md Requests), whatever found them: a schema's shape, a
+ * rule, or a domain check. One code, one status.
+ */
+export const BAD_REQUEST_CODES: ReadonlySet<string> = new Set([
+  "json_invalid",
+  "parameter_unknown",
+  "parameter_invalid",
+  "parameter_missing",
+  "parameter_conflict",
+  "body_too_large",
+  "body_unreadable",
+]);
+
+/**
+ * A 422 listing every problem; the first one names the error as a whole. When any problem is a request problem
+ * (parameter_invalid for `1.5` where a whole number belongs), the error is that 400, still listing them all.
+ */
 export function invalid(problems: Problem[]): ServiceError {
-  const first = problems[0];
+  const bad = problems.find((p) => BAD_REQUEST_CODES.has(p.code));
+  const first = bad ?? problems[0];
   if (!first) throw new Error("invalid() needs at least one problem");
-  return new ServiceError(422, first.code, first.message, {
+  return new ServiceError(bad ? 400 : 422, first.code, first.message, {
     param: first.param,
     detail: first.detail,
     errors: problems,

@@ -24,7 +24,13 @@ export function listParams(
 ): ListParams {
   let limit = 20;
   if (input.limit !== undefined && input.limit !== "") {
-    const n = typeof input.limit === "number" ? input.limit : Number(input.limit);
+    // Query text must be the digits of a whole number: Number() would also take "1e2", "0x10" or " 5".
+    const n =
+      typeof input.limit === "number"
+        ? input.limit
+        : typeof input.limit === "string" && /^[0-9]{1,3}$/.test(input.limit)
+          ? Number(input.limit)
+          : Number.NaN;
     if (!Number.isInteger(n) || n < 1 || n > 100)
       throw badRequest("parameter_invalid", "limit must be a whole number from 1 to 100.", "limit");
     limit = n;

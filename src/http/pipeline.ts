@@ -2,11 +2,12 @@
 // body rules, Idempotency-Key, the handler, problem details, security headers, request log and access.denied.
 import type { App } from "../app/context.ts";
 import { isUnavailable } from "../db/index.ts";
-import type { Actor } from "../domain/actor.ts";
+import { type Actor, credentialOf } from "../domain/actor.ts";
 import { auditDenied } from "../domain/audit/service.ts";
 import { authenticate } from "../domain/auth/authenticate.ts";
 import { badRequest, ServiceError } from "../domain/errors.ts";
 import { AnswerInTx, KeyTakenMeanwhile, storeAnswer } from "../domain/idempotency/in-tx.ts";
+import { type AnswerSeal, openAnswer, sealAnswer, showsSecret } from "../domain/idempotency/sealed.ts";
 import {
   checkKey,
   claim,
@@ -16,14 +17,16 @@ import {
   fingerprintOf,
   keyInUse,
 } from "../domain/idempotency/service.ts";
+import { guardText } from "../domain/input.ts";
 import type { RequestLog } from "../domain/requests/log.ts";
 import { newId } from "../lib/ids.ts";
 import { jsonOf } from "../lib/json-text.ts";
+import { readJsonBody } from "./body.ts";
 import { internalError, problemBody } from "./problem.ts";
 import type { RateLimiter } from "./ratelimit.ts";
 import { isReply, type RouteDef } from "./route.ts";
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+export { MAX_BODY_BYTES } from "./body.ts";
 
 export interface HttpContext {
   app: App;
@@ -82,75 +85,6 @@ export function asServiceError(app: App, e: unknown, requestId: string): Service
   return internalError();
 }
 
-const decoder = new TextDecoder("utf-8", { fatal: true });
-
-/** Reads at most 1 MiB of body as UTF-8 text. */
-async function readBody(request: Request): Promise<string> {
-  const length = request.headers.get("content-length");
-  const declared = Number(length ?? "0");
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  if (length !== null && Number.isSafeInteger(declared) && declared >= 0) return readDeclared(request);
-  if (!request.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_BODY_BYTES) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  } catch (e) {
-    if (e instanceof ServiceError) throw e;
-    throw badRequest("body_unreadable", "The request body could not be read.");
-  }
-  return utf8(Buffer.concat(chunks));
-}
-
-const tooLarge = () => badRequest("body_too_large", "The request body is over 1 MiB.");
-
-function utf8(bytes: ArrayBuffer | Uint8Array): string {
-  try {
-    return decoder.decode(bytes);
-  } catch {
-    throw badRequest("body_unreadable", "The request body is not valid UTF-8.");
-  }
-}
-
-/**
- * A body of declared length (at most 1 MiB, checked by the caller) read whole by the runtime: HTTP framing ends
- * the body at that length, and reading it through a stream reader cost tens of µs of CPU a request. The size is
- * checked again because an in-process Request may carry more than it declares.
- */
-async function readDeclared(request: Request): Promise<string> {
-  let bytes: ArrayBuffer;
-  try {
-    bytes = await request.arrayBuffer();
-  } catch {
-    throw badRequest("body_unreadable", "The request body could not be read.");
-  }
-  if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
-  return utf8(bytes);
-}
-
-function parseJson(raw: string): unknown {
-  if (raw.trim() === "") return {};
-  let body: unknown;
-  try {
-    body = JSON.parse(raw);
-  } catch (e) {
-    throw badRequest("json_invalid", `The body is not valid JSON: ${(e as Error).message}`);
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body))
-    throw badRequest("json_invalid", "The body must be a JSON object.");
-  return body;
-}
-
 const LIST_PARAMS = ["limit", "starting_after", "ending_before"];
 
 function parseQuery(url: URL, route: RouteDef): Record<string, string> {
@@ -161,6 +95,8 @@ function parseQuery(url: URL, route: RouteDef): Record<string, string> {
       (route.list && LIST_PARAMS.includes(k)) ||
       route.queryPrefixes?.some((p) => k.startsWith(p));
     if (!known) throw badRequest("parameter_unknown", `Unknown query parameter ${k}.`, k);
+    guardText(k, k);
+    guardText(v, k);
     out[k] = v;
   }
   return out;
@@ -181,6 +117,7 @@ export async function runRoute(
   let status = 500;
   let code: string | null = null;
   let idem: { credential: string; key: string } | null = null;
+  let seal: AnswerSeal | null = null;
   let response: Response;
   try {
     if (!(await app.schemaReady())) {
@@ -196,7 +133,8 @@ export async function runRoute(
       requestId,
     });
     actor = a;
-    const rl = ctx.limiter.take(a.apiKeyId ?? a.userTokenId ?? a.orgId, app.clock.now());
+    // One bucket per credential: a key and the keys it was rolled to share it.
+    const rl = ctx.limiter.take(credentialOf(a) ?? a.userTokenId ?? a.orgId, app.clock.now());
     rateHeaders = rl.headers;
     if (!rl.ok) {
       throw new ServiceError(429, "rate_limited", "Too many requests; slow down.", {
@@ -210,26 +148,39 @@ export async function runRoute(
         `This org is read-only.${a.orgStatusNote ? ` ${a.orgStatusNote}` : ""}`,
       );
     }
+    // Path parameters are text the route looks up or stores: held to the same rule as body and query.
+    for (const [k, v] of Object.entries(params ?? {})) guardText(v, k);
     const query = parseQuery(url, route);
     let body: unknown = {};
     let raw = "";
     if (route.method !== "GET") {
-      raw = await readBody(request);
-      body = parseJson(raw);
+      ({ raw, body } = await readJsonBody(route, request));
     }
     const idemKey = request.headers.get("idempotency-key");
     let answer: AnswerInTx | null = null;
     if (idemKey !== null && route.method === "POST" && a.kind === "api_key") {
       checkKey(idemKey);
       const fingerprint = fingerprintOf(route.method, url.pathname, raw);
+      // Keys are stored per credential: a key and the keys it was rolled to share them.
+      const credential = credentialOf(a)!;
+      // Where the answer is bound when it is stored sealed (a route that shows a secret once, or any answer that
+      // carries one): a secret is never stored in clear.
+      seal = { orgId: a.orgId, credentialId: credential, key: idemKey };
       // A key never seen, on a route whose change is one transaction: the answer is stored with the change.
       // A stored key (an answer, a running or abandoned claim) goes through the claim as before.
-      if (route.answerInTx && !(await findKey(app, a.apiKeyId!, idemKey))) {
-        answer = new AnswerInTx(a.apiKeyId!, idemKey, fingerprint, route.status ?? 200);
+      if (route.answerInTx && !(await findKey(app, credential, idemKey))) {
+        answer = new AnswerInTx(
+          credential,
+          idemKey,
+          fingerprint,
+          route.status ?? 200,
+          seal,
+          !!route.secretOnce,
+        );
       } else {
-        const c = await claim(app, a.apiKeyId!, idemKey, fingerprint);
-        if (c.kind === "replay") return replay(c.status, c.body);
-        idem = { credential: a.apiKeyId!, key: idemKey };
+        const c = await claim(app, credential, idemKey, fingerprint);
+        if (c.kind === "replay") return replay(c.status, await opened(c.body));
+        idem = { credential, key: idemKey };
       }
     }
     let out: unknown;
@@ -241,7 +192,7 @@ export async function runRoute(
       const row = await findKey(app, answer.credentialId, answer.key);
       const found = row ? existingKey(row, answer.fingerprint, app.clock.now()) : "abandoned";
       if (found === "abandoned" || found.kind !== "replay") throw keyInUse();
-      return replay(found.status, found.body);
+      return replay(found.status, await opened(found.body));
     }
     if (out instanceof Response) {
       // A streamed answer (server-sent events): the handler has checked everything that can fail.
@@ -264,9 +215,14 @@ export async function runRoute(
       // retry. The key stays claimed, so a retry within 5 minutes is told it is in use rather than run twice.
       const key = idem;
       idem = null;
-      await complete(app, key.credential, key.key, status, text).catch((e) =>
-        app.log.warn("storing an idempotent answer failed", { request_id: requestId, error: String(e) }),
-      );
+      const sealWith =
+        status >= 200 && status < 300 && (route.secretOnce || showsSecret(r.body)) ? seal : null;
+      const stored = async () => (sealWith ? sealAnswer(app.db, app, sealWith, text) : text);
+      await stored()
+        .then((body) => complete(app, key.credential, key.key, status, body))
+        .catch((e) =>
+          app.log.warn("storing an idempotent answer failed", { request_id: requestId, error: String(e) }),
+        );
     }
     response = jsonResponse(status, text, requestId, { ...rateHeaders, ...r.headers });
   } catch (e) {
@@ -282,6 +238,10 @@ export async function runRoute(
     response = problemResponse(err, requestId, rateHeaders);
   }
   return finish(response);
+
+  async function opened(body: string): Promise<string> {
+    return seal ? openAnswer(app, seal, body) : body;
+  }
 
   function replay(replayStatus: number, replayBody: string): Response {
     status = replayStatus;

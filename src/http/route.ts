@@ -52,6 +52,12 @@ export interface RouteDef {
    * `idempotency` to the domain call, which answers with `status` and the body it returns).
    */
   answerInTx?: boolean;
+  /**
+   * The answer shows a secret once (a new API key, a webhook signing secret): under an Idempotency-Key its stored
+   * copy is sealed with the org's data key, so the secret never rests in clear. A test walks the route table:
+   * every route whose response schema has a `secret` must set this.
+   */
+  secretOnce?: boolean;
   handler: (req: Req) => Promise<unknown | Reply>;
 }
 

@@ -21,6 +21,9 @@ export const publicRoutes: [string, string][] = [
   ...v1PublicRoutes.map((r) => [r.method, r.path] as [string, string]),
 ];
 
+/** Two years; not includeSubDomains: other hosts under the base URL's domain are not svc's to decide. */
+export const HSTS = "max-age=63072000";
+
 const patternOf = (path: string) =>
   new RegExp(`^${path.replace(/[.]/g, "\\.").replace(/:[A-Za-z_]+/g, "[^/]+")}$`);
 
@@ -125,12 +128,16 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
       },
     );
   }
+  // Served over https (the base URL says so, a TLS proxy in front): browsers are told to keep to https.
+  const hsts = new URL(app.config.baseUrl).protocol === "https:";
   return {
     elysia,
     ctx,
-    handle: (req, peer) => {
+    handle: async (req, peer) => {
       if (peer) peers.set(req, peer);
-      return elysia.handle(req);
+      const res = await elysia.handle(req);
+      if (hsts) res.headers.set("Strict-Transport-Security", HSTS);
+      return res;
     },
   };
 }

@@ -6,6 +6,8 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import type { App } from "../app/context.ts";
 import { authenticate } from "../domain/auth/authenticate.ts";
 import { ServiceError } from "../domain/errors.ts";
+import { guardJson } from "../domain/input.ts";
+import { readBody } from "../http/body.ts";
 import { asServiceError, MAX_BODY_BYTES, problemResponse, SECURITY_HEADERS } from "../http/pipeline.ts";
 import { newId } from "../lib/ids.ts";
 import { type ApiCall, requestParts } from "./api.ts";
@@ -51,7 +53,19 @@ export function mcpHandler(app: App, dispatch: (request: Request) => Promise<Res
         maxRequestBodySize: MAX_BODY_BYTES,
       });
       await server.connect(transport);
-      const res = await transport.handleRequest(request);
+      // The body is held to the API's rules (1 MiB, UTF-8, storable strings, bounded depth) before the SDK sees it.
+      const text = await readBody(request);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined; // the transport answers a JSON-RPC parse error
+      }
+      if (parsed !== undefined) guardJson(parsed);
+      const res = await transport.handleRequest(
+        new Request(request.url, { method: request.method, headers: request.headers, body: text }),
+        parsed === undefined ? undefined : { parsedBody: parsed },
+      );
       // The JSON answer is complete once handleRequest returns; nothing is kept for a later request.
       await server.close();
       const headers = new Headers(res.headers);

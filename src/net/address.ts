@@ -1,8 +1,9 @@
 // What kind of address a host resolved to. Only globally routable unicast counts as public; everything else
 // (loopback, RFC 1918, CGNAT, unique-local, link-local, multicast, unspecified, broadcast, documentation and other
 // reserved ranges) is refused unless an allow setting says otherwise. IPv6 forms that carry an IPv4 address
-// (::ffff:a.b.c.d, ::ffff:0:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16) are judged by the IPv4 address inside,
-// so ::ffff:127.0.0.1 is loopback and a DNS64 answer for a public host stays public.
+// (IPv4-compatible ::a.b.c.d, ::ffff:a.b.c.d, ::ffff:0:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16, Teredo
+// 2001::/32) are judged by the IPv4 address inside, so ::127.0.0.1 and ::ffff:127.0.0.1 are loopback,
+// [::169.254.169.254] is link-local, and a DNS64 answer for a public host stays public.
 
 import ipaddr from "ipaddr.js";
 
@@ -23,6 +24,19 @@ export function parseIp(text: string): IpAddress | undefined {
 export function embeddedIPv4(addr: ipaddr.IPv6): ipaddr.IPv4 | undefined {
   const range = addr.range();
   const b = addr.toByteArray();
+  // IPv4-compatible ::a.b.c.d (::/96, deprecated but still routed to a.b.c.d by some stacks). :: and ::1 keep
+  // their own meaning (unspecified, loopback), both non-public anyway.
+  if (b.slice(0, 12).every((x) => x === 0) && range !== "unspecified" && range !== "loopback") {
+    return ipaddr.IPv4.parse(b.slice(12, 16).join("."));
+  }
+  // Teredo 2001:0::/32: the client's IPv4 address is the last 32 bits, inverted (RFC 4380 section 4).
+  if (range === "teredo")
+    return ipaddr.IPv4.parse(
+      b
+        .slice(12, 16)
+        .map((x) => x ^ 0xff)
+        .join("."),
+    );
   if (range === "ipv4Mapped" || range === "rfc6145") return ipaddr.IPv4.parse(b.slice(12, 16).join("."));
   // Only the well-known NAT64 prefix has the IPv4 address in the last 32 bits; 64:ff9b:1::/48 is local-use.
   if (range === "rfc6052" && addr.match(ipaddr.IPv6.parse("64:ff9b::"), 96)) {

@@ -188,13 +188,13 @@ for (const dialect of dialects) {
       expect((await t.request("GET", "/v1/brands", { key: rolled.body.secret })).status).toBe(200);
     });
 
-    test("overlap_hours over 168 is refused as a rule (422 parameter_invalid)", async () => {
+    test("overlap_hours over 168 is refused as parameter_invalid (400, like a wrong type)", async () => {
       const k = await create(a.testKey, { name: "overlap", scopes: ["brands:read"] });
       const r = await t.request("POST", `/v1/api_keys/${k.body.id}/roll`, {
         key: a.testKey,
         body: { overlap_hours: 169 },
       });
-      expect([r.status, r.body.code, r.body.param]).toEqual([422, "parameter_invalid", "overlap_hours"]);
+      expect([r.status, r.body.code, r.body.param]).toEqual([400, "parameter_invalid", "overlap_hours"]);
       expect(r.body.detail).toBe("overlap_hours must be 0 to 168.");
       const wrongType = await t.request("POST", `/v1/api_keys/${k.body.id}/roll`, {
         key: a.testKey,

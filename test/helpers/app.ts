@@ -69,6 +69,9 @@ export async function testApp(dialect: Dialect, opts: TestAppOptions = {}): Prom
       const headers: Record<string, string> = { ...o.headers };
       if (o.key) headers.authorization = `Bearer ${o.key}`;
       let body: string | undefined = o.raw;
+      // Raw text is sent as JSON too (a Request with a string body would otherwise say text/plain).
+      if (o.raw !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "content-type"))
+        headers["content-type"] = "application/json";
       if (o.body !== undefined) {
         body = JSON.stringify(o.body);
         headers["content-type"] = "application/json";

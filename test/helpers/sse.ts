@@ -15,6 +15,8 @@ export interface SseClient {
   nextEvent(timeoutMs?: number): Promise<SseBlock>;
   /** Resolves with a block if one arrives within `ms`, else null. */
   maybe(ms: number): Promise<SseBlock | null>;
+  /** Reads on until the server ends the stream: true when it did within `ms`, false when it was still open. */
+  ends(ms: number): Promise<boolean>;
   close(): void;
 }
 
@@ -86,6 +88,13 @@ export async function sse(url: string, headers: Record<string, string> = {}): Pr
       }
     },
     maybe: (ms) => take(ms),
+    async ends(ms) {
+      const deadline = Date.now() + ms;
+      while (Date.now() < deadline) {
+        if ((await take(Math.max(1, deadline - Date.now()))) === null && ended) return true;
+      }
+      return ended;
+    },
     close: () => ctrl.abort(),
   };
   return client;

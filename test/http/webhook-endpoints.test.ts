@@ -84,6 +84,22 @@ for (const dialect of dialects) {
       // A private IP literal is refused at once when SVC_ALLOW_PRIVATE_WEBHOOKS is off.
       expect(await codes({ url: "http://127.0.0.1:9/x" })).toEqual([422, "url_invalid", "url"]);
       expect(await codes({ url: "http://[::1]/x" })).toEqual([422, "url_invalid", "url"]);
+      // Every IPv6 form that carries an IPv4 address is judged by the address it carries.
+      for (const host of [
+        "[::169.254.169.254]",
+        "[::127.0.0.1]",
+        "[::ffff:10.0.0.1]",
+        "[64:ff9b::169.254.169.254]",
+        "[2002:a9fe:a9fe::1]",
+        "[2001:0:4136:e378:8000:63bf:80ff:fffe]",
+      ]) {
+        expect([host, ...(await codes({ url: `http://${host}/x` }))]).toEqual([
+          host,
+          422,
+          "url_invalid",
+          "url",
+        ]);
+      }
       expect(await codes({ url: "http://example.com/x" }, a.liveKey)).toEqual([422, "url_insecure", "url"]);
       expect((await post("/v1/webhook_endpoints", { url: "https://example.com/x" }, a.liveKey)).status).toBe(
         201,
@@ -160,7 +176,7 @@ for (const dialect of dialects) {
       expect(row.previous_secret).not.toBeNull();
       expect(row.previous_secret_until! - t.app.clock.now()).toBeGreaterThan(2 * 3600_000 - 5000);
       const tooLong = await post(`/v1/webhook_endpoints/${ep.id}/roll_secret`, { overlap_hours: 169 });
-      expect([tooLong.status, tooLong.body.code]).toEqual([422, "parameter_invalid"]);
+      expect([tooLong.status, tooLong.body.code]).toEqual([400, "parameter_invalid"]);
       const none = await post(`/v1/webhook_endpoints/${ep.id}/roll_secret`, { overlap_hours: 0 });
       expect(none.status).toBe(200);
       const after = await t.app.db

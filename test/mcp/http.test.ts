@@ -284,6 +284,27 @@ for (const dialect of dialects) {
         { jsonrpc: "2.0", method: "notifications/initialized" },
       );
       expect(note.status).toBe(202);
+      // The body is held to the API's rules: NUL, deep nesting and size are refused before the SDK parses it.
+      const call = (args: unknown) => ({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "list_posts", arguments: args },
+      });
+      const nul = await post({ authorization: `Bearer ${a.testKey}` }, call({ q: "a\u0000b" }));
+      expect([nul.status, ((await nul.json()) as Json).code]).toEqual([400, "parameter_invalid"]);
+      const nested = await fetch(`${running.url}/v1/mcp`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${a.testKey}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_posts","arguments":{"q":${"[".repeat(50_000)}${"]".repeat(50_000)}}}}`,
+      });
+      expect([nested.status, ((await nested.json()) as Json).code]).toEqual([400, "parameter_invalid"]);
+      const huge = await post({ authorization: `Bearer ${a.testKey}` }, call({ q: "x".repeat(1_100_000) }));
+      expect([huge.status, ((await huge.json()) as Json).code]).toEqual([400, "body_too_large"]);
       const get = await fetch(`${running.url}/v1/mcp`, { headers: { authorization: `Bearer ${a.testKey}` } });
       expect([get.status, get.headers.get("allow")]).toEqual([405, "POST"]);
     });

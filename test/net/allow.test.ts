@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { classify, parseIp } from "../../src/net/address.ts";
+import { classify, type IpAddress, parseIp } from "../../src/net/address.ts";
 import { AllowSettingError, checkAddress, NOTHING_ALLOWED, parseAllowSetting } from "../../src/net/allow.ts";
 
 const ip = (text: string) => {
@@ -89,9 +89,44 @@ describe("classify", () => {
       ["64:ff9b::10.0.0.1", "private"],
       ["64:ff9b::8.8.8.8", "public"],
       ["2002:7f00:1::", "loopback"],
-      ["2001::1", "teredo"],
+      // Teredo carries its client's address inverted in the last 32 bits: ::1 inverted is 255.255.255.254.
+      ["2001::1", "reserved"],
     ];
     for (const [addr, expected] of cases) expect([addr, classify(ip(addr))]).toEqual([addr, expected]);
+  });
+
+  test("every IPv6 form that carries an IPv4 address is judged by the address it carries", () => {
+    // As a URL host: WHATWG URL rewrites [::169.254.169.254] to [::a9fe:a9fe], which parses as plain unicast.
+    const host = (u: string) => ip(new URL(u).hostname);
+    const cases: [IpAddress, string][] = [
+      // IPv4-compatible ::/96 (the finding: these read as public before).
+      [host("http://[::169.254.169.254]/"), "link_local"],
+      [host("http://[::127.0.0.1]/"), "loopback"],
+      [host("http://[::10.0.0.1]/"), "private"],
+      [host("http://[::8.8.8.8]/"), "public"],
+      [ip("::1"), "loopback"],
+      [ip("::"), "unspecified"],
+      // IPv4-mapped ::ffff:0:0/96 and the SIIT form ::ffff:0:0:0/96.
+      [host("http://[::ffff:169.254.169.254]/"), "link_local"],
+      [ip("::ffff:0:7f00:1"), "loopback"],
+      // NAT64 64:ff9b::/96.
+      [host("http://[64:ff9b::169.254.169.254]/"), "link_local"],
+      [host("http://[64:ff9b::8.8.8.8]/"), "public"],
+      // 6to4 2002:AABB:CCDD::/48 carries AA.BB.CC.DD.
+      [ip("2002:a9fe:a9fe::1"), "link_local"],
+      [ip("2002:c0a8:0101::1"), "private"],
+      [ip("2002:0808:0808::1"), "public"],
+      // Teredo 2001:0::/32 carries its client inverted in the last 32 bits.
+      [ip("2001:0:4136:e378:8000:63bf:80ff:fffe"), "loopback"], // client 127.0.0.1
+      [ip("2001:0:4136:e378:8000:63bf:5601:5601"), "link_local"], // client 169.254.169.254
+      [ip("2001:0:4136:e378:8000:63bf:f7f7:f7f7"), "public"], // client 8.8.8.8
+    ];
+    for (const [addr, expected] of cases) {
+      expect([addr.toString(), classify(addr)]).toEqual([addr.toString(), expected]);
+    }
+    expect(allowed(undefined, "::a9fe:a9fe")).toBe(false);
+    expect(allowed("true", "::a9fe:a9fe")).toBe(false); // link-local stays closed even with true
+    expect(allowed("true", "::7f00:1")).toBe(true);
   });
 
   test("only strict dotted-quad IPv4 and zone-free IPv6 parse", () => {

@@ -200,6 +200,12 @@ describe("address guard", () => {
       "blocked_address",
     );
     await expectKind(guardedRequest({ url: `http://[::1]:${port}/ok` }), "blocked_address");
+    // IPv4-compatible ::a.b.c.d, and a name resolving to one.
+    await expectKind(guardedRequest({ url: `http://[::127.0.0.1]:${port}/ok` }), "blocked_address");
+    await expectKind(
+      guardedRequest({ url: `http://compat.test:${port}/ok`, resolve: scripted(["::169.254.169.254"]) }),
+      "blocked_address",
+    );
     await expectKind(guardedRequest({ url: `http://0.0.0.0:${port}/ok` }), "blocked_address");
     await expectKind(guardedRequest({ url: `http://2130706433:${port}/ok` }), "blocked_address");
   });

@@ -43,8 +43,12 @@ export async function issueCliKey(
   const scopes = integration.length === INTEGRATION_SCOPES.length ? null : integration;
   const secret = newApiKeySecret(b.livemode);
   const now = app.clock.now();
+  const id = newId("key", now);
   const row: ApiKeysTable = {
-    id: newId("key", now),
+    id,
+    // A key of its own: the first of its roll chain.
+    lineage_id: id,
+    rolled_to: null,
     org_id: actor.orgId,
     livemode: b.livemode ? 1 : 0,
     name: `CLI: ${b.device_name}`,

@@ -3,11 +3,12 @@
 import type { App } from "../../app/context.ts";
 import { hintOf, newApiKeySecret } from "../../crypto/credentials.ts";
 import { sha256hex } from "../../crypto/hash.ts";
-import type { Tx } from "../../db/index.ts";
+import type { Db, Tx } from "../../db/index.ts";
 import type { ApiKeysTable } from "../../db/schema.ts";
 import { newId } from "../../lib/ids.ts";
-import { type Actor, requireScope } from "../actor.ts";
+import { type Actor, credentialOf, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
+import { credentialsChanged } from "../auth/still-valid.ts";
 import { loadBrand } from "../brands/service.ts";
 import { conflict, forbidden, invalid, notFound, type Problem, problem } from "../errors.ts";
 import { listParams, page } from "../pagination.ts";
@@ -70,13 +71,20 @@ async function insertKey(
   tx: Tx,
   app: App,
   actor: Actor,
-  k: Omit<ApiKeysTable, "id" | "hash" | "hint" | "created_at" | "last_used_at" | "revoked_at">,
+  k: Omit<
+    ApiKeysTable,
+    "id" | "hash" | "hint" | "created_at" | "last_used_at" | "revoked_at" | "lineage_id" | "rolled_to"
+  > & { lineage_id?: string },
 ) {
   const secret = newApiKeySecret(k.livemode === 1);
   const now = app.clock.now();
+  const id = newId("key", now);
   const row: ApiKeysTable = {
     ...k,
-    id: newId("key", now),
+    id,
+    // A new key starts its own lineage; a rolled key continues the lineage of the key it replaces.
+    lineage_id: k.lineage_id ?? id,
+    rolled_to: null,
     hash: sha256hex(secret),
     hint: hintOf(secret),
     created_at: now,
@@ -155,13 +163,17 @@ export async function rollApiKey(app: App, actor: Actor, id: string | "self", in
   const b = parse(ApiKeyRoll, input);
   const overlapMs = (b.overlap_hours ?? 24) * 3600_000;
   const now = app.clock.now();
-  return inTx(app, async (tx) => {
+  const out = await inTx(app, async (tx) => {
     const old = await loadKey(tx, actor, id === "self" ? actor.apiKeyId! : id);
     if (old.revoked_at !== null || (old.expires_at !== null && old.expires_at <= now)) {
       throw conflict("key_inactive", "This key is revoked or expired; create a new one instead.", {
         param: "id",
       });
     }
+    // At most one live successor per key: a key rolled already is in its overlap, and rolling it again would
+    // make one credential several live keys. Its successor is the key to roll (unless that one is gone).
+    if (old.rolled_to !== null && (await keyIsLive(tx, old.rolled_to, now)))
+      throw rolledAlready(old.rolled_to);
     if (id !== "self") {
       const scopes = old.scopes ? (JSON.parse(old.scopes) as string[]) : [];
       const problems = grantProblems(actor, scopes, old.brand_id, old.expires_at);
@@ -175,11 +187,34 @@ export async function rollApiKey(app: App, actor: Actor, id: string | "self", in
       brand_id: old.brand_id,
       expires_at: old.expires_at,
       rolled_from: old.id,
+      lineage_id: old.lineage_id ?? old.id,
       created_by_user: actor.userId,
       created_by_key: actor.apiKeyId,
     });
     const oldUntil = Math.min(old.expires_at ?? Number.MAX_SAFE_INTEGER, now + overlapMs);
-    await tx.updateTable("api_keys").set({ expires_at: oldUntil }).where("id", "=", old.id).execute();
+    // Conditional on the successor seen above: of two rolls at once, the second finds the row changed (on
+    // Postgres it waits for the first and re-checks the row) and is refused.
+    let claimRoll = tx
+      .updateTable("api_keys")
+      .set({ expires_at: oldUntil, rolled_to: row.id })
+      .where("id", "=", old.id);
+    claimRoll =
+      old.rolled_to === null
+        ? claimRoll.where("rolled_to", "is", null)
+        : claimRoll.where("rolled_to", "=", old.rolled_to);
+    const claimed = await claimRoll.executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) throw rolledAlready(null);
+    // A lineage has at most two live keys, the newest and the one in its overlap: rolling again ends the overlap
+    // of the keys before this one (a key rolled because it leaked must not stay live through its predecessor).
+    await tx
+      .updateTable("api_keys")
+      .set({ expires_at: now })
+      .where("org_id", "=", old.org_id)
+      .where("lineage_id", "=", old.lineage_id ?? old.id)
+      .where("id", "not in", [old.id, row.id])
+      .where("revoked_at", "is", null)
+      .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
+      .execute();
     await audit(tx, app, actor, {
       action: "api_key.roll",
       target: old.id,
@@ -187,12 +222,45 @@ export async function rollApiKey(app: App, actor: Actor, id: string | "self", in
     });
     return presentApiKey(row, secret);
   });
+  // With overlap_hours 0 the old key ended now: its event streams end too.
+  credentialsChanged(app);
+  return out;
+}
+
+async function keyIsLive(tx: Tx, id: string, now: number): Promise<boolean> {
+  const k = await tx
+    .selectFrom("api_keys")
+    .select(["revoked_at", "expires_at"])
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return !!k && k.revoked_at === null && (k.expires_at === null || k.expires_at > now);
+}
+
+const rolledAlready = (successor: string | null) =>
+  conflict(
+    "key_inactive",
+    successor
+      ? `This key was rolled already and its successor ${successor} is live; roll that key instead.`
+      : "This key was rolled by another request just now; roll its successor instead.",
+    { param: "id", ...(successor ? { detail: { rolled_to: successor } } : {}) },
+  );
+
+/** Whether `keyId` is the acting key or an earlier or later key of its roll chain (the same credential). */
+export async function isActingCredential(db: Db | Tx, actor: Actor, keyId: string | null): Promise<boolean> {
+  if (!keyId || !actor.apiKeyId) return false;
+  if (keyId === actor.apiKeyId) return true;
+  const k = await db
+    .selectFrom("api_keys")
+    .select(["id", "lineage_id"])
+    .where("id", "=", keyId)
+    .executeTakeFirst();
+  return !!k && (k.lineage_id ?? k.id) === credentialOf(actor);
 }
 
 export async function revokeApiKey(app: App, actor: Actor, id: string) {
   requireKeysWrite(actor);
   const now = app.clock.now();
-  return inTx(app, async (tx) => {
+  const out = await inTx(app, async (tx) => {
     const k = await loadKey(tx, actor, id);
     if (k.revoked_at === null) {
       await tx.updateTable("api_keys").set({ revoked_at: now }).where("id", "=", k.id).execute();
@@ -201,4 +269,7 @@ export async function revokeApiKey(app: App, actor: Actor, id: string) {
     }
     return presentApiKey(k);
   });
+  // Committed: this process's open event streams of the key end now; other processes' within seconds.
+  credentialsChanged(app);
+  return out;
 }

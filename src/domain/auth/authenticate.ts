@@ -12,6 +12,7 @@ const YEAR = 365 * 86400_000;
 
 interface KeyRow {
   id: string;
+  lineage_id: string;
   org_id: string;
   livemode: number;
   scopes: string | null;
@@ -71,7 +72,7 @@ export async function authenticate(
     const [row] = await raw<KeyRow>(
       app.db,
       app.dialect,
-      `SELECT k.id, k.org_id, k.livemode, k.scopes, k.brand_id, k.expires_at, k.revoked_at, o.status, o.status_note
+      `SELECT k.id, COALESCE(k.lineage_id, k.id) AS lineage_id, k.org_id, k.livemode, k.scopes, k.brand_id, k.expires_at, k.revoked_at, o.status, o.status_note
        FROM api_keys k JOIN orgs o ON o.id = k.org_id WHERE k.hash = ?`,
       [cred.hash],
     );
@@ -91,6 +92,7 @@ export async function authenticate(
       scopes,
       brandId: row.brand_id,
       apiKeyId: row.id,
+      keyLineageId: row.lineage_id,
       keyScopes: listed,
       keyExpiresAt: row.expires_at,
       userId: null,

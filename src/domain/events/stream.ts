@@ -5,6 +5,7 @@
 import type { App } from "../../app/context.ts";
 import { isId } from "../../lib/ids.ts";
 import type { Actor } from "../actor.ts";
+import { CREDENTIALS_SIGNAL, credentialStillValid } from "../auth/still-valid.ts";
 import { badRequest, notFound } from "../errors.ts";
 import { type Cursor, cursorOf, type FeedRow, headCursor, readAfter } from "./feed.ts";
 import { afterEventHooks } from "./hooks.ts";
@@ -14,6 +15,8 @@ import { isEventType, requireEventsRead } from "./service.ts";
 
 export const PING_AFTER_MS = 15_000;
 export const POLL_MS = 500;
+/** How often an open stream asks whether its credential still holds (and at once when this process ends one). */
+export const CREDENTIAL_CHECK_MS = 2_000;
 const BATCH = 100;
 
 // Every event written in this process wakes the streams it serves.
@@ -28,6 +31,7 @@ export interface StreamInput {
 export interface StreamTiming {
   pingAfterMs?: number;
   pollMs?: number;
+  credentialCheckMs?: number;
 }
 
 function parseTypes(raw: string | undefined): Set<string> | null {
@@ -69,11 +73,23 @@ export async function openEventStream(
   let { cursor, skip } = await startCursor(app, actor, input);
   const pingAfterMs = timing.pingAfterMs ?? PING_AFTER_MS;
   const pollMs = timing.pollMs ?? POLL_MS;
+  const checkMs = timing.credentialCheckMs ?? CREDENTIAL_CHECK_MS;
   const enc = new TextEncoder();
 
   let closed = false;
   let wake: (() => void) | null = null;
-  const stopListening = app.signals.on("events", () => wake?.());
+  // A revoked, expired or signed-out credential ends its streams: checked every few seconds (a change made by
+  // another process) and at once when this process changes a credential.
+  let recheck = false;
+  const stopEvents = app.signals.on("events", () => wake?.());
+  const stopCredentials = app.signals.on(CREDENTIALS_SIGNAL, () => {
+    recheck = true;
+    wake?.();
+  });
+  const stopListening = () => {
+    stopEvents();
+    stopCredentials();
+  };
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);
@@ -99,8 +115,26 @@ export async function openEventStream(
           controller.enqueue(enc.encode(s));
           lastWrite = Date.now();
         };
+        let checkedAt = Date.now();
+        const credentialEnded = async (): Promise<boolean> => {
+          if (!recheck && Date.now() - checkedAt < checkMs) return false;
+          recheck = false;
+          checkedAt = Date.now();
+          try {
+            return !(await credentialStillValid(app, actor));
+          } catch (e) {
+            // The database is away for a moment: the next check decides.
+            app.log.warn("event stream credential check failed", { error: String(e) });
+            return false;
+          }
+        };
         (async () => {
           while (!closed) {
+            if (await credentialEnded()) {
+              write(": credential no longer valid\n\n");
+              close();
+              break;
+            }
             let rows: FeedRow[] = [];
             try {
               rows = await readAfter(app, actor.orgId, actor.livemode, cursor, BATCH);
@@ -119,7 +153,10 @@ export async function openEventStream(
             if (rows.length === BATCH) continue;
             const idle = Date.now() - lastWrite;
             if (idle >= pingAfterMs) write(": ping\n\n");
-            else await sleep(Math.min(pollMs, pingAfterMs - idle));
+            else
+              await sleep(
+                Math.max(0, Math.min(pollMs, pingAfterMs - idle, checkMs - (Date.now() - checkedAt))),
+              );
           }
           try {
             controller.close();

@@ -6,6 +6,7 @@
 import type { App } from "../../app/context.ts";
 import type { Db, Tx } from "../../db/index.ts";
 import { raw } from "../../db/raw.ts";
+import { type AnswerSeal, sealAnswer, showsSecret } from "./sealed.ts";
 
 export class AnswerInTx {
   /** The answer's JSON once stored: what the pipeline sends. */
@@ -16,6 +17,10 @@ export class AnswerInTx {
     readonly fingerprint: string,
     /** The route's success status, stored with the body. */
     readonly status: number,
+    /** Where a sealed answer is bound; the answer is sealed when `sealAlways` or when it carries a secret. */
+    readonly seal: AnswerSeal | null = null,
+    /** The route shows a secret once (RouteDef.secretOnce). */
+    readonly sealAlways = false,
   ) {}
 }
 
@@ -42,7 +47,16 @@ export async function storeAnswer(
     app.dialect,
     `INSERT INTO idempotency_keys (credential_id, key, fingerprint, state, response_status, response_body, created_at)
      VALUES (?, ?, ?, 'done', ?, ?, ?) ON CONFLICT (credential_id, key) DO NOTHING RETURNING key`,
-    [answer.credentialId, answer.key, answer.fingerprint, answer.status, text, app.clock.now()],
+    [
+      answer.credentialId,
+      answer.key,
+      answer.fingerprint,
+      answer.status,
+      answer.seal && (answer.sealAlways || showsSecret(body))
+        ? await sealAnswer(tx, app, answer.seal, text)
+        : text,
+      app.clock.now(),
+    ],
   );
   if (stored.length === 0) throw new KeyTakenMeanwhile();
   answer.text = text;

@@ -4,6 +4,7 @@ import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
 import type { PostsTable } from "../../db/tables/posts.ts";
 import { type Actor, requireScope } from "../actor.ts";
+import { isActingCredential } from "../api-keys/service.ts";
 import { audit } from "../audit/service.ts";
 import { loadBrand } from "../brands/service.ts";
 import { conflict, forbidden } from "../errors.ts";
@@ -22,8 +23,12 @@ async function pendingForReview(tx: Tx, actor: Actor, id: string): Promise<Posts
   const post = await loadPost(tx, actor, id);
   if (post.status !== "pending_approval")
     throw conflict("post_not_pending", "Only a post waiting for approval can be approved or rejected.");
-  if (actor.apiKeyId && post.created_by_key === actor.apiKeyId)
-    throw forbidden("forbidden", "A key cannot review a post it created.");
+  // A rolled key is the same credential as the key it replaced: neither may review what the other created.
+  if (await isActingCredential(tx, actor, post.created_by_key))
+    throw forbidden(
+      "forbidden",
+      "A key cannot review a post it (or a key it was rolled from or to) created.",
+    );
   return post;
 }
 

@@ -15,6 +15,7 @@ export const apiKeyRoutes: RouteDef[] = [
   },
   {
     method: "POST",
+    secretOnce: true,
     path: "/v1/api_keys",
     tag: "API keys",
     summary: "Create an API key (secret shown once)",
@@ -26,6 +27,7 @@ export const apiKeyRoutes: RouteDef[] = [
   },
   {
     method: "POST",
+    secretOnce: true,
     path: "/v1/api_keys/self/roll",
     tag: "API keys",
     summary: "The calling key rolls itself",
@@ -36,6 +38,7 @@ export const apiKeyRoutes: RouteDef[] = [
   },
   {
     method: "POST",
+    secretOnce: true,
     path: "/v1/api_keys/:id/roll",
     tag: "API keys",
     summary: "Roll a key: a new secret; the old one works overlap_hours more",
@@ -48,6 +51,7 @@ export const apiKeyRoutes: RouteDef[] = [
   },
   {
     method: "POST",
+    secretOnce: false,
     path: "/v1/api_keys/:id/revoke",
     tag: "API keys",
     summary: "Revoke a key now",

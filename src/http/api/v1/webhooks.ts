@@ -29,6 +29,7 @@ export const webhookRoutes: RouteDef[] = [
   },
   {
     method: "POST",
+    secretOnce: true,
     path: "/v1/webhook_endpoints",
     tag,
     summary: "Create a webhook endpoint (its whsec_ secret is shown once)",
@@ -49,6 +50,7 @@ export const webhookRoutes: RouteDef[] = [
   },
   {
     method: "POST",
+    secretOnce: false,
     path: "/v1/webhook_endpoints/:id",
     tag,
     summary: "Update a webhook endpoint; disabled: true or false disables or enables it",
@@ -68,6 +70,7 @@ export const webhookRoutes: RouteDef[] = [
   },
   {
     method: "POST",
+    secretOnce: true,
     path: "/v1/webhook_endpoints/:id/roll_secret",
     tag,
     summary: "New secret (shown once); the old one also signs for overlap_hours (default 24, at most 168)",
