@@ -1,6 +1,5 @@
-// argv → a process role, an admin command or (later) a client command.
+// argv → a process role, an admin command or a client command.
 import pkg from "../../package.json" with { type: "json" };
-import { start } from "../app/boot.ts";
 import { ConfigError, loadConfig } from "../app/config.ts";
 import { createApp } from "../app/context.ts";
 import { migrate } from "../db/migrate.ts";
@@ -163,6 +162,8 @@ async function admin(args: string[], io: Io): Promise<number> {
 
 async function serve(role: "server" | "worker" | "all"): Promise<number> {
   const app = createApp(loadConfig());
+  // The server and worker code loads only for these roles, so client commands start in a fraction of the time.
+  const { start } = await import("../app/boot.ts");
   const running = await start(app, role);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
