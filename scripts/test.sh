@@ -17,6 +17,12 @@ if command -v pg_isready >/dev/null 2>&1 && ! pg_isready -h 127.0.0.1 -p 5432 -q
   for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null && break; sleep 1; done
 fi
 
+# The CLI's keychain test needs a Secret Service: gnome-keyring on a private D-Bus session (Debian packages).
+if ! command -v gnome-keyring-daemon >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  apt-get install -y -q gnome-keyring dbus >/dev/null 2>&1 ||
+    { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q gnome-keyring dbus >/dev/null 2>&1; } || true
+fi
+
 bun install --frozen-lockfile >/dev/null
 bun run check
 exec bun scripts/test.ts "$@"

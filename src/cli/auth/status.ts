@@ -42,13 +42,13 @@ export const authStatus: ClientCommand = {
         const secret = await storedSecret(key, entry, mode);
         const where =
           secret?.source === "keychain"
-            ? "system keychain"
+            ? "in system keychain"
             : secret
-              ? "hosts.yaml"
-              : "missing from the keychain";
+              ? "in hosts.yaml"
+              : "not found in a keychain";
         let state: string;
         let ok = false;
-        if (!secret) state = "no secret found; sign in again";
+        if (!secret) state = "sign in again (or run where its keychain is reachable)";
         else {
           const r = await send(
             { url: entry.url, token: secret.token, org: ctx.global.org ?? ctx.env.SVC_ORG ?? entry.org },
@@ -68,7 +68,7 @@ export const authStatus: ClientCommand = {
         }
         if (!ok) failing++;
         const mark = ok ? c.green("✓") : c.red("X");
-        io.out(`  ${mark} ${mode}: ${slot.user}, in ${where}; ${state}`);
+        io.out(`  ${mark} ${mode}: ${slot.user}, ${where}; ${state}`);
       }
     }
     return failing ? 1 : 0;
