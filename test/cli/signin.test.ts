@@ -116,6 +116,61 @@ for (const dialect of dialects) {
       }
     }, 30_000);
 
+    test("after slow_down the CLI waits 5 s longer between polls", async () => {
+      // A server whose clock a test can move back: the CLI's second poll then looks too soon to it.
+      let offset = 0;
+      const slow = await listeningApp(dialect, { clock: { now: () => Date.now() + offset } });
+      const c = cli();
+      try {
+        const org = await tenant(slow.app, "Slow");
+        const row = () => slow.app.db.selectFrom("device_authorizations").selectAll().executeTakeFirst();
+        const p = Bun.spawn(["bun", "src/main.ts", "auth", "login", "--hostname", slow.url], {
+          env: c.env,
+          stdin: "ignore",
+          stdout: "pipe",
+          stderr: "pipe",
+        });
+        let err = "";
+        (async () => {
+          for await (const chunk of p.stderr) err += new TextDecoder().decode(chunk);
+        })();
+        const code = await until(() => /one-time code: ([A-Z]{4}-[A-Z]{4})/.exec(err)?.[1]);
+        // First poll (after 5 s): pending. Then the server's clock goes back 3 s.
+        let first = 0;
+        for (;;) {
+          const r = await row();
+          if (r?.last_polled_at) {
+            first = r.last_polled_at;
+            break;
+          }
+          await Bun.sleep(50);
+        }
+        offset = -3000;
+        // Second poll 5 s later looks like 2 s to the server: slow_down, and the interval becomes 10 s.
+        for (;;) {
+          const r = await row();
+          if (r && r.last_polled_at !== first) {
+            expect(r.interval_s).toBe(10);
+            break;
+          }
+          await Bun.sleep(50);
+        }
+        const slowedAt = Date.now();
+        const owner = await personActor(slow.app, org.userId, org.orgId);
+        await approveDeviceAuthorization(slow.app, owner, {
+          userCode: code,
+          confirmedAt: Date.now() + offset,
+        });
+        expect(await p.exited).toBe(0);
+        // The next poll came 10 s after the slow_down (5 s interval + 5 s), not 5 s.
+        expect(Date.now() - slowedAt).toBeGreaterThan(9_000);
+        expect(err).toContain("Logged in to");
+      } finally {
+        c.cleanup();
+        await slow.close();
+      }
+    }, 40_000);
+
     test("the paste fallback: a silent prompt; a live key pasted into a test sign-in is refused", async () => {
       const c = cli();
       try {
@@ -145,6 +200,38 @@ for (const dialect of dialects) {
         expect((await hosts(c)).hosts[`127.0.0.1:${t.port}`].test.token).toBe(acme.testKey);
       } finally {
         c.cleanup();
+      }
+    }, 30_000);
+
+    test("a server without device sign-in: straight to the paste prompt", async () => {
+      // The same server behind a front that has no /v1/auth/device (as an install without it answers: 404).
+      const old = Bun.serve({
+        hostname: "127.0.0.1",
+        port: 0,
+        async fetch(req) {
+          const u = new URL(req.url);
+          if (u.pathname.startsWith("/v1/auth/device"))
+            return Response.json({ status: 404, code: "route_unknown" }, { status: 404 });
+          return fetch(`${t.url}${u.pathname}${u.search}`, { method: req.method, headers: req.headers });
+        },
+      });
+      const c = cli();
+      try {
+        const p = c.pty(["auth", "login", "--hostname", `http://127.0.0.1:${old.port}`]);
+        await p.waitFor(/does not offer device sign-in\. Open http:\/\/127\.0\.0\.1:\d+\/cli\?device=/);
+        await p.waitFor(/Paste the key/);
+        p.write(`${acme.testKey}${KEY.enter}`);
+        expect(await p.exited).toBe(0);
+        expect((await hosts(c)).hosts[`127.0.0.1:${old.port}`].test.token).toBe(acme.testKey);
+        // Without a terminal there is nowhere to paste: the way in is named.
+        const piped = await c.run(["auth", "login", "--hostname", `http://127.0.0.1:${old.port}`]);
+        expect(piped.code).toBe(2);
+        expect(piped.err).toEndWith(
+          "svc auth login: no terminal to paste the key at; pipe it instead: svc auth login --with-token\n",
+        );
+      } finally {
+        c.cleanup();
+        old.stop(true);
       }
     }, 30_000);
   });
