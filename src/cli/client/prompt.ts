@@ -1,20 +1,11 @@
 // Guided prompts (@clack/prompts) only when a person is at a terminal; otherwise the missing flag is named and
 // the command exits 2, so a script never hangs on a question.
 import * as p from "@clack/prompts";
-import { UsageError } from "../output.ts";
-import type { Ctx } from "./command.ts";
 
 export class Cancelled extends Error {
   constructor() {
     super("cancelled");
   }
-}
-
-/** The value, else a usage error naming the flag when no one can be asked. */
-export function requireFlag<T>(ctx: { interactive: boolean }, value: T | undefined, flag: string): T | null {
-  if (value !== undefined) return value;
-  if (!ctx.interactive) throw new UsageError(`${flag} is required (no terminal to ask on)`);
-  return null;
 }
 
 function settle<T>(v: T): Exclude<T, symbol> {
@@ -67,6 +58,3 @@ export const spinner = (output: NodeJS.WritableStream = process.stdout) =>
   p.spinner({ output: output as never });
 export const logStep = (s: string) => p.log.step(s);
 export const logWarn = (s: string) => p.log.warn(s);
-
-/** Prompts and spinners draw on stdout; keep them off when stdout is not a terminal. */
-export const canDraw = (ctx: Ctx) => ctx.interactive;
