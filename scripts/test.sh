@@ -17,11 +17,18 @@ if command -v pg_isready >/dev/null 2>&1 && ! pg_isready -h 127.0.0.1 -p 5432 -q
   for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null && break; sleep 1; done
 fi
 
-# The dashboard's browser tests drive Debian's chromium (headless) through playwright-core.
-if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
+# Debian packages the tests use, installed when missing (one apt-get run): chromium for the dashboard's browser
+# tests (driven by playwright-core), gnome-keyring and dbus for the CLI's keychain test (a Secret Service on a
+# private D-Bus session).
+NEED=""
+[ -x /usr/bin/chromium ] || NEED="$NEED chromium"
+command -v gnome-keyring-daemon >/dev/null 2>&1 || NEED="$NEED gnome-keyring"
+command -v dbus-run-session >/dev/null 2>&1 || NEED="$NEED dbus"
+if [ -n "$NEED" ] && command -v apt-get >/dev/null 2>&1; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
-  { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium; } >/dev/null 2>&1 \
-    || echo "Could not install chromium; the dashboard's browser tests will fail." >&2
+  echo "Installing for the tests:$NEED"
+  { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $NEED; } >/dev/null 2>&1 \
+    || echo "Could not install$NEED; the tests that need them will fail." >&2
 fi
 
 bun install --frozen-lockfile >/dev/null

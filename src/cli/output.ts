@@ -1,5 +1,7 @@
 // Printing for commands: errors on stderr as `svc <cmd>: <message>`; exit 1 for runtime/API errors, 2 for usage.
 import { ServiceError } from "../domain/errors.ts";
+import { ApiError } from "./client/api.ts";
+import { Cancelled } from "./client/prompt.ts";
 
 export class UsageError extends Error {}
 
@@ -9,14 +11,50 @@ export interface Io {
   stdin(): Promise<string>;
 }
 
+// process.exit drops whatever a pipe has not taken yet, so each write is remembered until it is flushed.
+let pending: Promise<unknown> = Promise.resolve();
+function write(stream: NodeJS.WriteStream, s: string) {
+  const line = s.endsWith("\n") ? s : `${s}\n`;
+  const done = new Promise((resolve) => stream.write(line, resolve));
+  pending = Promise.all([pending, done]);
+}
+
+/** Resolves once everything written so far has been handed to the terminal or pipe. */
+export const flushed = () => pending;
+
+/** A reader that closed the pipe (`svc … | head -1`) has all it wants: leave quietly. */
+export function quietOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr])
+    stream.on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code === "EPIPE") process.exit(0);
+    });
+}
+
 export const processIo: Io = {
-  out: (s) => process.stdout.write(s.endsWith("\n") ? s : `${s}\n`),
-  err: (s) => process.stderr.write(s.endsWith("\n") ? s : `${s}\n`),
+  out: (s) => write(process.stdout, s),
+  err: (s) => write(process.stderr, s),
   stdin: async () => await new Response(Bun.stdin.stream()).text(),
 };
 
 export function describeError(e: unknown): { message: string; code: number } {
   if (e instanceof UsageError) return { message: e.message, code: 2 };
+  if (e instanceof Cancelled) return { message: "cancelled", code: 130 };
+  if (e instanceof ApiError) {
+    // Every problem on its own line; a single one is already the message.
+    const lines = e.problems
+      .filter((p) => e.problems.length > 1 || (p.message && p.message !== e.message))
+      .map((p) => `  - ${p.param ? `${p.param}: ` : ""}${p.message ?? ""}${p.code ? ` (${p.code})` : ""}`);
+    const hint =
+      e.status === 401
+        ? process.env.SVC_TOKEN
+          ? "\n(the credential in SVC_TOKEN was refused)"
+          : "\n(sign in again: svc auth login)"
+        : "";
+    return {
+      message: `${e.message} (${e.code})${lines.length ? `\n${lines.join("\n")}` : ""}${hint}`,
+      code: 1,
+    };
+  }
   if (e instanceof ServiceError) {
     const extra =
       e.errors && e.errors.length > 1

@@ -1,10 +1,12 @@
-// argv → a process role, an admin command or (later) a client command.
+// argv → a process role, an admin command or a client command.
 import pkg from "../../package.json" with { type: "json" };
-import { start } from "../app/boot.ts";
 import { ConfigError, loadConfig } from "../app/config.ts";
 import { createApp } from "../app/context.ts";
 import { migrate } from "../db/migrate.ts";
 import { adminUsage, findAdmin, LEGACY_ADMIN } from "./admin/index.ts";
+import { commandHelp, makeCtx } from "./client/command.ts";
+import { clientGroups, clientUsage, findClient, groupUsage } from "./client/index.ts";
+import { printFields } from "./client/printer.ts";
 import { describeError, type Io, processIo, UsageError } from "./output.ts";
 
 const USAGE = `svc ${pkg.version}: a self-hosted publishing service
@@ -17,11 +19,17 @@ Process commands:
   svc version    print the version
   svc mcp        the MCP server for agents on stdin/stdout (SVC_URL + SVC_API_KEY)
 
+Client commands (talk to a server's /v1 over HTTPS; sign in first with svc auth login):
+${clientUsage()}
+
 Administration (where the deployment configuration is):
   svc admin …    run "svc admin help" for the commands
+
+Run 'svc <command> --help' for a command's flags; docs/cli.md has examples.
 `;
 
-export async function run(argv: string[], io: Io = processIo): Promise<number> {
+export async function run(args: string[], io: Io = processIo): Promise<number> {
+  const argv = hoistGlobalFlags(args);
   const [cmd, ...rest] = argv;
   try {
     switch (cmd) {
@@ -53,7 +61,11 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
       case "admin":
         return await admin(rest, io);
       default:
-        if (LEGACY_ADMIN.has(cmd)) return await admin(argv, io);
+        if (clientGroups.has(cmd)) return await client(argv, io);
+        if (LEGACY_ADMIN.has(cmd)) {
+          io.err(`svc ${cmd} is now svc admin ${cmd}; running that.`);
+          return await admin(argv, io);
+        }
         throw new UsageError(`unknown command ${JSON.stringify(cmd)}\n\n${USAGE}`);
     }
   } catch (e) {
@@ -67,6 +79,35 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   }
 }
 
+/** `svc --hostname H posts list` is `svc posts list --hostname H`: global flags may come first. */
+function hoistGlobalFlags(argv: string[]): string[] {
+  const lead: string[] = [];
+  let i = 0;
+  while (i < argv.length) {
+    const a = argv[i]!;
+    if (a === "--live") lead.push(argv[i++]!);
+    else if (/^--(org|hostname|jq|json)=/.test(a)) lead.push(argv[i++]!);
+    else if (a === "--org" || a === "--hostname" || a === "--jq") {
+      lead.push(a, argv[i + 1] ?? "");
+      i += 2;
+    } else if (a === "--json") {
+      const next = argv[i + 1];
+      lead.push(a);
+      i++;
+      if (
+        next !== undefined &&
+        /^[a-z_][a-z0-9_]*(,[a-z_][a-z0-9_]*)*$/.test(next) &&
+        !clientGroups.has(next)
+      ) {
+        lead.push(next);
+        i++;
+      }
+    } else break;
+  }
+  if (lead.length === 0 || i >= argv.length) return argv;
+  return [...argv.slice(i), ...lead];
+}
+
 /** The command's own words for `svc <cmd>: <message>`, never a flag's value (`bootstrap --org Acme` is bootstrap). */
 function commandName(argv: string[]): string {
   const [cmd, ...rest] = argv;
@@ -74,7 +115,30 @@ function commandName(argv: string[]): string {
     const found = findAdmin(cmd === "admin" ? rest : argv);
     return found ? `admin ${found.cmd.name}` : "admin";
   }
+  if (cmd && clientGroups.has(cmd)) return findClient(argv)?.cmd.name ?? cmd;
   return cmd ?? "";
+}
+
+async function client(argv: string[], io: Io): Promise<number> {
+  const found = findClient(argv);
+  if (!found) {
+    const [group, sub] = argv;
+    if (sub === undefined || sub === "help" || sub === "--help" || sub === "-h") {
+      io.out(groupUsage(group!));
+      return 0;
+    }
+    throw new UsageError(`unknown command "${group} ${sub}"\n${groupUsage(group!)}`);
+  }
+  const ctx = makeCtx(found.cmd, found.rest, io);
+  if (ctx.flags.help) {
+    io.out(commandHelp(found.cmd));
+    return 0;
+  }
+  if (ctx.global.json?.length === 0) {
+    printFields(ctx);
+    return 0;
+  }
+  return (await found.cmd.run(ctx)) ?? 0;
 }
 
 async function admin(args: string[], io: Io): Promise<number> {
@@ -82,6 +146,10 @@ async function admin(args: string[], io: Io): Promise<number> {
     io.out(adminUsage());
     return 0;
   }
+  if (args.some((a) => a === "--as" || a.startsWith("--as=")))
+    throw new UsageError(
+      "--as is no longer accepted: admin commands act as the operator in the org named by --org (audited under the command's name); to act as a person, sign in with svc auth login and use the client commands",
+    );
   const found = findAdmin(args);
   if (!found) throw new UsageError(`unknown admin command "${args.join(" ")}"\n${adminUsage()}`);
   if (found.rest.includes("--help")) {
@@ -94,6 +162,8 @@ async function admin(args: string[], io: Io): Promise<number> {
 
 async function serve(role: "server" | "worker" | "all"): Promise<number> {
   const app = createApp(loadConfig());
+  // The server and worker code loads only for these roles, so client commands start in a fraction of the time.
+  const { start } = await import("../app/boot.ts");
   const running = await start(app, role);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

@@ -175,7 +175,7 @@ for (const dialect of dialects) {
       expect(unknown.err).toContain("--colour");
       const missing = await svc(["admin", "bootstrap", "--org", "Acme"]);
       expect(missing.code).toBe(2);
-      expect(missing.err).toBe("svc admin bootstrap: --email is required\n");
+      expect(missing.err).toBe("svc admin bootstrap: --email is required (no terminal to ask on)\n");
       const noRole = await svc(["admin", "members", "add", "--email", "x@example.com"]);
       expect([noRole.code, noRole.err]).toEqual([2, "svc admin members add: --role is required\n"]);
       const nothing = await svc(["admin", "frobnicate", "--now"]);
@@ -263,6 +263,18 @@ for (const dialect of dialects) {
       expect([remove.code, remove.out]).toEqual([0, `Removed ${email}.\n`]);
       const left = await t.app.db.selectFrom("members").select("role").where("org_id", "=", orgId).execute();
       expect(left.map((m) => m.role)).toEqual(["owner"]);
+    });
+
+    test("old top-level names point to svc admin; --as is refused with what replaced it", async () => {
+      const legacy = await svc(["keys", "generate", "--id", "k9"]);
+      expect(legacy.code).toBe(0);
+      expect(legacy.err).toBe("svc keys is now svc admin keys; running that.\n");
+      expect(legacy.out).toMatch(/^k9:[A-Za-z0-9+/]{43}=\n$/);
+      const as = await svc(["admin", "members", "list", "--as", "someone@example.com"]);
+      expect(as.code).toBe(2);
+      expect(as.err).toBe(
+        "svc admin members list: --as is no longer accepted: admin commands act as the operator in the org named by --org (audited under the command's name); to act as a person, sign in with svc auth login and use the client commands\n",
+      );
     });
 
     test("keys generate prints id:<32 bytes of base64> and needs no database", async () => {

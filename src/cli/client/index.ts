@@ -1,0 +1,68 @@
+// Every client command, found by its words (`posts list`); `svc posts` alone lists the group's commands.
+import { apiCommand } from "../api/api.ts";
+import { authLogin } from "../auth/login.ts";
+import { authLogout } from "../auth/logout.ts";
+import { authStatus } from "../auth/status.ts";
+import { authSwitch } from "../auth/switch.ts";
+import { authToken } from "../auth/token.ts";
+import { channelsList } from "../channels/list.ts";
+import { listenCommand } from "../listen/listen.ts";
+import { membersInvite } from "../members/invite.ts";
+import { membersList } from "../members/list.ts";
+import { membersRemove } from "../members/remove.ts";
+import { membersRole } from "../members/role.ts";
+import { orgUpdate } from "../org/update.ts";
+import { orgView } from "../org/view.ts";
+import { postsCancel } from "../posts/cancel.ts";
+import { postsCreate } from "../posts/create.ts";
+import { postsGet } from "../posts/get.ts";
+import { postsList } from "../posts/list.ts";
+import { postsPreview } from "../posts/preview.ts";
+import { templatesGet } from "../templates/get.ts";
+import { templatesList } from "../templates/list.ts";
+import type { ClientCommand } from "./command.ts";
+
+export const clientCommands: ClientCommand[] = [
+  authLogin,
+  authStatus,
+  authToken,
+  authLogout,
+  authSwitch,
+  channelsList,
+  templatesList,
+  templatesGet,
+  postsList,
+  postsGet,
+  postsPreview,
+  postsCreate,
+  postsCancel,
+  membersList,
+  membersInvite,
+  membersRole,
+  membersRemove,
+  orgView,
+  orgUpdate,
+  apiCommand,
+  listenCommand,
+];
+
+export const clientGroups = new Set(clientCommands.map((c) => c.name.split(" ")[0]!));
+
+export function findClient(argv: string[]): { cmd: ClientCommand; rest: string[] } | null {
+  for (const cmd of clientCommands) {
+    const words = cmd.name.split(" ");
+    if (words.every((w, i) => argv[i] === w)) return { cmd, rest: argv.slice(words.length) };
+  }
+  return null;
+}
+
+export function groupUsage(group: string): string {
+  const cmds = clientCommands.filter((c) => c.name.split(" ")[0] === group);
+  const w = Math.max(...cmds.map((c) => c.name.length));
+  return `Usage:\n${cmds.map((c) => `  svc ${c.name.padEnd(w)}  ${c.summary}`).join("\n")}\n\nRun 'svc ${group} <command> --help' for a command's flags.`;
+}
+
+export function clientUsage(): string {
+  const w = Math.max(...clientCommands.map((c) => c.name.length));
+  return clientCommands.map((c) => `  svc ${c.name.padEnd(w)}  ${c.summary}`).join("\n");
+}

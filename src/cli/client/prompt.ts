@@ -1,0 +1,60 @@
+// Guided prompts (@clack/prompts) only when a person is at a terminal; otherwise the missing flag is named and
+// the command exits 2, so a script never hangs on a question.
+import * as p from "@clack/prompts";
+
+export class Cancelled extends Error {
+  constructor() {
+    super("cancelled");
+  }
+}
+
+function settle<T>(v: T): Exclude<T, symbol> {
+  if (p.isCancel(v)) {
+    p.cancel("Cancelled.");
+    throw new Cancelled();
+  }
+  return v as Exclude<T, symbol>;
+}
+
+export const ask = {
+  async text(message: string, o: { placeholder?: string; initial?: string; required?: boolean } = {}) {
+    return settle(
+      await p.text({
+        message,
+        placeholder: o.placeholder,
+        initialValue: o.initial,
+        validate: (v) => (o.required !== false && !v?.trim() ? "Required." : undefined),
+      }),
+    ).trim();
+  },
+  async secret(message: string) {
+    return settle(
+      await p.password({ message, mask: "", validate: (v) => (v?.trim() ? undefined : "Required.") }),
+    ).trim();
+  },
+  async select<T extends string>(message: string, options: { value: T; label: string; hint?: string }[]) {
+    // biome-ignore lint/suspicious/noExplicitAny: clack's Option<T> is a conditional type tsc cannot match here
+    return settle(await p.select<T>({ message, options: options as any }));
+  },
+  async multiselect<T extends string>(
+    message: string,
+    options: { value: T; label: string; hint?: string }[],
+    initial: T[],
+  ) {
+    return settle(
+      // biome-ignore lint/suspicious/noExplicitAny: as above
+      await p.multiselect<T>({ message, options: options as any, initialValues: initial, required: true }),
+    );
+  },
+  async confirm(message: string, initial = true) {
+    return settle(await p.confirm({ message, initialValue: initial }));
+  },
+};
+
+export const intro = (s: string) => p.intro(s);
+export const outro = (s: string) => p.outro(s);
+export const note = (body: string, title?: string) => p.note(body, title);
+export const spinner = (output: NodeJS.WritableStream = process.stdout) =>
+  p.spinner({ output: output as never });
+export const logStep = (s: string) => p.log.step(s);
+export const logWarn = (s: string) => p.log.warn(s);

@@ -1,0 +1,105 @@
+// The guided `svc posts create` at a terminal: brand, channels, text or template and data, the preview with any
+// violations (edit until it fits), then when.
+import type { Ctx } from "../client/command.ts";
+import { listItems } from "../client/pages.ts";
+import { ask, intro, logStep, logWarn, note } from "../client/prompt.ts";
+import { type PostInput, parseAt, parseData } from "./input.ts";
+import { type Preview, renderPreview, violationLines } from "./renditions.ts";
+
+export async function guidedInput(ctx: Ctx, given: Partial<PostInput>): Promise<PostInput> {
+  intro("New post");
+  const input: Partial<PostInput> = { ...given };
+  if (!input.brand) {
+    const brands = await listItems(ctx, "/v1/brands", {});
+    if (brands.length === 0) throw new Error("this org has no brand yet; create one first");
+    input.brand =
+      brands.length === 1
+        ? brands[0].slug
+        : await ask.select(
+            "Which brand?",
+            brands.map((b) => ({ value: b.slug as string, label: b.name as string, hint: b.slug as string })),
+          );
+    if (brands.length === 1) logStep(`Brand: ${brands[0].name}`);
+  }
+  if (!input.channels) {
+    const channels = (await listItems(ctx, "/v1/channels", { brand: input.brand })).filter(
+      (ch) => ch.status === "active",
+    );
+    if (channels.length === 0) throw new Error(`brand ${input.brand} has no active channel in this mode`);
+    if (channels.length === 1) logStep(`Channel: ${channels[0].display_name ?? channels[0].provider}`);
+    input.channels =
+      channels.length === 1
+        ? [channels[0].id as string]
+        : await ask.multiselect(
+            "Which channels?",
+            channels.map((ch) => ({
+              value: ch.id as string,
+              label:
+                `${ch.emulates ? `${ch.provider} (${ch.emulates})` : ch.provider} ${ch.display_name ?? ch.handle ?? ""}`.trim(),
+              hint: ch.id as string,
+            })),
+            channels.map((ch) => ch.id as string),
+          );
+  }
+  if (!input.content && !input.template) {
+    const kind = await ask.select("Text or template?", [
+      { value: "text", label: "Write the text" },
+      { value: "template", label: "Use a template" },
+    ]);
+    if (kind === "text") input.content = { body: await ask.text("Text") };
+    else {
+      const templates = await listItems(ctx, "/v1/templates", { brand: input.brand });
+      if (templates.length === 0) throw new Error(`brand ${input.brand} has no template`);
+      input.template = await ask.select(
+        "Which template?",
+        templates.map((t) => ({ value: t.key as string, label: t.name ?? t.key, hint: t.key as string })),
+      );
+      input.data = await askData();
+    }
+  }
+  // Preview until it fits (or the person gives up).
+  for (;;) {
+    const p = (await ctx.api("POST", "/v1/posts/preview", { body: input })).body as Preview;
+    note(renderPreview(p, ctx.c), "Preview");
+    const problems = violationLines(p);
+    for (const line of problems) logWarn(line);
+    const choice = await ask.select(problems.length ? "It does not fit every channel." : "Looks right?", [
+      ...(problems.length ? [] : [{ value: "go" as const, label: "Continue" }]),
+      { value: "edit" as const, label: input.template ? "Edit the data" : "Edit the text" },
+      { value: "cancel" as const, label: "Cancel" },
+    ]);
+    if (choice === "go") break;
+    if (choice === "cancel") throw new Error("cancelled; nothing was created");
+    if (input.template) input.data = await askData(JSON.stringify(input.data));
+    else input.content = { body: await ask.text("Text", { initial: input.content?.body }) };
+  }
+  return input as PostInput;
+}
+
+async function askData(initial?: string): Promise<unknown> {
+  for (;;) {
+    const raw = await ask.text("Data (JSON)", { initial: initial ?? "{}" });
+    try {
+      return parseData(raw);
+    } catch {
+      logWarn("That is not JSON.");
+    }
+  }
+}
+
+export async function askWhen(): Promise<string> {
+  const choice = await ask.select("When?", [
+    { value: "next_slot", label: "At the next slot" },
+    { value: "now", label: "Now" },
+    { value: "at", label: "At a time" },
+  ]);
+  if (choice !== "at") return choice;
+  for (;;) {
+    const raw = await ask.text("When (YYYY-MM-DD HH:MM, local time, or RFC 3339)");
+    try {
+      return parseAt(raw);
+    } catch (e) {
+      logWarn((e as Error).message);
+    }
+  }
+}
