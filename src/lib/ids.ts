@@ -33,6 +33,7 @@ export const PREFIXES = [
   "audit",
   "att",
   "sess",
+  "engr",
 ] as const;
 export type Prefix = (typeof PREFIXES)[number];
 
