@@ -4,6 +4,8 @@ import { adapterFor } from "../platforms/adapters.ts";
 import { startPublishWorker } from "./publish/worker.ts";
 // Registers the webhook outbox hook in every process that runs the queue.
 import "../domain/webhooks/outbox.ts";
+import { channelsCheck } from "./tasks/channels-check.ts";
+import { engagementCollect } from "./tasks/engagement-collect.ts";
 import { eventsPrune } from "./tasks/events-prune.ts";
 import { idempotencyPrune } from "./tasks/idempotency-prune.ts";
 import { publishExpire } from "./tasks/publish-expire.ts";
@@ -22,6 +24,8 @@ export const tasks: TaskDef[] = [
   webhooksReclaim,
   webhooksDisableFailing,
   eventsPrune,
+  channelsCheck,
+  engagementCollect,
 ];
 
 /** A loop that runs for the life of a worker process (the publish queue, webhook deliveries). */

@@ -5,6 +5,7 @@ import { apiKeyRoutes } from "./api-keys.ts";
 import { auditRoutes } from "./audit.ts";
 import { brandRoutes } from "./brands.ts";
 import { channelRoutes, channelSchemas } from "./channels.ts";
+import { engagementRoutes, engagementSchemas } from "./engagement.ts";
 import { eventRoutes, eventSchemas } from "./events.ts";
 import { meRoutes } from "./me.ts";
 import { platformRoutes, platformSchemas } from "./platforms.ts";
@@ -23,6 +24,7 @@ export const v1Routes: RouteDef[] = [
   ...postRoutes,
   ...eventRoutes,
   ...webhookRoutes,
+  ...engagementRoutes,
 ];
 
 /** Response shapes by name; a feature adds its own from its route file. */
@@ -34,4 +36,5 @@ export const v1Schemas: Record<string, unknown> = {
   ...postSchemas,
   ...eventSchemas,
   ...webhookSchemas,
+  ...engagementSchemas,
 };

