@@ -1,4 +1,4 @@
-// Engagement: one row per published target (its state, its latest counts, when it is read next) and one row per
+// Engagement (and the settlement of uncertain attempts): one row per published target (its state, its latest counts, when it is read next) and one row per
 // reading. A row is written when the target is published; `engagement.collect` reads the due ones 1 h, 6 h, 1 d,
 // 3 d, 7 d and 30 d after publishing. Kept beside post_targets rather than in it, so the publish queue's rows and
 // their prepared statements do not change, and reading never touches a row the queue is claiming.
@@ -44,5 +44,7 @@ export default {
       views BIGINT
     )`,
     `CREATE INDEX engagement_readings_target ON engagement_readings (target_id, read_at)`,
+    // How an uncertain attempt was settled by looking for the post on the network (JSON; null when it was not).
+    `ALTER TABLE post_attempts ADD COLUMN settlement TEXT`,
   ],
 } satisfies Migration;

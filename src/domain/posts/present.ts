@@ -64,4 +64,15 @@ export const presentAttempt = (a: PostAttemptsTable) => ({
   finished_at: isoOrNull(a.finished_at),
   outcome: a.outcome,
   error: a.error_code ? { code: a.error_code, message: a.error_message ?? "" } : null,
+  settlement: a.settlement ? (JSON.parse(a.settlement) as Settlement) : null,
 });
+
+/** How an uncertain attempt was settled by looking for the post on the network (src/queue/publish/settle.ts). */
+export interface Settlement {
+  /** found: published with what was found; not_found: queued again; unknown: left to the usual rule. */
+  decision: "found" | "not_found" | "unknown";
+  /** What made the attempt uncertain. */
+  uncertain: string;
+  detail: string;
+  looked_at: string;
+}

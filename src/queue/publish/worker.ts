@@ -3,10 +3,12 @@
 // on Postgres, an in-process signal on SQLite), else it polls every 5 s.
 import type { App } from "../../app/context.ts";
 import { marks, pendingWrites, raw } from "../../db/raw.ts";
-import type { Adapter, PublishedPart, PublishOutcome } from "../../platforms/adapter.ts";
+import type { Settlement } from "../../domain/posts/present.ts";
+import type { Adapter, PublishedPart, PublishInput, PublishOutcome } from "../../platforms/adapter.ts";
 import { type Claimed, claimIn, LEASE_MS } from "./claim.ts";
 import { completeIn, completeTargets, type Finished } from "./complete.ts";
 import { decide } from "./decide.ts";
+import { settle } from "./settle.ts";
 import { inStepTx } from "./step-tx.ts";
 
 export const PUBLISH_CHANNEL = "svc_publish";
@@ -38,6 +40,21 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
   /** Targets being published now, whose leases (and channel locks) the worker renews together. */
   const publishing = new Set<string>();
   let pending: Finished[] = [];
+
+  /** Waits `ms`, or less when the worker is stopping (then false). */
+  const stopping = new Set<() => void>();
+  const pause = (ms: number) =>
+    new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        stopping.delete(interrupt);
+        resolve(true);
+      }, ms);
+      const interrupt = () => {
+        clearTimeout(timer);
+        resolve(false);
+      };
+      stopping.add(interrupt);
+    });
 
   const wake = () => {
     woken = true;
@@ -76,7 +93,23 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
         message: `No adapter publishes to ${c.channel.provider}.`,
       };
     } else {
-      outcome = await attempt(app, c, adapter, timeoutMs);
+      const startedAt = app.clock.now();
+      const tried = await attempt(app, c, adapter, timeoutMs);
+      outcome = tried.outcome;
+      if (outcome.kind === "uncertain" && adapter.find && tried.input && !stopped) {
+        const settled = await settle({
+          app,
+          adapter,
+          publish: tried.input,
+          done: () => remoteParts(app, c.target.id),
+          startedAt,
+          uncertain: outcome.message,
+          save: (part) => savePart(app, c.target.id, part),
+          wait: (ms) => pause(ms),
+        });
+        outcome = settled.outcome;
+        await recordSettlement(app, c.attemptId, settled.settlement);
+      }
     }
     pending.push({
       claimed: c,
@@ -193,6 +226,8 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
     },
     async stop() {
       stopped = true;
+      for (const interrupt of stopping) interrupt();
+      stopping.clear();
       wake();
       await loop;
       await Promise.race([Promise.allSettled([...inflight]), Bun.sleep(45_000)]);
@@ -237,7 +272,10 @@ async function attempt(
   c: Claimed,
   adapter: Adapter,
   timeoutMs: number,
-): Promise<PublishOutcome | { kind: "error"; message: string }> {
+): Promise<{
+  outcome: PublishOutcome | { kind: "error"; message: string };
+  input: Omit<PublishInput, "signal" | "onPartPublished" | "done"> | null;
+}> {
   let secrets: Record<string, string> = {};
   try {
     if (c.channel.secrets) {
@@ -251,7 +289,10 @@ async function attempt(
       );
     }
   } catch (e) {
-    return { kind: "transient", message: `credentials_unreadable: ${(e as Error).message}` };
+    return {
+      outcome: { kind: "transient", message: `credentials_unreadable: ${(e as Error).message}` },
+      input: null,
+    };
   }
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -261,34 +302,57 @@ async function attempt(
       resolve({ kind: "uncertain", message: `no answer within ${Math.round(timeoutMs / 1000)} s` });
     }, timeoutMs);
   });
+  const input = {
+    targetId: c.target.id,
+    postId: c.target.post_id,
+    livemode: c.target.livemode === 1,
+    attempt: c.target.attempts,
+    channel: {
+      id: c.target.channel_id,
+      provider: c.channel.provider,
+      emulates: c.channel.emulates,
+      settings: c.channel.settings ? (JSON.parse(c.channel.settings) as Record<string, unknown>) : {},
+      secrets,
+    },
+    parts: (JSON.parse(c.target.parts) as string[]).map((text, index) => ({ index, text, media: [] })),
+    metadata: c.metadata,
+  };
   try {
     const done = JSON.parse(c.target.remote_parts) as PublishedPart[];
-    return await Promise.race([
+    const outcome = await Promise.race([
       adapter.publish(app, {
-        targetId: c.target.id,
-        postId: c.target.post_id,
-        livemode: c.target.livemode === 1,
-        attempt: c.target.attempts,
-        channel: {
-          id: c.target.channel_id,
-          provider: c.channel.provider,
-          emulates: c.channel.emulates,
-          settings: c.channel.settings ? (JSON.parse(c.channel.settings) as Record<string, unknown>) : {},
-          secrets,
-        },
-        parts: (JSON.parse(c.target.parts) as string[]).map((text, index) => ({ index, text, media: [] })),
+        ...input,
         done,
-        metadata: c.metadata,
         signal: controller.signal,
         onPartPublished: (part) => savePart(app, c.target.id, part),
       }),
       deadline,
     ]);
+    return { outcome, input };
   } catch (e) {
-    return { kind: "error", message: e instanceof Error ? e.message : String(e) };
+    return { outcome: { kind: "error", message: e instanceof Error ? e.message : String(e) }, input };
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The parts saved as posted so far. */
+async function remoteParts(app: App, targetId: string): Promise<PublishedPart[]> {
+  const row = await app.db
+    .selectFrom("post_targets")
+    .select("remote_parts")
+    .where("id", "=", targetId)
+    .executeTakeFirstOrThrow();
+  return JSON.parse(row.remote_parts) as PublishedPart[];
+}
+
+/** How the uncertain attempt was settled, on its row (the outcome itself is written with the others). */
+async function recordSettlement(app: App, attemptId: string, settlement: Settlement): Promise<void> {
+  await app.db
+    .updateTable("post_attempts")
+    .set({ settlement: JSON.stringify(settlement) })
+    .where("id", "=", attemptId)
+    .execute();
 }
 
 /** Each part's remote reference is saved as it succeeds, so a retry resumes at the first part not yet posted. */
