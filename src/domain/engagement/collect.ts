@@ -8,7 +8,7 @@ import { newId } from "../../lib/ids.ts";
 import type { EngagementOutcome, PublishedPart } from "../../platforms/adapter.ts";
 import { adapterFor } from "../../platforms/adapters.ts";
 import { adapterChannel } from "../channels/state.ts";
-import { MAX_FAILURES, readingDueAt, retryAt } from "./schedule.ts";
+import { MAX_FAILURES, READING_OFFSETS_MS, readingDueAt, retryAt } from "./schedule.ts";
 
 export const READING_TIMEOUT_MS = 20_000;
 
@@ -19,15 +19,11 @@ export interface CollectCounts {
   unsupported: number;
 }
 
-/** The next scheduled reading after one is taken (or skipped): readings already past due are not caught up. */
+/** The next scheduled reading after one is taken (or skipped). */
 function advance(e: TargetEngagementTable, now: number) {
+  // This reading stands for every scheduled one already due (after an outage they are not caught up one by one).
   let taken = e.readings + 1;
-  // After an outage, a reading whose successor is due too is skipped: one reading now, then on schedule.
-  for (;;) {
-    const after = readingDueAt(e.published_at, taken + 1);
-    if (after === null || after > now) break;
-    taken++;
-  }
+  while (taken < READING_OFFSETS_MS.length && readingDueAt(e.published_at, taken)! <= now) taken++;
   const next = readingDueAt(e.published_at, taken);
   return { readings: taken, next_read_at: next, state: next === null ? "done" : "collecting" };
 }

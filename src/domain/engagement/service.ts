@@ -92,7 +92,7 @@ export async function engagementSummary(app: App, actor: Actor, query: Record<st
     .where("e.org_id", "=", actor.orgId)
     .where("e.livemode", "=", actor.livemode ? 1 : 0)
     .where("e.published_at", ">=", since)
-    .where("e.published_at", "<", until)
+    .where("e.published_at", "<=", until)
     .select([
       key.as("key"),
       sql<string>`MIN(p.brand_id)`.as("brand"),
