@@ -43,7 +43,7 @@ describe("guardedFetch", () => {
     expect(res.headers.get("x-seen")).toBe("yes");
     expect(await res.json()).toEqual({ method: "POST", url: "/echo?x=1", body: '{"a":1}' });
     const viaRequest = await allowed(new Request(`${base}/moved`));
-    expect((await viaRequest.json()).url).toBe("/echo");
+    expect(((await viaRequest.json()) as { url: string }).url).toBe("/echo");
   });
 
   test("refuses a private address unless the setting allows it, before anything is sent", async () => {

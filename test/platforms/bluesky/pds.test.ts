@@ -11,6 +11,7 @@ import { recordKey } from "../../../src/platforms/bluesky/rkey.ts";
 import { startPublishWorker } from "../../../src/queue/publish/worker.ts";
 import { reclaimExpired } from "../../../src/queue/tasks/publish-reclaim.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
+import { blueskyLexicons } from "../../helpers/bluesky/lexicons.ts";
 import { type Pds, type PdsAccount, startPds } from "../../helpers/bluesky/pds.ts";
 import { dialects } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
@@ -167,6 +168,10 @@ for (const dialect of dialects) {
 
       const records = await pds.records(acct.did);
       expect(records.length).toBe(5);
+      // Every record svc wrote is a valid app.bsky.feed.post by the published lexicon (the PDS checked too).
+      const lex = blueskyLexicons();
+      if (lex) for (const r of records) lex.assertValidRecord("app.bsky.feed.post", r.value);
+      else console.warn("Bluesky lexicons not found beside the project: lexicon validation was off");
       const byKey = new Map(records.map((r) => [r.uri.slice(r.uri.lastIndexOf("/") + 1), r]));
 
       const tt = (await getPost(text.id)).targets[0];
