@@ -8,17 +8,21 @@ import type { AddressInfo } from "node:net";
 import { FakeClock } from "../../../src/lib/clock.ts";
 import { adapterFor } from "../../../src/platforms/adapters.ts";
 import { startPublishWorker } from "../../../src/queue/publish/worker.ts";
+import { reclaimExpired } from "../../../src/queue/tasks/publish-reclaim.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
 import { type Pds, startPds } from "../../helpers/bluesky/pds.ts";
 import { dialects } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
 
-type Fault = "reset_after_send" | "rate_limited" | "server_error";
+type Fault = "reset_after_send" | "rate_limited" | "server_error" | "hold_after_send";
 let pds: Pds;
 let proxy: http.Server;
 let proxyUrl: string;
-/** What the next com.atproto.repo.createRecord meets. */
+/** What the next com.atproto.repo.createRecord meets (counted from now: `faultAt` creates later). */
 let nextFault: Fault | null = null;
+let faultAt = 0;
+/** Called when a held create has reached the PDS. */
+let onHeld: (() => void) | null = null;
 let creates = 0;
 const RESET_AT = Math.floor(Date.now() / 1000) + 120;
 
@@ -28,10 +32,13 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const isCreate = req.url!.includes("com.atproto.repo.createRecord");
-    const fault = isCreate ? nextFault : null;
+    let fault: Fault | null = null;
     if (isCreate) {
       creates++;
-      nextFault = null;
+      if (nextFault && faultAt-- <= 0) {
+        fault = nextFault;
+        nextFault = null;
+      }
     }
     if (fault === "server_error") {
       res.writeHead(500, { "content-type": "application/json" });
@@ -64,6 +71,11 @@ beforeAll(async () => {
       req.socket.destroy();
       return;
     }
+    // The PDS did the write; the answer is held until the caller is gone.
+    if (fault === "hold_after_send") {
+      onHeld?.();
+      return;
+    }
     // Sessions name the PDS in the DID document: point them at the proxy so every call passes through it.
     res.writeHead(up.status, { "content-type": up.headers.get("content-type") ?? "application/json" });
     res.end(text.replaceAll(pds.url, proxyUrl));
@@ -84,6 +96,7 @@ for (const dialect of dialects) {
     const clock = new FakeClock(Date.now());
     afterEach(async () => {
       nextFault = null;
+      faultAt = 0;
       await t.close();
     });
     async function setUp() {
@@ -180,5 +193,66 @@ for (const dialect of dialects) {
       expect(target.error.code).toBe("network");
       expect((await pds.records(acct.did)).length).toBe(0);
     });
+
+    test("a worker process killed while the PDS holds the thread's second part: reclaimed, finished, never twice", async () => {
+      const { acct, channel } = await setUp();
+      nextFault = "hold_after_send";
+      faultAt = 1;
+      const held = new Promise<void>((r) => {
+        onHeld = r;
+      });
+      const p = await t.request("POST", "/v1/posts", {
+        key: a.liveKey,
+        body: {
+          brand: a.brandId,
+          channels: [channel],
+          content: { body: "One\n{{thread}}\nTwo\n{{thread}}\nThree" },
+        },
+      });
+      const worker = Bun.spawn(["bun", "test/e2e/bluesky-worker.ts"], {
+        env: {
+          ...process.env,
+          SVC_DATABASE_URL: t.dbUrl,
+          SVC_MASTER_KEYS: t.masterKeys,
+          SVC_BASE_URL: "http://localhost:8080",
+          SVC_ALLOW_PRIVATE_NETWORKS: "true",
+          SVC_LOG_LEVEL: "error",
+        },
+        stdout: "pipe",
+        stderr: "inherit",
+      });
+      await held;
+      worker.kill("SIGKILL");
+      await worker.exited;
+      // The PDS has parts one and two; svc saved only part one.
+      expect((await pds.records(acct.did)).length).toBe(2);
+      const targetId = p.body.targets[0].id;
+      const row = await t.app.db
+        .selectFrom("post_targets")
+        .select(["status", "remote_parts"])
+        .where("id", "=", targetId)
+        .executeTakeFirstOrThrow();
+      expect(row.status).toBe("publishing");
+      expect(JSON.parse(row.remote_parts)).toHaveLength(1);
+
+      clock.advance(4 * 60_000);
+      expect(await reclaimExpired(t.app)).toBe(1);
+      const w = startPublishWorker(t.app, { adapterFor, pollMs: 20 });
+      for (let i = 0; i < 100; i++) {
+        await Bun.sleep(20);
+        await w.idle();
+        const s = await t.app.db
+          .selectFrom("post_targets")
+          .select("status")
+          .where("id", "=", targetId)
+          .executeTakeFirstOrThrow();
+        if (s.status === "published") break;
+      }
+      await w.stop();
+      const target = (await t.request("GET", `/v1/posts/${p.body.id}`, { key: a.liveKey })).body.targets[0];
+      expect(target.status).toBe("published");
+      const records = await pds.records(acct.did);
+      expect(records.map((r) => r.value.text).sort()).toEqual(["One", "Three", "Two"]);
+    }, 30_000);
   });
 }
