@@ -93,28 +93,53 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
         message: `No adapter publishes to ${c.channel.provider}.`,
       };
     } else {
-      const startedAt = app.clock.now();
-      const tried = await attempt(app, c, adapter, timeoutMs);
-      outcome = tried.outcome;
-      if (outcome.kind === "uncertain" && adapter.find && tried.input && !stopped) {
-        const settled = await settle({
-          app,
-          adapter,
-          publish: tried.input,
-          done: () => remoteParts(app, c.target.id),
-          startedAt,
-          uncertain: outcome.message,
-          save: (part) => savePart(app, c.target.id, part),
-          wait: (ms) => pause(ms),
-        });
-        outcome = settled.outcome;
-        await recordSettlement(app, c.attemptId, settled.settlement);
-      }
+      outcome = await publishOrSettle(c, adapter);
     }
     pending.push({
       claimed: c,
       decision: decide(outcome, c.target, adapter?.idempotent ?? false, app.clock.now()),
     });
+  }
+
+  /** The adapter call, and the settling of an uncertain outcome where the adapter can look for the post. */
+  async function publishOrSettle(
+    c: Claimed,
+    adapter: Adapter,
+  ): Promise<PublishOutcome | { kind: "error"; message: string }> {
+    const prepared = await prepare(app, c);
+    if ("outcome" in prepared) return prepared.outcome;
+    const input = prepared.input;
+    const common = {
+      app,
+      adapter,
+      publish: input,
+      done: () => remoteParts(app, c.target.id),
+      save: (part: PublishedPart) => savePart(app, c.target.id, part),
+      wait: (ms: number) => pause(ms),
+    };
+    // A worker died publishing this target to a network that does not dedupe: look for the post before sending
+    // it again (its window has long passed: the reclaimer waited for the lease to expire).
+    if (c.target.error_code === "worker_lost" && adapter.find && !adapter.idempotent) {
+      const settled = await settle({
+        ...common,
+        startedAt: await previousAttemptStart(app, c),
+        uncertain: "The worker publishing it stopped mid-publish (worker_lost).",
+      });
+      if (settled.settlement.decision !== "not_found") {
+        await recordSettlement(app, c.attemptId, settled.settlement);
+        return settled.outcome;
+      }
+      await recordSettlement(app, c.attemptId, {
+        ...settled.settlement,
+        detail: "Not on the network after the lost attempt: sent again.",
+      });
+    }
+    const startedAt = app.clock.now();
+    const outcome = await attempt(app, c, adapter, timeoutMs, input);
+    if (outcome.kind !== "uncertain" || !adapter.find || stopped) return outcome;
+    const settled = await settle({ ...common, startedAt, uncertain: outcome.message });
+    await recordSettlement(app, c.attemptId, settled.settlement);
+    return settled.outcome;
   }
 
   /**
@@ -266,16 +291,13 @@ export async function renewLeases(app: App, targetIds: string[]): Promise<void> 
   });
 }
 
-/** One adapter call with a deadline (uncertain when it passes); the worker renews its lease meanwhile. */
-async function attempt(
+type PreparedInput = Omit<PublishInput, "signal" | "onPartPublished" | "done">;
+
+/** What the adapter is called with (the channel's secrets opened), or why it cannot be called. */
+async function prepare(
   app: App,
   c: Claimed,
-  adapter: Adapter,
-  timeoutMs: number,
-): Promise<{
-  outcome: PublishOutcome | { kind: "error"; message: string };
-  input: Omit<PublishInput, "signal" | "onPartPublished" | "done"> | null;
-}> {
+): Promise<{ input: PreparedInput } | { outcome: PublishOutcome }> {
   let secrets: Record<string, string> = {};
   try {
     if (c.channel.secrets) {
@@ -289,11 +311,35 @@ async function attempt(
       );
     }
   } catch (e) {
-    return {
-      outcome: { kind: "transient", message: `credentials_unreadable: ${(e as Error).message}` },
-      input: null,
-    };
+    return { outcome: { kind: "transient", message: `credentials_unreadable: ${(e as Error).message}` } };
   }
+  return {
+    input: {
+      targetId: c.target.id,
+      postId: c.target.post_id,
+      livemode: c.target.livemode === 1,
+      attempt: c.target.attempts,
+      channel: {
+        id: c.target.channel_id,
+        provider: c.channel.provider,
+        emulates: c.channel.emulates,
+        settings: c.channel.settings ? (JSON.parse(c.channel.settings) as Record<string, unknown>) : {},
+        secrets,
+      },
+      parts: (JSON.parse(c.target.parts) as string[]).map((text, index) => ({ index, text, media: [] })),
+      metadata: c.metadata,
+    },
+  };
+}
+
+/** One adapter call with a deadline (uncertain when it passes); the worker renews its lease meanwhile. */
+async function attempt(
+  app: App,
+  c: Claimed,
+  adapter: Adapter,
+  timeoutMs: number,
+  input: PreparedInput,
+): Promise<PublishOutcome | { kind: "error"; message: string }> {
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<PublishOutcome>((resolve) => {
@@ -302,24 +348,9 @@ async function attempt(
       resolve({ kind: "uncertain", message: `no answer within ${Math.round(timeoutMs / 1000)} s` });
     }, timeoutMs);
   });
-  const input = {
-    targetId: c.target.id,
-    postId: c.target.post_id,
-    livemode: c.target.livemode === 1,
-    attempt: c.target.attempts,
-    channel: {
-      id: c.target.channel_id,
-      provider: c.channel.provider,
-      emulates: c.channel.emulates,
-      settings: c.channel.settings ? (JSON.parse(c.channel.settings) as Record<string, unknown>) : {},
-      secrets,
-    },
-    parts: (JSON.parse(c.target.parts) as string[]).map((text, index) => ({ index, text, media: [] })),
-    metadata: c.metadata,
-  };
   try {
     const done = JSON.parse(c.target.remote_parts) as PublishedPart[];
-    const outcome = await Promise.race([
+    return await Promise.race([
       adapter.publish(app, {
         ...input,
         done,
@@ -328,12 +359,22 @@ async function attempt(
       }),
       deadline,
     ]);
-    return { outcome, input };
   } catch (e) {
-    return { outcome: { kind: "error", message: e instanceof Error ? e.message : String(e) }, input };
+    return { kind: "error", message: e instanceof Error ? e.message : String(e) };
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** When the attempt before this one started (the lost one, for a reclaimed target). */
+async function previousAttemptStart(app: App, c: Claimed): Promise<number> {
+  const row = await app.db
+    .selectFrom("post_attempts")
+    .select("started_at")
+    .where("target_id", "=", c.target.id)
+    .where("attempt", "=", c.target.attempts - 1)
+    .executeTakeFirst();
+  return row ? Number(row.started_at) : 0;
 }
 
 /** The parts saved as posted so far. */
