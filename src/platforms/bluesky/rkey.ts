@@ -2,13 +2,12 @@
 // looks the record up (and finds it) instead of creating a second one. Keys are TIDs (app.bsky.feed.post is
 // keyed by TID): 53 bits of microseconds and 10 bits of clock ID, written in base32-sortable.
 //
-// The microseconds are the target's creation millisecond (its ID is a UUIDv7) times 1000, plus a slot of 25 per
-// target chosen by hash (40 slots) plus the part index (at most 25 parts); the clock ID is another 10 bits of the
-// hash. Two targets of one channel get the same key only if they were created in the same millisecond AND agree
-// on 15.3 bits of hash; the look-up also compares the record's text, so such a collision is refused, never
-// mistaken for our own record.
-import { createHash } from "node:crypto";
-
+// The microseconds are the target's creation millisecond (its ID is a UUIDv7) times 1000 plus a slot of 25 (one
+// per part; at most 25 parts) out of 40; the slot and the 10-bit clock ID together carry the low 15 bits of the
+// ID's random part. IDs made in one millisecond by one process count up in those bits, so targets made in the same
+// millisecond never share a key (up to 32,768 of them); two processes' targets of one channel in one millisecond
+// share one with a chance of 1 in 32,768. The look-up also compares the record's text, so a shared key is refused,
+// never mistaken for our own record.
 const S32 = "234567abcdefghijklmnopqrstuvwxyz";
 const ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 
@@ -22,9 +21,11 @@ export function idTime(id: string): number {
 
 export function recordKey(targetId: string, partIndex: number): string {
   if (partIndex < 0 || partIndex >= 25) throw new Error(`part index ${partIndex} out of range`);
-  const h = createHash("sha256").update(targetId).digest();
-  const slot = h.readUInt16BE(0) % 40;
-  const clock = h.readUInt16BE(2) & 0x3ff;
+  // The last three base32 characters are the ID's low 15 bits: a bijection onto (slot, clock) as 15 bits < 40 * 1024.
+  let low = 0;
+  for (const c of targetId.slice(-3)) low = low * 32 + ID_ALPHABET.indexOf(c);
+  const slot = low % 40;
+  const clock = Math.floor(low / 40);
   const micros = BigInt(idTime(targetId)) * 1000n + BigInt(slot * 25 + partIndex);
   let n = (micros << 10n) | BigInt(clock);
   let out = "";

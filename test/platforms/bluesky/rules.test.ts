@@ -21,7 +21,7 @@ describe("record keys", () => {
     expect(new Set(keys).size).toBe(25);
     expect(recordKey(target, 3)).toBe(keys[3]!);
     // Many targets made in one millisecond: no two share a key.
-    const many = Array.from({ length: 300 }, () => newId("ptgt", at));
+    const many = Array.from({ length: 3000 }, () => newId("ptgt", at));
     const all = many.flatMap((id) => [recordKey(id, 0), recordKey(id, 1)]);
     expect(new Set(all).size).toBe(all.length);
     expect(() => recordKey(target, 25)).toThrow();
