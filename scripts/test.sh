@@ -18,7 +18,7 @@ if command -v pg_isready >/dev/null 2>&1 && ! pg_isready -h 127.0.0.1 -p 5432 -q
 fi
 
 bun install --frozen-lockfile >/dev/null
-# The Bluesky tests run a real PDS on Node 22; installed once into .tools (quiet; instant when present).
+# The Bluesky tests run a real PDS and AppView on Node 22; installed once into .tools (quiet; instant when present).
 bash scripts/install-pds.sh || echo "warning: the local Bluesky PDS could not be installed; its tests will fail" >&2
 bun run check
 exec bun scripts/test.ts "$@"

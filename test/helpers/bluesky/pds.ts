@@ -19,6 +19,12 @@ export interface Pds {
   createAccount(name: string): Promise<PdsAccount>;
   appPassword(account: PdsAccount, name: string): Promise<string>;
   revokeAppPassword(account: PdsAccount, name: string): Promise<void>;
+  /** Creates a record in the account's repo as the account (a like, a repost, a reply). */
+  createRecord(
+    account: PdsAccount,
+    collection: string,
+    record: Record<string, unknown>,
+  ): Promise<{ uri: string; cid: string }>;
   /** Every record of a collection in the account's repo (oldest last, as the PDS lists them). */
   records(
     did: string,
@@ -27,8 +33,15 @@ export interface Pds {
   stop(): Promise<void>;
 }
 
-export async function startPds(): Promise<Pds> {
-  if (!existsSync(NODE) || !existsSync(join(ROOT, ".tools/pds/node_modules/@atproto/pds"))) {
+/**
+ * A PDS alone (pds-launcher.cjs), or with `appview` a PDS whose app.bsky.* reads go to a real AppView indexing its
+ * firehose (appview-launcher.mjs, on the local Postgres).
+ */
+export async function startPds(opts: { appview?: boolean } = {}): Promise<Pds> {
+  const needed = opts.appview
+    ? ".tools/devenv/node_modules/@atproto/dev-env"
+    : ".tools/pds/node_modules/@atproto/pds";
+  if (!existsSync(NODE) || !existsSync(join(ROOT, needed))) {
     const r = Bun.spawnSync(["bash", join(ROOT, "scripts/install-pds.sh")], {
       stdout: "inherit",
       stderr: "inherit",
@@ -36,24 +49,35 @@ export async function startPds(): Promise<Pds> {
     if (r.exitCode !== 0) throw new Error("installing the local PDS failed (scripts/install-pds.sh)");
   }
   const proc: Subprocess<"pipe", "pipe", "pipe"> = Bun.spawn(
-    [NODE, join(import.meta.dir, "pds-launcher.cjs")],
+    [NODE, join(import.meta.dir, opts.appview ? "appview-launcher.mjs" : "pds-launcher.cjs")],
     {
       stdin: "pipe",
       stdout: "pipe",
       stderr: "pipe",
-      env: { ...process.env, LOG_ENABLED: "false", NODE_ENV: "test" },
+      env: { ...process.env, LOG_ENABLED: "false" },
     },
   );
   const reader = proc.stdout.getReader();
   let line = "";
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   while (!line.includes("\n")) {
-    if (Date.now() > deadline) throw new Error("the PDS did not start within 30 s");
+    if (Date.now() > deadline) throw new Error("the PDS did not start within 60 s");
     const { value, done } = await reader.read();
-    if (done) throw new Error(`the PDS exited: ${await new Response(proc.stderr).text()}`);
+    if (done) throw new Error(`the PDS exited: ${(await new Response(proc.stderr).text()).slice(-4000)}`);
     line += new TextDecoder().decode(value);
   }
-  reader.releaseLock();
+  // Keep reading both streams, so a chatty server never blocks on a full pipe.
+  void (async () => {
+    for (;;) {
+      const { done } = await reader.read();
+      if (done) return;
+    }
+  })();
+  void (async () => {
+    for await (const _ of proc.stderr) {
+      // discarded
+    }
+  })();
   const { pds: url } = JSON.parse(line.slice(0, line.indexOf("\n"))) as { pds: string };
 
   async function xrpc(method: string, nsid: string, body?: unknown, jwt?: string) {
@@ -89,12 +113,26 @@ export async function startPds(): Promise<Pds> {
     async revokeAppPassword(account, name) {
       await xrpc("POST", "com.atproto.server.revokeAppPassword", { name }, account.accessJwt);
     },
+    async createRecord(account, collection, record) {
+      return xrpc(
+        "POST",
+        "com.atproto.repo.createRecord",
+        {
+          repo: account.did,
+          collection,
+          record: { $type: collection, createdAt: new Date().toISOString(), ...record },
+        },
+        account.accessJwt,
+      );
+    },
     async records(did, collection = "app.bsky.feed.post") {
       const q = new URLSearchParams({ repo: did, collection, limit: "100" });
       return (await xrpc("GET", `com.atproto.repo.listRecords?${q}`)).records;
     },
     async stop() {
-      proc.kill();
+      proc.stdin.end();
+      const quit = await Promise.race([proc.exited.then(() => true), Bun.sleep(5000).then(() => false)]);
+      if (!quit) proc.kill();
       await proc.exited;
     },
   };
