@@ -9,7 +9,7 @@ import { type Actor, requireScope } from "../actor.ts";
 import { loadBrand } from "../brands/service.ts";
 import { invalid, problem } from "../errors.ts";
 import { loadTarget } from "../posts/load.ts";
-import { presentEngagement, presentReading, totalOf } from "./present.ts";
+import { presentReading, totalOf } from "./present.ts";
 
 export { presentEngagement } from "./present.ts";
 export { startEngagement } from "./start.ts";

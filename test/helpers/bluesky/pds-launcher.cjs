@@ -79,6 +79,6 @@ async function main() {
 }
 
 main().catch((e) => {
-  process.stderr.write(`${e && e.stack ? e.stack : e}\n`);
+  process.stderr.write(`${e?.stack ?? e}\n`);
   process.exit(1);
 });
