@@ -12,6 +12,7 @@ import targetsChannelWaiting from "./0009_targets_channel_waiting.ts";
 import apiKeyLineage from "./0010_api_key_lineage.ts";
 import dashboardSessions from "./0011_dashboard_sessions.ts";
 import identity from "./0012_identity.ts";
+import engagement from "./0013_engagement.ts";
 
 export const migrations: Migration[] = [
   core,
@@ -26,4 +27,5 @@ export const migrations: Migration[] = [
   apiKeyLineage,
   dashboardSessions,
   identity,
+  engagement,
 ];

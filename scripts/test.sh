@@ -32,5 +32,7 @@ if [ -n "$NEED" ] && command -v apt-get >/dev/null 2>&1; then
 fi
 
 bun install --frozen-lockfile >/dev/null
+# The Bluesky tests run a real PDS and AppView on Node 22; installed once into .tools (quiet; instant when present).
+bash scripts/install-pds.sh || echo "warning: the local Bluesky PDS could not be installed; its tests will fail" >&2
 bun run check
 exec bun scripts/test.ts "$@"

@@ -1,6 +1,7 @@
 // Table types for Kysely. Times are epoch ms; booleans are 0/1; JSON columns are TEXT.
 import type { Generated } from "kysely";
 import type { ChannelTables } from "./tables/channels.ts";
+import type { EngagementTables } from "./tables/engagement.ts";
 import type { IdentityTables } from "./tables/identity.ts";
 import type { PostTables } from "./tables/posts.ts";
 import type { SessionTables } from "./tables/sessions.ts";
@@ -209,7 +210,8 @@ export interface DB
     WebhookTables,
     PostTables,
     IdentityTables,
-    SessionTables {}
+    SessionTables,
+    EngagementTables {}
 
 /** Column list for plain SQL text (see POST_COLUMNS in tables/posts.ts). */
 export const BRAND_COLUMNS = [

@@ -35,6 +35,7 @@ export const PREFIXES = [
   "sess",
   "pwreset",
   "mail",
+  "engr",
 ] as const;
 export type Prefix = (typeof PREFIXES)[number];
 

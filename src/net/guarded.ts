@@ -27,6 +27,8 @@ export interface GuardedRequestOptions {
   followRedirects?: boolean;
   /** Replaces the system resolver (tests). Requests with one never share pooled connections. */
   resolve?: Resolver;
+  /** Aborting it ends the exchange at once, like the deadline (an OutboundError of kind "timeout"). */
+  signal?: AbortSignal;
 }
 
 export interface GuardedResponse {
@@ -154,6 +156,9 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
   };
 
   const deadline = new Deadline(timeoutMs);
+  const onAbort = () => deadline.expireNow("the request was aborted");
+  if (opts.signal?.aborted) onAbort();
+  opts.signal?.addEventListener("abort", onAbort);
   try {
     for (let redirects = 0; ; redirects++) {
       const result = await sendHop(hop, { allow, resolve, agents, deadline, maxBytes });
@@ -170,6 +175,7 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
       hop = nextHop(hop, result.status, location);
     }
   } finally {
+    opts.signal?.removeEventListener("abort", onAbort);
     deadline.clear();
     if (opts.resolve) {
       agents.http.destroy();
@@ -209,6 +215,7 @@ function nextHop(hop: Hop, status: number, location: string): Hop {
 class Deadline {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private expired = false;
+  private why: string | undefined;
   private onExpire: ((err: OutboundError) => void) | undefined;
   private readonly timeoutMs: number;
 
@@ -223,7 +230,16 @@ class Deadline {
   /** Registers what to abort; if the budget is already spent, aborts at once. */
   watch(abort: (err: OutboundError) => void): void {
     this.onExpire = abort;
-    if (this.expired) abort(new OutboundError("timeout", `no complete response within ${this.timeoutMs} ms`));
+    if (this.expired)
+      abort(new OutboundError("timeout", this.why ?? `no complete response within ${this.timeoutMs} ms`));
+  }
+
+  /** Spends the budget now (the caller gave up): whatever is in flight is destroyed. */
+  expireNow(why: string): void {
+    clearTimeout(this.timer);
+    this.expired = true;
+    this.why = why;
+    this.onExpire?.(new OutboundError("timeout", why));
   }
 
   clear(): void {

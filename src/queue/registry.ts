@@ -4,6 +4,8 @@ import { adapterFor } from "../platforms/adapters.ts";
 import { startPublishWorker } from "./publish/worker.ts";
 // Registers the webhook outbox hook in every process that runs the queue.
 import "../domain/webhooks/outbox.ts";
+import { channelsCheck } from "./tasks/channels-check.ts";
+import { engagementCollect } from "./tasks/engagement-collect.ts";
 import { eventsPrune } from "./tasks/events-prune.ts";
 import { idempotencyPrune } from "./tasks/idempotency-prune.ts";
 import { identityPrune } from "./tasks/identity-prune.ts";
@@ -28,6 +30,8 @@ export const tasks: TaskDef[] = [
   mailSend,
   identityPrune,
   sessionsPrune,
+  channelsCheck,
+  engagementCollect,
 ];
 
 /** A loop that runs for the life of a worker process (the publish queue, webhook deliveries). */

@@ -94,6 +94,10 @@ export const fixtures: Record<string, Make> = {
     params: { id: (await post(t, a)).targets[0].id },
     modeScoped: true,
   }),
+  "GET /v1/post_targets/:id/engagement": async (t, a) => ({
+    params: { id: (await post(t, a)).targets[0].id },
+    modeScoped: true,
+  }),
   "GET /v1/events/:id": async (t, a) => ({
     params: { id: (await testEvent(t.app, a)).id },
     modeScoped: true,

@@ -62,6 +62,8 @@ export interface PostAttemptsTable {
   outcome: string;
   error_code: string | null;
   error_message: string | null;
+  /** JSON: how an uncertain outcome was settled by looking on the network (migration 0013); null otherwise. */
+  settlement?: string | null;
 }
 
 export interface PostSlotsTable {

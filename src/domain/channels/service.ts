@@ -22,6 +22,7 @@ import { sealSecrets, splitFields } from "./fields.ts";
 import { loadChannel } from "./load.ts";
 import { presentChannel } from "./present.ts";
 import { ChannelCreate, ChannelReconnect, ChannelUpdate } from "./schema.ts";
+import { type Verified, verifyFields } from "./verify.ts";
 
 // What the publishing engine uses, from one place.
 export { openSecrets } from "./fields.ts";
@@ -57,10 +58,25 @@ export async function getChannel(app: App, actor: Actor, id: string) {
 export async function createChannel(app: App, actor: Actor, input: unknown) {
   requireScope(actor, "channels:write");
   const b = parse(ChannelCreate, input);
+  // Everything that can be refused without the network is refused first; then the network is asked, outside the
+  // transaction; then the channel is saved with what the network said.
+  await loadBrand(app.db, actor, b.brand);
+  const { rules, split } = checkedFields(actor, b);
+  const verified = await verifyFields(app, rules, actor.livemode, split);
   return inTx(app, async (tx) => {
     const brand = await loadBrand(tx, actor, b.brand);
-    return connectChannel(tx, app, actor, brand.id, b);
+    return connectChannel(tx, app, actor, brand.id, b, verified);
   });
+}
+
+/** The provider's rules and the given fields split, or a 422 with every problem. */
+function checkedFields(actor: Actor, c: ConnectInput) {
+  const problems = providerProblems(actor, c);
+  const rules = getPlatform(c.provider);
+  const split = rules ? splitFields(rules, c.fields ?? {}) : null;
+  if (split) problems.push(...split.problems);
+  if (problems.length || !rules || !split) throw invalid(problems);
+  return { rules, split };
 }
 
 /** What a provider and mode allow; the rules of reference §1 (test reaches only the sandbox). */
@@ -105,16 +121,28 @@ function identity(
   };
 }
 
+/** The account the network reported, as the channel shows it (a name is always shown). */
+const shownAccount = (v: Verified, networkName: string) => ({
+  display_name: v.account.display_name ?? v.account.handle ?? networkName,
+  handle: v.account.handle,
+  profile_url: v.account.profile_url,
+});
+
 /**
  * Connects a channel to a brand the caller has already found, in the caller's transaction: the row, its sealed
  * secrets, the `channel.connected` event and the audit row. Bootstrap uses it for the first sandbox channel.
  */
-export async function connectChannel(tx: Tx, app: App, actor: Actor, brandId: string, c: ConnectInput) {
-  const problems = providerProblems(actor, c);
-  const rules = getPlatform(c.provider);
-  const split = rules ? splitFields(rules, c.fields ?? {}) : null;
-  if (split) problems.push(...split.problems);
-  if (problems.length || !rules || !split) throw invalid(problems);
+export async function connectChannel(
+  tx: Tx,
+  app: App,
+  actor: Actor,
+  brandId: string,
+  c: ConnectInput,
+  /** What the network said when it checked the credentials (verifyFields), if it did. */
+  verified: Verified | null = null,
+) {
+  const { rules, split: given } = checkedFields(actor, c);
+  const split = verified ? { settings: verified.settings, secrets: verified.secrets } : given;
   if (actor.livemode)
     await assertWithinLimit(
       tx,
@@ -135,12 +163,13 @@ export async function connectChannel(tx: Tx, app: App, actor: Actor, brandId: st
     emulates,
     ...identity(provider, emulates, split.settings, id),
     profile_url: null,
+    ...(verified ? shownAccount(verified, rules.name) : {}),
     settings: JSON.stringify(split.settings),
     secrets: await sealSecrets(tx, app, actor.orgId, id, split.secrets),
     status: "active",
     status_note: null,
-    // The sandbox has nothing to verify; a real network's credentials are checked by its adapter later.
-    checked_at: provider === "sandbox" ? now : null,
+    // The sandbox has nothing to verify; a real network's credentials were just checked when it has an adapter.
+    checked_at: provider === "sandbox" || verified ? now : null,
     check_error: null,
     rate_limited_until: null,
     created_at: now,
@@ -232,26 +261,31 @@ export async function deleteChannel(app: App, actor: Actor, id: string) {
 export async function reconnectChannel(app: App, actor: Actor, id: string, input: unknown) {
   requireScope(actor, "channels:write");
   const b = parse(ChannelReconnect, input);
+  const before = await loadChannel(app.db, actor, id);
+  const rules = getPlatform(before.provider);
+  if (!rules) throw new Error(`channel ${before.id} has an unknown provider ${before.provider}`);
+  const given = splitFields(rules, b.fields ?? {});
+  if (given.problems.length) throw invalid(given.problems);
+  // The network is asked before the transaction, like connecting.
+  const verified = await verifyFields(app, rules, before.livemode === 1, given);
+  const split = verified ? { settings: verified.settings, secrets: verified.secrets } : given;
   return inTx(app, async (tx) => {
     const cur = await loadChannel(tx, actor, id);
-    const rules = getPlatform(cur.provider);
-    if (!rules) throw new Error(`channel ${cur.id} has an unknown provider ${cur.provider}`);
-    const split = splitFields(rules, b.fields ?? {});
-    if (split.problems.length) throw invalid(split.problems);
     const now = app.clock.now();
-    const given = identity(rules.provider, cur.emulates as Provider | null, split.settings, cur.id);
+    const shown = identity(rules.provider, cur.emulates as Provider | null, split.settings, cur.id);
     const reauthed = cur.status === "needs_reauth";
     const next: ChannelsTable = {
       ...cur,
       // Only what was given replaces the sandbox's made-up name and handle.
-      display_name: split.settings.display_name !== undefined ? given.display_name : cur.display_name,
-      handle: split.settings.handle !== undefined ? given.handle : cur.handle,
+      display_name: split.settings.display_name !== undefined ? shown.display_name : cur.display_name,
+      handle: split.settings.handle !== undefined ? shown.handle : cur.handle,
+      ...(verified ? shownAccount(verified, rules.name) : {}),
       settings: JSON.stringify(split.settings),
       secrets: await sealSecrets(tx, app, cur.org_id, cur.id, split.secrets),
       // A disabled channel stays disabled: someone turned it off on purpose.
       status: reauthed ? "active" : cur.status,
       status_note: reauthed ? null : cur.status_note,
-      checked_at: rules.provider === "sandbox" ? now : null,
+      checked_at: rules.provider === "sandbox" || verified ? now : null,
       check_error: null,
       updated_at: now,
     };
@@ -260,6 +294,7 @@ export async function reconnectChannel(app: App, actor: Actor, id: string, input
       .set({
         display_name: next.display_name,
         handle: next.handle,
+        profile_url: next.profile_url,
         settings: next.settings,
         secrets: next.secrets,
         status: next.status,

@@ -1,8 +1,11 @@
 // The public Post and PostTarget shapes (reference §4). A post embeds its targets.
+import type { TargetEngagementTable } from "../../db/tables/engagement.ts";
 import type { PostAttemptsTable, PostsTable, PostTargetsTable } from "../../db/tables/posts.ts";
 import { iso, isoOrNull } from "../../lib/clock.ts";
+import { presentEngagement } from "../engagement/present.ts";
 
-export const presentTarget = (t: PostTargetsTable) => ({
+/** A target; its engagement is shown where the caller loaded it (reads), else null (events, actions). */
+export const presentTarget = (t: PostTargetsTable, engagement?: TargetEngagementTable) => ({
   id: t.id,
   object: "post_target" as const,
   post: t.post_id,
@@ -18,11 +21,15 @@ export const presentTarget = (t: PostTargetsTable) => ({
   permalink: t.permalink,
   error: t.error_code ? { code: t.error_code, message: t.error_message ?? "" } : null,
   published_at: isoOrNull(t.published_at),
-  engagement: null,
+  engagement: engagement ? presentEngagement(engagement) : null,
 });
 export type PresentedTarget = ReturnType<typeof presentTarget>;
 
-export const presentPost = (p: PostsTable, targets: PostTargetsTable[]) => ({
+export const presentPost = (
+  p: PostsTable,
+  targets: PostTargetsTable[],
+  engagement?: ReadonlyMap<string, TargetEngagementTable>,
+) => ({
   id: p.id,
   object: "post" as const,
   brand: p.brand_id,
@@ -44,7 +51,7 @@ export const presentPost = (p: PostsTable, targets: PostTargetsTable[]) => ({
     note: p.review_note,
   },
   media: JSON.parse(p.media) as string[],
-  targets: targets.map(presentTarget),
+  targets: targets.map((t) => presentTarget(t, engagement?.get(t.id))),
   created_at: iso(p.created_at),
   updated_at: iso(p.updated_at),
 });
@@ -57,4 +64,15 @@ export const presentAttempt = (a: PostAttemptsTable) => ({
   finished_at: isoOrNull(a.finished_at),
   outcome: a.outcome,
   error: a.error_code ? { code: a.error_code, message: a.error_message ?? "" } : null,
+  settlement: a.settlement ? (JSON.parse(a.settlement) as Settlement) : null,
 });
+
+/** How an uncertain attempt was settled by looking for the post on the network (src/queue/publish/settle.ts). */
+export interface Settlement {
+  /** found: published with what was found; not_found: queued again; unknown: left to the usual rule. */
+  decision: "found" | "not_found" | "unknown";
+  /** What made the attempt uncertain. */
+  uncertain: string;
+  detail: string;
+  looked_at: string;
+}

@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { loadBrand } from "../brands/service.ts";
+import { engagementOf } from "../engagement/service.ts";
 import { badRequest, invalid, problem } from "../errors.ts";
 import { listParams, page } from "../pagination.ts";
 import { loadPost, loadTarget, targetsOf } from "./load.ts";
@@ -12,7 +13,15 @@ import { POST_STATUSES } from "./status.ts";
 export async function getPost(app: App, actor: Actor, id: string) {
   requireScope(actor, "posts:read");
   const post = await loadPost(app.db, actor, id);
-  return presentPost(post, (await targetsOf(app.db, [post.id])).get(post.id) ?? []);
+  const targets = (await targetsOf(app.db, [post.id])).get(post.id) ?? [];
+  return presentPost(
+    post,
+    targets,
+    await engagementOf(
+      app.db,
+      targets.map((t) => t.id),
+    ),
+  );
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -50,7 +59,11 @@ export async function listPosts(app: App, actor: Actor, query: Record<string, st
     app.db,
     env.data.map((p) => p.id),
   );
-  return { ...env, data: env.data.map((p) => presentPost(p, targets.get(p.id) ?? [])) };
+  const engagement = await engagementOf(
+    app.db,
+    [...targets.values()].flat().map((t) => t.id),
+  );
+  return { ...env, data: env.data.map((p) => presentPost(p, targets.get(p.id) ?? [], engagement)) };
 }
 
 export async function listAttempts(app: App, actor: Actor, targetId: string) {

@@ -4,6 +4,7 @@ import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
+import { startEngagement } from "../engagement/start.ts";
 import { conflict } from "../errors.ts";
 import { recordEvent, scopeOf } from "../events/record.ts";
 import { loadTarget } from "../posts/load.ts";
@@ -78,6 +79,7 @@ export async function markTargetPublished(app: App, actor: Actor, id: string, in
       .returningAll()
       .executeTakeFirstOrThrow();
     await recordEvent(tx, app, scopeOf(actor), "post_target.published", presentTarget(row));
+    await startEngagement(tx, app, [row]);
     await refreshPosts(tx, app, [target.post_id], actor.requestId);
     await audit(tx, app, actor, {
       action: "post_target.mark_published",

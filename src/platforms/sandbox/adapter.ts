@@ -2,7 +2,14 @@
 // network that makes no idempotency promise, and metadata.svc_simulate makes it fail the way networks do
 // (reference §3), so a product can test its handling of every outcome without a real account.
 import type { App } from "../../app/context.ts";
-import type { Adapter, PublishInput, PublishOutcome } from "../adapter.ts";
+import type {
+  Adapter,
+  EngagementOutcome,
+  PublishedPart,
+  PublishInput,
+  PublishOutcome,
+  RemoteInput,
+} from "../adapter.ts";
 import { sandboxPermalink, storeSandboxPart } from "./posts.ts";
 
 /** The values of metadata.svc_simulate; anything else is refused by the post (`simulation_invalid`). */
@@ -106,4 +113,37 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
   return { kind: "published", permalink: sandboxPermalink(app, input.targetId) };
 }
 
-export const sandboxAdapter: Adapter = { provider: "sandbox", idempotent: false, publish };
+/**
+ * Simulated engagement, so test mode shows the whole feature: counts grow with the post's age, the same for the
+ * same target and time (likes = floor(2 * sqrt(hours since the first part was stored)) + the target's own 0-2;
+ * reposts likes/4, replies likes/6, quotes likes/10, views likes * 20, rounded down). A target whose stored
+ * copies are gone reads as deleted.
+ */
+async function engagement(
+  app: App,
+  input: RemoteInput & { parts: PublishedPart[] },
+): Promise<EngagementOutcome> {
+  const first = await app.db
+    .selectFrom("sandbox_posts")
+    .select("created_at")
+    .where("target_id", "=", input.targetId)
+    .orderBy("created_at")
+    .limit(1)
+    .executeTakeFirst();
+  if (!first) return { kind: "deleted" };
+  const hours = Math.max(0, (app.clock.now() - Number(first.created_at)) / 3600_000);
+  const own = [...input.targetId].reduce((n, c) => n + c.charCodeAt(0), 0) % 3;
+  const likes = Math.floor(2 * Math.sqrt(hours)) + own;
+  return {
+    kind: "counts",
+    counts: {
+      likes,
+      reposts: Math.floor(likes / 4),
+      replies: Math.floor(likes / 6),
+      quotes: Math.floor(likes / 10),
+      views: likes * 20,
+    },
+  };
+}
+
+export const sandboxAdapter: Adapter = { provider: "sandbox", idempotent: false, publish, engagement };

@@ -7,6 +7,7 @@ import { marks, type PendingWrites, raw } from "../../db/raw.ts";
 import type { PostTargetsTable } from "../../db/tables/posts.ts";
 import { updateMany } from "../../db/update-many.ts";
 import { holdChannel, markNeedsReauth } from "../../domain/channels/service.ts";
+import { startEngagement } from "../../domain/engagement/start.ts";
 import type { NewEvent } from "../../domain/events/record.ts";
 import { lockPosts } from "../../domain/posts/lock.ts";
 import { presentTarget } from "../../domain/posts/present.ts";
@@ -72,6 +73,12 @@ export async function completeIn(
     const scope = { orgId: row.org_id, livemode: row.livemode === 1, requestId: null };
     for (const type of d.events) events.push({ scope, type, object: presentTarget(row) });
   }
+  // Engagement starts with publication, in the same transaction.
+  await startEngagement(
+    tx,
+    app,
+    done.filter((t) => t.status === "published"),
+  );
   // The targets' events and their posts' events go in one insert.
   await refreshPosts(
     tx,

@@ -3,10 +3,12 @@
 // on Postgres, an in-process signal on SQLite), else it polls every 5 s.
 import type { App } from "../../app/context.ts";
 import { marks, pendingWrites, raw } from "../../db/raw.ts";
-import type { Adapter, PublishedPart, PublishOutcome } from "../../platforms/adapter.ts";
+import type { Settlement } from "../../domain/posts/present.ts";
+import type { Adapter, PublishedPart, PublishInput, PublishOutcome } from "../../platforms/adapter.ts";
 import { type Claimed, claimIn, LEASE_MS } from "./claim.ts";
 import { completeIn, completeTargets, type Finished, postsOf } from "./complete.ts";
 import { decide } from "./decide.ts";
+import { settle } from "./settle.ts";
 import { inStepTx } from "./step-tx.ts";
 
 export const PUBLISH_CHANNEL = "svc_publish";
@@ -38,6 +40,21 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
   /** Targets being published now, whose leases (and channel locks) the worker renews together. */
   const publishing = new Set<string>();
   let pending: Finished[] = [];
+
+  /** Waits `ms`, or less when the worker is stopping (then false). */
+  const stopping = new Set<() => void>();
+  const pause = (ms: number) =>
+    new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        stopping.delete(interrupt);
+        resolve(true);
+      }, ms);
+      const interrupt = () => {
+        clearTimeout(timer);
+        resolve(false);
+      };
+      stopping.add(interrupt);
+    });
 
   const wake = () => {
     woken = true;
@@ -76,12 +93,53 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
         message: `No adapter publishes to ${c.channel.provider}.`,
       };
     } else {
-      outcome = await attempt(app, c, adapter, timeoutMs);
+      outcome = await publishOrSettle(c, adapter);
     }
     pending.push({
       claimed: c,
       decision: decide(outcome, c.target, adapter?.idempotent ?? false, app.clock.now()),
     });
+  }
+
+  /** The adapter call, and the settling of an uncertain outcome where the adapter can look for the post. */
+  async function publishOrSettle(
+    c: Claimed,
+    adapter: Adapter,
+  ): Promise<PublishOutcome | { kind: "error"; message: string }> {
+    const prepared = await prepare(app, c);
+    if ("outcome" in prepared) return prepared.outcome;
+    const input = prepared.input;
+    const common = {
+      app,
+      adapter,
+      publish: input,
+      done: () => remoteParts(app, c.target.id),
+      save: (part: PublishedPart) => savePart(app, c.target.id, part),
+      wait: (ms: number) => pause(ms),
+    };
+    // A worker died publishing this target to a network that does not dedupe: look for the post before sending
+    // it again (its window has long passed: the reclaimer waited for the lease to expire).
+    if (c.target.error_code === "worker_lost" && adapter.find && !adapter.idempotent) {
+      const settled = await settle({
+        ...common,
+        startedAt: await previousAttemptStart(app, c),
+        uncertain: "The worker publishing it stopped mid-publish (worker_lost).",
+      });
+      if (settled.settlement.decision !== "not_found") {
+        await recordSettlement(app, c.attemptId, settled.settlement);
+        return settled.outcome;
+      }
+      await recordSettlement(app, c.attemptId, {
+        ...settled.settlement,
+        detail: "Not on the network after the lost attempt: sent again.",
+      });
+    }
+    const startedAt = app.clock.now();
+    const outcome = await attempt(app, c, adapter, timeoutMs, input);
+    if (outcome.kind !== "uncertain" || !adapter.find || stopped) return outcome;
+    const settled = await settle({ ...common, startedAt, uncertain: outcome.message });
+    await recordSettlement(app, c.attemptId, settled.settlement);
+    return settled.outcome;
   }
 
   /**
@@ -197,6 +255,8 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
     },
     async stop() {
       stopped = true;
+      for (const interrupt of stopping) interrupt();
+      stopping.clear();
       wake();
       await loop;
       await Promise.race([Promise.allSettled([...inflight]), Bun.sleep(45_000)]);
@@ -235,13 +295,13 @@ export async function renewLeases(app: App, targetIds: string[]): Promise<void> 
   });
 }
 
-/** One adapter call with a deadline (uncertain when it passes); the worker renews its lease meanwhile. */
-async function attempt(
+type PreparedInput = Omit<PublishInput, "signal" | "onPartPublished" | "done">;
+
+/** What the adapter is called with (the channel's secrets opened), or why it cannot be called. */
+async function prepare(
   app: App,
   c: Claimed,
-  adapter: Adapter,
-  timeoutMs: number,
-): Promise<PublishOutcome | { kind: "error"; message: string }> {
+): Promise<{ input: PreparedInput } | { outcome: PublishOutcome }> {
   let secrets: Record<string, string> = {};
   try {
     if (c.channel.secrets) {
@@ -255,8 +315,35 @@ async function attempt(
       );
     }
   } catch (e) {
-    return { kind: "transient", message: `credentials_unreadable: ${(e as Error).message}` };
+    return { outcome: { kind: "transient", message: `credentials_unreadable: ${(e as Error).message}` } };
   }
+  return {
+    input: {
+      targetId: c.target.id,
+      postId: c.target.post_id,
+      livemode: c.target.livemode === 1,
+      attempt: c.target.attempts,
+      channel: {
+        id: c.target.channel_id,
+        provider: c.channel.provider,
+        emulates: c.channel.emulates,
+        settings: c.channel.settings ? (JSON.parse(c.channel.settings) as Record<string, unknown>) : {},
+        secrets,
+      },
+      parts: (JSON.parse(c.target.parts) as string[]).map((text, index) => ({ index, text, media: [] })),
+      metadata: c.metadata,
+    },
+  };
+}
+
+/** One adapter call with a deadline (uncertain when it passes); the worker renews its lease meanwhile. */
+async function attempt(
+  app: App,
+  c: Claimed,
+  adapter: Adapter,
+  timeoutMs: number,
+  input: PreparedInput,
+): Promise<PublishOutcome | { kind: "error"; message: string }> {
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<PublishOutcome>((resolve) => {
@@ -269,20 +356,8 @@ async function attempt(
     const done = JSON.parse(c.target.remote_parts) as PublishedPart[];
     return await Promise.race([
       adapter.publish(app, {
-        targetId: c.target.id,
-        postId: c.target.post_id,
-        livemode: c.target.livemode === 1,
-        attempt: c.target.attempts,
-        channel: {
-          id: c.target.channel_id,
-          provider: c.channel.provider,
-          emulates: c.channel.emulates,
-          settings: c.channel.settings ? (JSON.parse(c.channel.settings) as Record<string, unknown>) : {},
-          secrets,
-        },
-        parts: (JSON.parse(c.target.parts) as string[]).map((text, index) => ({ index, text, media: [] })),
+        ...input,
         done,
-        metadata: c.metadata,
         signal: controller.signal,
         onPartPublished: (part) => savePart(app, c.target.id, part),
       }),
@@ -293,6 +368,36 @@ async function attempt(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** When the attempt before this one started (the lost one, for a reclaimed target). */
+async function previousAttemptStart(app: App, c: Claimed): Promise<number> {
+  const row = await app.db
+    .selectFrom("post_attempts")
+    .select("started_at")
+    .where("target_id", "=", c.target.id)
+    .where("attempt", "=", c.target.attempts - 1)
+    .executeTakeFirst();
+  return row ? Number(row.started_at) : 0;
+}
+
+/** The parts saved as posted so far. */
+async function remoteParts(app: App, targetId: string): Promise<PublishedPart[]> {
+  const row = await app.db
+    .selectFrom("post_targets")
+    .select("remote_parts")
+    .where("id", "=", targetId)
+    .executeTakeFirstOrThrow();
+  return JSON.parse(row.remote_parts) as PublishedPart[];
+}
+
+/** How the uncertain attempt was settled, on its row (the outcome itself is written with the others). */
+async function recordSettlement(app: App, attemptId: string, settlement: Settlement): Promise<void> {
+  await app.db
+    .updateTable("post_attempts")
+    .set({ settlement: JSON.stringify(settlement) })
+    .where("id", "=", attemptId)
+    .execute();
 }
 
 /** Each part's remote reference is saved as it succeeds, so a retry resumes at the first part not yet posted. */

@@ -1,17 +1,24 @@
 // publish.reclaim (every 30 s, up to 100 targets): a target whose lease expired belongs to a worker that died
 // mid-publish. Its outcome is unknown, so it waits for a person (needs_attention, worker_lost), unless the
-// channel's adapter is idempotent, when it is queued again (reference §6).
+// channel's adapter is idempotent, when it is queued again (reference §6), or can look for the post (`find`), when
+// it is queued again and the next attempt looks before it sends (src/queue/publish/worker.ts).
 import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
 import { recordEvent } from "../../domain/events/record.ts";
 import { lockPosts } from "../../domain/posts/lock.ts";
 import { presentTarget } from "../../domain/posts/present.ts";
 import { refreshPosts } from "../../domain/posts/refresh.ts";
+import type { Adapter } from "../../platforms/adapter.ts";
+import { adapterFor } from "../../platforms/adapters.ts";
 import { getPlatform } from "../../platforms/registry.ts";
 import { releaseChannels } from "../publish/complete.ts";
 import type { TaskDef } from "../tasks.ts";
 
-export async function reclaimExpired(app: App, limit = 100): Promise<number> {
+export async function reclaimExpired(
+  app: App,
+  limit = 100,
+  adapters: (provider: string) => Adapter | null = adapterFor,
+): Promise<number> {
   const now = app.clock.now();
   return app.db.transaction().execute(async (tx) => {
     const expired = await tx
@@ -32,17 +39,20 @@ export async function reclaimExpired(app: App, limit = 100): Promise<number> {
     );
     for (const t of expired) {
       const idempotent = getPlatform(t.provider)?.idempotent === true;
+      const looks = !idempotent && adapters(t.provider)?.find !== undefined;
       const row = await tx
         .updateTable("post_targets")
         .set(
-          idempotent
+          idempotent || looks
             ? {
                 status: "queued",
                 next_attempt_at: now,
                 leased_until: null,
                 lease_owner: null,
                 error_code: "worker_lost",
-                error_message: "The worker stopped mid-publish; the network dedupes, so it is retried.",
+                error_message: idempotent
+                  ? "The worker stopped mid-publish; the network dedupes, so it is retried."
+                  : "The worker stopped mid-publish; the post is looked for on the network before it is sent again.",
                 updated_at: now,
               }
             : {
@@ -71,7 +81,7 @@ export async function reclaimExpired(app: App, limit = 100): Promise<number> {
         .where("target_id", "=", t.id)
         .where("outcome", "=", "running")
         .execute();
-      if (!idempotent) {
+      if (!idempotent && !looks) {
         const scope = { orgId: row.org_id, livemode: row.livemode === 1, requestId: null };
         await recordEvent(tx, app, scope, "post_target.uncertain", presentTarget(row));
         await recordEvent(tx, app, scope, "post_target.needs_attention", presentTarget(row));

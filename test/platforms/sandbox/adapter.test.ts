@@ -69,7 +69,7 @@ for (const dialect of dialects) {
     test("the registry gives the sandbox adapter, not idempotent; networks without one get null", () => {
       expect(adapterFor("sandbox")).toBe(sandboxAdapter);
       expect(sandboxAdapter.idempotent).toBe(false);
-      expect(adapterFor("bluesky")).toBeNull();
+      expect(adapterFor("linkedin")).toBeNull();
       expect(adapterFor("myspace")).toBeNull();
       expect([...SIMULATIONS]).toEqual([
         "rate_limited",

@@ -7,6 +7,7 @@ import { auditRoutes } from "./audit.ts";
 import { authPublicRoutes, authRoutes, authSchemas } from "./auth.ts";
 import { brandRoutes } from "./brands.ts";
 import { channelRoutes, channelSchemas } from "./channels.ts";
+import { engagementRoutes, engagementSchemas } from "./engagement.ts";
 import { eventRoutes, eventSchemas } from "./events.ts";
 import { meRoutes } from "./me.ts";
 import { memberRoutes, memberSchemas } from "./members.ts";
@@ -30,6 +31,7 @@ export const v1Routes: RouteDef[] = [
   ...authRoutes,
   ...memberRoutes,
   ...operatorRoutes,
+  ...engagementRoutes,
 ];
 
 /** /v1 routes that take no credential (documented with `security: []`). */
@@ -47,4 +49,5 @@ export const v1Schemas: Record<string, unknown> = {
   ...authSchemas,
   ...memberSchemas,
   ...operatorSchemas,
+  ...engagementSchemas,
 };

@@ -144,7 +144,7 @@ export const postSchemas: Record<string, unknown> = {
     permalink: nstr,
     error,
     published_at: ntime,
-    engagement: {},
+    engagement: { oneOf: [{ type: "null" }, { $ref: "#/components/schemas/Engagement" }] },
   }),
   Post: obj({
     id: str,

@@ -7,6 +7,7 @@ import { key, type Tenant, tenant } from "../../../helpers/factories.ts";
 import { schemaErrors } from "../../../helpers/schemas.ts";
 
 const BLUESKY = { identifier: "alice.example.com", app_password: "abcd-efgh-ijkl-mnop" };
+const LINKEDIN = { access_token: "AQXsecret-member-token", api_version: "202601" };
 
 for (const dialect of dialects) {
   describe(`/v1/channels (${dialect})`, () => {
@@ -161,27 +162,28 @@ for (const dialect of dialects) {
     });
 
     test("a live channel keeps its secret fields sealed to its row and never returns them", async () => {
-      const r = await create(a.liveKey, { brand: a.brandId, provider: "bluesky", fields: BLUESKY });
+      const r = await create(a.liveKey, { brand: a.brandId, provider: "linkedin", fields: LINKEDIN });
       expect(r.status).toBe(201);
       expect(schemaErrors("Channel", r.body)).toBe("");
       expect(r.body.livemode).toBe(true);
       expect(r.body.emulates).toBeNull();
       expect(r.body.checked_at).toBeNull();
-      // The optional PDS field takes its default; the app password is not among the settings.
-      expect(r.body.settings).toEqual({ identifier: "alice.example.com", service: "https://bsky.social" });
-      expect(JSON.stringify(r.body)).not.toContain(BLUESKY.app_password);
+      // A network without an adapter yet checks nothing when connecting (Bluesky's connecting is proven
+      // against a real PDS in test/platforms/bluesky); the token is not among the settings.
+      expect(r.body.settings).toEqual({ api_version: "202601" });
+      expect(JSON.stringify(r.body)).not.toContain(LINKEDIN.access_token);
       const row = await t.app.db
         .selectFrom("channels")
         .selectAll()
         .where("id", "=", r.body.id)
         .executeTakeFirstOrThrow();
       expect(row.secrets).toStartWith("v1:");
-      expect(row.secrets).not.toContain(BLUESKY.app_password);
-      expect(row.secrets).not.toContain("app_password");
-      expect(await openSecrets(t.app, row)).toEqual({ app_password: BLUESKY.app_password });
+      expect(row.secrets).not.toContain(LINKEDIN.access_token);
+      expect(row.secrets).not.toContain("access_token");
+      expect(await openSecrets(t.app, row)).toEqual({ access_token: LINKEDIN.access_token });
       // Sealed to (channels, this row, secrets): the same value copied to another channel does not open.
-      const other = (await create(a.liveKey, { brand: a.brandId, provider: "bluesky", fields: BLUESKY })).body
-        .id;
+      const other = (await create(a.liveKey, { brand: a.brandId, provider: "linkedin", fields: LINKEDIN }))
+        .body.id;
       await t.app.db.updateTable("channels").set({ secrets: row.secrets }).where("id", "=", other).execute();
       const copied = await t.app.db
         .selectFrom("channels")

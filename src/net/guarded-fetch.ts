@@ -1,0 +1,90 @@
+// A `fetch`-compatible function over the guarded client, for libraries that take a fetch (for example
+// @atproto/api's `fetch` option): every call they make is checked against the allow setting at connection time,
+// like any other outbound request to an address a tenant chose (ARCHITECTURE rule 7).
+//
+// A failure is thrown as the guarded client's OutboundError (the library usually wraps it; its `cause` keeps it),
+// so an adapter can tell "nothing was sent" (blocked address, refused, host not found) from "the network may have
+// it" (timeout or reset after sending): see `mayHaveBeenSent`.
+import type { App } from "../app/context.ts";
+import type { AllowSetting } from "./allow.ts";
+import { OutboundError } from "./errors.ts";
+import { guardedRequest } from "./guarded.ts";
+
+export interface GuardedFetchOptions {
+  /** Which non-public addresses may be reached (default none). */
+  allow?: AllowSetting | string | null | undefined;
+  /** Deadline per request, redirects and body included. Default 30 000 ms. */
+  timeoutMs?: number;
+  /** Largest response body accepted; a longer one fails. Default 8 MiB. */
+  maxResponseBytes?: number;
+}
+
+export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/** A fetch that reaches only what `allow` permits. Redirects are followed (and each hop checked) unless told. */
+export function guardedFetch(opts: GuardedFetchOptions = {}): FetchLike {
+  const maxBytes = opts.maxResponseBytes ?? 8 * 1024 * 1024;
+  return async (input, init) => {
+    const req = input instanceof Request ? input : null;
+    const url = req ? req.url : String(input);
+    const method = (init?.method ?? req?.method ?? "GET").toUpperCase();
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers ?? req?.headers).forEach((value, name) => {
+      headers[name] = value;
+    });
+    const body = await bodyBytes(
+      init?.body ?? (req && method !== "GET" && method !== "HEAD" ? req.body : null),
+    );
+    const signal = init?.signal ?? req?.signal ?? undefined;
+    const res = await guardedRequest({
+      url,
+      method,
+      headers,
+      body,
+      allow: opts.allow ?? undefined,
+      timeoutMs: opts.timeoutMs ?? 30_000,
+      maxResponseBytes: maxBytes,
+      followRedirects: (init?.redirect ?? "follow") === "follow",
+      signal: signal ?? undefined,
+    });
+    if (res.truncated)
+      throw new OutboundError("connection", `${new URL(url).origin}: response longer than ${maxBytes} bytes`);
+    const nullBody = method === "HEAD" || res.status === 204 || res.status === 304;
+    return new Response(nullBody ? null : res.body, { status: res.status, headers: res.headers });
+  };
+}
+
+/** The guarded fetch network adapters use: private addresses only as SVC_ALLOW_PRIVATE_NETWORKS allows. */
+export function networkFetch(app: App, opts: Omit<GuardedFetchOptions, "allow"> = {}): FetchLike {
+  return guardedFetch({ ...opts, allow: app.config.allowPrivateNetworks });
+}
+
+async function bodyBytes(body: RequestInit["body"]): Promise<Uint8Array | undefined> {
+  if (body === null || body === undefined) return undefined;
+  if (typeof body === "string") return new TextEncoder().encode(body);
+  if (body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  // Blob, FormData, URLSearchParams, streams: let Response serialise them.
+  return new Uint8Array(await new Response(body).arrayBuffer());
+}
+
+/** The guarded client's error behind whatever a library wrapped it in (Error.cause chain), if any. */
+export function outboundCause(err: unknown): OutboundError | null {
+  for (let e = err, i = 0; e && i < 5; i++) {
+    if (e instanceof OutboundError) return e;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+/**
+ * Whether a failed request may have reached the network: false when it cannot have (refused, blocked, host not
+ * found, bad URL, TLS handshake), true when it may (a timeout or a reset once the connection was open).
+ */
+export function mayHaveBeenSent(err: OutboundError): boolean {
+  if (err.kind === "timeout") return true;
+  if (err.kind !== "connection") return false;
+  const code = String((err.cause as { code?: unknown } | undefined)?.code ?? "");
+  return !/^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL)$/.test(code);
+}

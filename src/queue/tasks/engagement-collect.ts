@@ -1,0 +1,12 @@
+// engagement.collect (every 2 min): reads published targets' engagement when due (src/domain/engagement).
+import { collectDue } from "../../domain/engagement/collect.ts";
+import type { TaskDef } from "../tasks.ts";
+
+export const engagementCollect: TaskDef = {
+  name: "engagement.collect",
+  schedule: "0 */2 * * * *",
+  timeoutMs: 110_000,
+  async run(app) {
+    await collectDue(app);
+  },
+};
