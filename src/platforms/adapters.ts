@@ -2,9 +2,19 @@
 // channels that can be connected but not published to: the worker fails such a target with
 // `provider_unsupported`.
 import type { Adapter } from "./adapter.ts";
+import { discordAdapter } from "./discord/adapter.ts";
+import { gabAdapter } from "./gab/adapter.ts";
+import { mastodonAdapter } from "./mastodon/adapter.ts";
 import { sandboxAdapter } from "./sandbox/adapter.ts";
+import { slackAdapter } from "./slack/adapter.ts";
+import { telegramAdapter } from "./telegram/adapter.ts";
 
-const adapters: ReadonlyMap<string, Adapter> = new Map([[sandboxAdapter.provider, sandboxAdapter]]);
+const adapters: ReadonlyMap<string, Adapter> = new Map(
+  [sandboxAdapter, mastodonAdapter, gabAdapter, discordAdapter, telegramAdapter, slackAdapter].map((a) => [
+    a.provider,
+    a,
+  ]),
+);
 
 export function adapterFor(provider: string): Adapter | null {
   return adapters.get(provider) ?? null;
