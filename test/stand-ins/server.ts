@@ -35,15 +35,22 @@ export interface Incoming extends SpecRequest {
 
 export interface StandInHooks {
   spec: Spec | null;
-  /** Maps the URL path to the description's path (e.g. strips /api/v10 or /bot<token>), or null for 404. */
-  route(path: string): { path: string; params?: Record<string, string> } | null;
+  /**
+   * Maps the URL path to the description's path (e.g. strips /api/v10 or /bot<token>), or null for 404.
+   * `unchecked` names why an endpoint the description does not cover is served without validation.
+   */
+  route(path: string): { path: string; params?: Record<string, string>; unchecked?: string } | null;
+  /** Reshapes a request for validation only, to work around a known defect of the description. */
+  adapt?(req: SpecRequest): SpecRequest;
   /** The network's logic. */
   handle(req: Incoming, params: Record<string, string>): Answer | Promise<Answer>;
   /** How the network refuses a request its API does not accept. */
   invalid(problems: string[]): Answer;
   /** How the network answers each injected failure. */
   failure(kind: Exclude<Failure, "reset_after_read" | { slowMs: number }>, req: Incoming): Answer;
-  /** Statuses the network documents outside its description (with where), so they are not reported. */
+  /** Which of the description's answers an answer is checked against (Slack: errors come with HTTP 200). */
+  validateAs?(a: Answer): number | "default";
+  /** Statuses the network documents outside its description (with where): their answers are not checked. */
   documentedElsewhere?: Record<number, string>;
   /** Which requests an injected failure applies to (default: every request). */
   failsOn?(req: Incoming): boolean;
@@ -116,16 +123,24 @@ export function startStandIn(hooks: StandInHooks): StandIn {
 
   const check = (req: Incoming, a: Answer) => {
     if (!hooks.spec || !req.operationId) return;
-    if (!hooks.spec.declares(req.operationId, a.status) && hooks.documentedElsewhere?.[a.status]) return;
-    const found = hooks.spec.checkResponse(req.operationId, a.status, a.text ?? a.body);
+    if (hooks.documentedElsewhere?.[a.status]) return;
+    const found = hooks.spec.checkResponse(
+      req.operationId,
+      hooks.validateAs?.(a) ?? a.status,
+      a.text ?? a.body,
+    );
     for (const p of found) problems.push(`answer ${a.status} to ${req.operationId}: ${p}`);
   };
 
   const server: Server<undefined> = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
-    // The cut-off answers end in an error on purpose.
-    error: () => new Response(null, { status: 500 }),
+    // The cut-off answers end in an error on purpose; anything else is a fault of the stand-in.
+    error: (err) => {
+      if (!String(err?.message).startsWith("stand-in: connection cut"))
+        problems.push(`stand-in fault: ${err?.stack}`);
+      return new Response(null, { status: 500 });
+    },
     async fetch(raw) {
       const url = new URL(raw.url);
       const routed = hooks.route(url.pathname);
@@ -140,8 +155,10 @@ export function startStandIn(hooks: StandInHooks): StandIn {
       };
       requests.push(incoming);
       if (!routed) return new Response("not found", { status: 404 });
-      if (hooks.spec) {
-        const { operationId, problems: found } = hooks.spec.checkRequest(incoming);
+      if (hooks.spec && !routed.unchecked) {
+        // Validation may coerce what it checks (form fields to booleans): it works on a copy.
+        const copy = structuredClone(incoming);
+        const { operationId, problems: found } = hooks.spec.checkRequest(hooks.adapt?.(copy) ?? copy);
         incoming.operationId = operationId;
         if (found.length) {
           for (const p of found) problems.push(`request ${raw.method} ${incoming.path}: ${p}`);

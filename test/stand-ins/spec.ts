@@ -51,9 +51,11 @@ export interface Spec {
   /** Problems with a request; an empty list when it is what the API accepts. */
   checkRequest(req: SpecRequest): { operationId: string | null; problems: string[] };
   /** Problems with an answer to an operation. */
-  checkResponse(operationId: string, status: number, body: unknown): string[];
+  checkResponse(operationId: string, status: number | "default", body: unknown): string[];
   /** The response statuses the description declares for an operation. */
   declares(operationId: string, status: number): boolean;
+  /** Where the operation at this method and path takes a parameter (header, query, …), or null. */
+  parameterIn(method: string, path: string, name: string): string | null;
 }
 
 const cache = new Map<string, Promise<Spec | null>>();
@@ -108,6 +110,15 @@ async function build(opts: SpecOptions): Promise<Spec | null> {
   };
   return {
     declares,
+    parameterIn(method, path, name) {
+      const op = api.matchOperation({
+        method: method.toLowerCase(),
+        path,
+        headers: {},
+        query: {},
+      } as never) as { parameters?: { name: string; in: string }[] } | undefined;
+      return op?.parameters?.find((p) => p.name === name)?.in ?? null;
+    },
     checkRequest(req) {
       const request = { ...req, method: req.method.toLowerCase() };
       const op = api.matchOperation(request as never);
@@ -117,6 +128,15 @@ async function build(opts: SpecOptions): Promise<Spec | null> {
       return { operationId, problems: describe(result.errors) };
     },
     checkResponse(operationId, status, body) {
+      if (status === "default") {
+        const byStatus = api.validator.getStatusBasedResponseValidatorForOperation(operationId) as
+          | Record<string, (b: unknown) => boolean & { errors?: unknown }>
+          | undefined;
+        const validate = byStatus?.default as (((b: unknown) => boolean) & { errors?: never }) | undefined;
+        if (!validate) return [`${operationId} declares no default answer in ${opts.file}`];
+        validate(body);
+        return describe(validate.errors);
+      }
       if (!declares(operationId, status))
         return [`${operationId} declares no ${status} answer in ${opts.file}`];
       return describe(api.validateResponse(body, operationId, status).errors);
