@@ -69,7 +69,10 @@ export function pings(text: string): string[] {
 async function toOpenApi(doc: Record<string, unknown>): Promise<Record<string, unknown>> {
   const { openapi } = await converter.convertObj(doc, { patch: true, warnOnly: true });
   const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
     if (typeof node !== "object" || node === null) return;
     const o = node as Record<string, unknown>;
     if (o.nullable === true && o.type === undefined) delete o.nullable;
