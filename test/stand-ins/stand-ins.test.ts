@@ -40,7 +40,9 @@ describe("stand-ins validate against the published descriptions", () => {
     });
     expect(r.status).toBe(422);
     const problems = mastodon.problems.splice(0);
-    expect(problems.some((p) => p.includes("/requestBody/visibility must be equal to one of the allowed values"))).toBe(true);
+    expect(
+      problems.some((p) => p.includes("/requestBody/visibility must be equal to one of the allowed values")),
+    ).toBe(true);
     expect(mastodon.statuses).toHaveLength(0);
   });
 
