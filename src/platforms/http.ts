@@ -6,6 +6,7 @@
 // request to a tenant's server to go through it.
 import type { App } from "../app/context.ts";
 import { guardedRequest, OutboundError } from "../net/guarded.ts";
+import type { PublishOutcome } from "./adapter.ts";
 
 export interface NetworkResponse {
   status: number;
@@ -26,14 +27,33 @@ export interface NetworkRequest {
   timeoutMs?: number;
 }
 
-/** Why no answer came: `unsent` when the network cannot have acted on the request, else `maybe_sent`. */
+/**
+ * Why no answer came: `unsent` when the network cannot have acted on the request, else `maybe_sent`.
+ * `refused` when svc itself would not send it (an address SVC_ALLOW_PRIVATE_NETWORKS does not allow, a URL that
+ * is not http(s)): retrying cannot help.
+ */
 export class NoAnswer extends Error {
   readonly sent: "unsent" | "maybe_sent";
-  constructor(sent: "unsent" | "maybe_sent", message: string, options?: { cause?: unknown }) {
+  readonly refused: boolean;
+  constructor(
+    sent: "unsent" | "maybe_sent",
+    refused: boolean,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = "NoAnswer";
     this.sent = sent;
+    this.refused = refused;
   }
+}
+
+/** The outcome of a publish request that got no answer. */
+export function noAnswerOutcome(network: string, err: NoAnswer, index: number): PublishOutcome {
+  if (err.refused) return { kind: "rejected", code: "network", message: `${network}: ${err.message}` };
+  return err.sent === "unsent"
+    ? { kind: "transient", message: `${network}: ${err.message}; part ${index + 1} was not sent.` }
+    : { kind: "uncertain", message: `${network}: ${err.message} after part ${index + 1} was sent.` };
 }
 
 // Errors raised before any byte of the request can have reached the network: the address was refused, the
@@ -77,12 +97,10 @@ export async function networkRequest(app: App, req: NetworkRequest): Promise<Net
     });
   } catch (err) {
     if (!(err instanceof OutboundError)) throw err;
+    const refused = err.kind === "blocked_address" || err.kind === "invalid_url";
     const unsent =
-      err.kind === "blocked_address" ||
-      err.kind === "invalid_url" ||
-      err.kind === "tls" ||
-      (err.kind === "connection" && UNSENT_CODES.has(causeCode(err)));
-    throw new NoAnswer(unsent ? "unsent" : "maybe_sent", err.message, { cause: err });
+      refused || err.kind === "tls" || (err.kind === "connection" && UNSENT_CODES.has(causeCode(err)));
+    throw new NoAnswer(unsent ? "unsent" : "maybe_sent", refused, err.message, { cause: err });
   }
   const text = new TextDecoder().decode(res.body);
   let json: unknown;

@@ -11,6 +11,7 @@ import {
   type NetworkResponse,
   NoAnswer,
   networkRequest,
+  noAnswerOutcome,
   remainingParts,
   secondsToMs,
   str,
@@ -118,9 +119,7 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
       });
     } catch (err) {
       if (!(err instanceof NoAnswer)) throw err;
-      return err.sent === "unsent"
-        ? { kind: "transient", message: `Discord: ${err.message}; part ${part.index + 1} was not sent.` }
-        : { kind: "uncertain", message: `Discord: ${err.message} after part ${part.index + 1} was sent.` };
+      return noAnswerOutcome("Discord", err, part.index);
     }
     if (res.status !== 200) return refusal(res, part.index);
     const id = str(field(res.json, "id"));

@@ -22,6 +22,7 @@ import {
   type NetworkResponse,
   NoAnswer,
   networkRequest,
+  noAnswerOutcome,
   remainingParts,
   str,
 } from "../http.ts";
@@ -99,7 +100,8 @@ export async function connectMastodon(
   try {
     res = await verifyCredentials(app, f, input);
   } catch (err) {
-    if (err instanceof NoAnswer) return { kind: "unavailable", message: `${f.name}: ${err.message}` };
+    if (err instanceof NoAnswer && !err.refused)
+      return { kind: "unavailable", message: `${f.name}: ${err.message}` };
     // A server address that is not a URL at all is the tenant's mistake, not an outage.
     return { kind: "rejected", message: `${f.name}: ${err instanceof Error ? err.message : String(err)}` };
   }
@@ -163,9 +165,7 @@ export async function publishMastodon(
       });
     } catch (err) {
       if (!(err instanceof NoAnswer)) throw err;
-      return err.sent === "unsent"
-        ? { kind: "transient", message: `${f.name}: ${err.message}; part ${part.index + 1} was not sent.` }
-        : { kind: "uncertain", message: `${f.name}: ${err.message} after part ${part.index + 1} was sent.` };
+      return noAnswerOutcome(f.name, err, part.index);
     }
     if (res.status !== 200) return refusal(app, f, res, part);
     const id = str(field(res.json, "id"));

@@ -18,6 +18,7 @@ import {
   type NetworkResponse,
   NoAnswer,
   networkRequest,
+  noAnswerOutcome,
   remainingParts,
   secondsToMs,
   str,
@@ -190,9 +191,7 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
       res = await sendPart(app, mode, part.text);
     } catch (err) {
       if (!(err instanceof NoAnswer)) throw err;
-      return err.sent === "unsent"
-        ? { kind: "transient", message: `Slack: ${err.message}; part ${part.index + 1} was not sent.` }
-        : { kind: "uncertain", message: `Slack: ${err.message} after part ${part.index + 1} was sent.` };
+      return noAnswerOutcome("Slack", err, part.index);
     }
     let published: PublishedPart;
     if (mode.kind === "webhook") {

@@ -11,6 +11,7 @@ import {
   type NetworkResponse,
   NoAnswer,
   networkRequest,
+  noAnswerOutcome,
   remainingParts,
   secondsToMs,
   str,
@@ -116,9 +117,7 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
       });
     } catch (err) {
       if (!(err instanceof NoAnswer)) throw err;
-      return err.sent === "unsent"
-        ? { kind: "transient", message: `Telegram: ${err.message}; part ${part.index + 1} was not sent.` }
-        : { kind: "uncertain", message: `Telegram: ${err.message} after part ${part.index + 1} was sent.` };
+      return noAnswerOutcome("Telegram", err, part.index);
     }
     if (res.status !== 200 || field(res.json, "ok") !== true) return refusal(res, part.index);
     const message = field(res.json, "result");

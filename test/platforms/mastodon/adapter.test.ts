@@ -4,7 +4,7 @@
 // repeat harmless, an uncertain attempt is settled by `find`, and engagement is read.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { adapterFor } from "../../../src/platforms/adapters.ts";
-import type { TestApp } from "../../helpers/app.ts";
+import { type TestApp, testApp } from "../../helpers/app.ts";
 import { dialects } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
 import { connectLive, networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
@@ -209,6 +209,32 @@ for (const dialect of dialects) {
         });
         status.deleted = true;
         expect(await adapter.engagement!(t.app, input)).toEqual({ kind: "deleted" });
+      });
+
+      test("a server on a private address is refused unless SVC_ALLOW_PRIVATE_NETWORKS allows it", async () => {
+        const strict = await testApp(
+          dialect,
+          provider === "gab" ? { env: { SVC_PROVIDER_ORIGINS: `gab=${m.url}` } } : {},
+        );
+        try {
+          const seen = m.requests.length;
+          const r = await adapter.connect!(strict.app, {
+            livemode: true,
+            settings: settings(),
+            secrets: { access_token: me.token },
+            signal: new AbortController().signal,
+          });
+          expect(r.kind).toBe("rejected");
+          const p = await publishDirect(strict, provider, {
+            settings: settings(),
+            secrets: { access_token: me.token },
+            parts: ["x"],
+          });
+          expect(p.outcome).toMatchObject({ kind: "rejected", code: "network" });
+          expect(m.requests.length).toBe(seen);
+        } finally {
+          await strict.close();
+        }
       });
 
       test("a revoked token makes the channel need reauth", async () => {
