@@ -9,9 +9,10 @@ const INLINE = /[\\*_~`|[\]<>]/g;
 const LINE_START = /^([ \t]*)(>|#|-# |-|\+|\d+\.)/gm;
 
 function escapePlain(s: string): string {
-  return s
-    .replace(INLINE, "\\$&")
-    .replace(LINE_START, (_m, space: string, mark: string) => `${space}\\${mark}`);
+  return s.replace(INLINE, "\\$&").replace(LINE_START, (_m, space: string, mark: string) =>
+    // A backslash escapes punctuation only: "1." becomes "1\\." rather than "\\1.".
+    /^\d/.test(mark) ? `${space}${mark.slice(0, -1)}\\.` : `${space}\\${mark}`,
+  );
 }
 
 export function escapeDiscord(text: string): string {

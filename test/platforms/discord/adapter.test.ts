@@ -22,7 +22,7 @@ validationNote();
 
 const TRICKY =
   "**Not bold** _not italic_ ~~no strike~~ `no code` ||no spoiler|| [masked](https://evil.example) " +
-  "@everyone @here <@123456789012345678> see https://example.com/a_b_c*d?q=1&r=2\n> not a quote\n# not a heading\n- not a list";
+  "@everyone @here <@123456789012345678> see https://example.com/a_b_c*d?q=1&r=2\n> not a quote\n# not a heading\n- not a list\n12. not numbered";
 
 test("escapeDiscord: every formatting character escaped, links kept as written", () => {
   const escaped = escapeDiscord(TRICKY);
