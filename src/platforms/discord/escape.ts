@@ -10,7 +10,7 @@ const LINE_START = /^([ \t]*)(>|#|-# |-|\+|\d+\.)/gm;
 
 function escapePlain(s: string): string {
   return s.replace(INLINE, "\\$&").replace(LINE_START, (_m, space: string, mark: string) =>
-    // A backslash escapes punctuation only: "1." becomes "1\\." rather than "\\1.".
+    // A backslash escapes punctuation only, so an ordered-list mark such as "1." is escaped at its dot.
     /^\d/.test(mark) ? `${space}${mark.slice(0, -1)}\\.` : `${space}\\${mark}`,
   );
 }
