@@ -121,7 +121,8 @@ for (const dialect of dialects) {
         slack: slack.messages.filter((x) => x.channel === room.id).length,
       });
       const w = await spawnWorker(t, env);
-      for (let i = 0; i < 400 && Object.values(counts()).some((n) => n === 0); i++) await Bun.sleep(25);
+      // Generous: each stand-in compiles its description's validators on first use, on a machine shared with others.
+      for (let i = 0; i < 2400 && Object.values(counts()).some((n) => n === 0); i++) await Bun.sleep(25);
       expect(counts()).toEqual({ mastodon: 1, gab: 1, discord: 1, telegram: 1, slack: 1 });
       w.kill("SIGKILL");
       await w.exited;
@@ -149,7 +150,7 @@ for (const dialect of dialects) {
           .select(["provider", "status", "error_code", "permalink"])
           .where("post_id", "=", r.body.id)
           .execute();
-      for (let i = 0; i < 400; i++) {
+      for (let i = 0; i < 2400; i++) {
         if ((await targets()).every((x) => x.status !== "queued" && x.status !== "publishing")) break;
         await Bun.sleep(25);
       }
@@ -171,6 +172,6 @@ for (const dialect of dialects) {
         ]);
       expect(counts()).toEqual({ mastodon: 1, gab: 1, discord: 1, telegram: 1, slack: 1 });
       for (const s of [mastodon, gab, discord, telegram, slack]) expectClean(s);
-    }, 120_000);
+    }, 180_000);
   });
 }
