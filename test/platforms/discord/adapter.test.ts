@@ -91,8 +91,7 @@ for (const dialect of dialects) {
       const m = mine().at(-1)!;
       expect(displayedText(m.content)).toBe(TRICKY);
       expect([m.mention_everyone, m.mentions]).toEqual([false, []]);
-      // The channel was connected without a check (the connect wiring comes separately), so no guild is known
-      // and the permalink is null; with guild_id stored it is the message's link.
+      // The permalink needs the guild, which connecting stores (guild_id): with it, it is the message's link.
       const direct = await publishDirect(t, "discord", {
         settings: { guild_id: hook.guild_id },
         secrets: { webhook_url: hook.url },
