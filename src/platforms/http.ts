@@ -141,3 +141,20 @@ export function remainingParts<P extends { index: number }>(parts: P[], done: { 
   const sent = new Set(done.map((d) => d.index));
   return parts.filter((p) => !sent.has(p.index)).sort((a, b) => a.index - b.index);
 }
+
+/**
+ * These adapters send text only for now. A part that carries media is refused as a whole rather than sent without
+ * its images, which would publish something other than what was approved.
+ */
+export function mediaNotSent(
+  network: string,
+  parts: { index: number; media: unknown[] }[],
+): PublishOutcome | null {
+  const withMedia = parts.find((p) => p.media.length > 0);
+  if (!withMedia) return null;
+  return {
+    kind: "rejected",
+    code: "media_rejected",
+    message: `svc does not send media to ${network} yet (part ${withMedia.index + 1} has ${withMedia.media.length}); nothing was posted.`,
+  };
+}

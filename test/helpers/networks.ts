@@ -32,6 +32,8 @@ export async function publishDirect(
     done?: PublishedPart[];
     targetId?: string;
     attempt?: number;
+    /** Media on the first part. */
+    media?: PublishInput["parts"][number]["media"];
   },
 ): Promise<{ outcome: PublishOutcome; parts: PublishedPart[] }> {
   const adapter = adapterFor(provider);
@@ -49,7 +51,7 @@ export async function publishDirect(
       settings: opts.settings ?? {},
       secrets: opts.secrets,
     },
-    parts: opts.parts.map((text, index) => ({ index, text, media: [] })),
+    parts: opts.parts.map((text, index) => ({ index, text, media: index === 0 ? (opts.media ?? []) : [] })),
     done: opts.done ?? [],
     metadata: {},
     signal: new AbortController().signal,

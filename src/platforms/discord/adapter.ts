@@ -8,6 +8,7 @@ import type { App } from "../../app/context.ts";
 import type { Adapter, ConnectInput, ConnectOutcome, PublishInput, PublishOutcome } from "../adapter.ts";
 import {
   field,
+  mediaNotSent,
   type NetworkResponse,
   NoAnswer,
   networkRequest,
@@ -106,6 +107,8 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
   if (!w) return { kind: "auth_revoked", message: BAD_URL };
   const guild = str(input.channel.settings.guild_id);
   let permalink: string | null = input.done.find((d) => d.index === 0)?.remote_url ?? null;
+  const noMedia = mediaNotSent("Discord", remainingParts(input.parts, input.done));
+  if (noMedia) return noMedia;
   for (const part of remainingParts(input.parts, input.done)) {
     if (input.signal.aborted)
       return { kind: "transient", message: `Stopped before part ${part.index + 1} was sent.` };

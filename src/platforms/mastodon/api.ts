@@ -18,6 +18,7 @@ import type {
 } from "../adapter.ts";
 import {
   field,
+  mediaNotSent,
   msUntil,
   type NetworkResponse,
   NoAnswer,
@@ -146,6 +147,8 @@ export async function publishMastodon(
 ): Promise<PublishOutcome> {
   const origin = base(app, f, input.channel.settings);
   const todo = remainingParts(input.parts, input.done);
+  const noMedia = mediaNotSent(f.name, todo);
+  if (noMedia) return noMedia;
   const posted: PublishedPart[] = [...input.done].sort((a, b) => a.index - b.index);
   for (const part of todo) {
     if (input.signal.aborted)

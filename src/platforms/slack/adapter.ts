@@ -15,6 +15,7 @@ import type {
 } from "../adapter.ts";
 import {
   field,
+  mediaNotSent,
   type NetworkResponse,
   NoAnswer,
   networkRequest,
@@ -183,6 +184,8 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
   const mode = modeOf(input.channel.secrets, input.channel.settings);
   if (typeof mode === "string") return { kind: "auth_revoked", message: mode };
   let permalink: string | null = input.done.find((d) => d.index === 0)?.remote_url ?? null;
+  const noMedia = mediaNotSent("Slack", remainingParts(input.parts, input.done));
+  if (noMedia) return noMedia;
   for (const part of remainingParts(input.parts, input.done)) {
     if (input.signal.aborted)
       return { kind: "transient", message: `Stopped before part ${part.index + 1} was sent.` };

@@ -8,6 +8,7 @@ import type { App } from "../../app/context.ts";
 import type { Adapter, ConnectInput, ConnectOutcome, PublishInput, PublishOutcome } from "../adapter.ts";
 import {
   field,
+  mediaNotSent,
   type NetworkResponse,
   NoAnswer,
   networkRequest,
@@ -105,6 +106,8 @@ function refusal(res: NetworkResponse, index: number): PublishOutcome {
 async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
   const token = input.channel.secrets.bot_token ?? "";
   let permalink: string | null = input.done.find((d) => d.index === 0)?.remote_url ?? null;
+  const noMedia = mediaNotSent("Telegram", remainingParts(input.parts, input.done));
+  if (noMedia) return noMedia;
   for (const part of remainingParts(input.parts, input.done)) {
     if (input.signal.aborted)
       return { kind: "transient", message: `Stopped before part ${part.index + 1} was sent.` };
