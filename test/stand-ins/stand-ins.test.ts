@@ -1,7 +1,7 @@
 // The stand-ins themselves: each refuses a request its network's description does not allow (and records it,
 // which fails the test that sent it), and the answer checker catches an answer the description does not allow.
 // Skipped checks are impossible here: with ../shared/api-specs absent these tests say so and fail.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { type DiscordStandIn, startDiscord } from "./discord.ts";
 import { type MastodonStandIn, startMastodon } from "./mastodon.ts";
 import { type SlackStandIn, startSlack } from "./slack.ts";
@@ -9,6 +9,8 @@ import { loadSpec, specsDir, validationNote } from "./spec.ts";
 import { startTelegram, type TelegramStandIn } from "./telegram.ts";
 
 validationNote();
+// A stand-in compiles its description's validators on first use: seconds on a busy machine.
+setDefaultTimeout(30_000);
 
 describe("stand-ins validate against the published descriptions", () => {
   let mastodon: MastodonStandIn;

@@ -21,6 +21,7 @@ import { providerOrigin } from "../origins.ts";
 import { escapeDiscord } from "./escape.ts";
 
 export const DISCORD_ORIGIN = "https://discord.com";
+const MAX_CONTENT = 2000;
 const HOSTS = new Set(["discord.com", "discordapp.com", "ptb.discord.com", "canary.discord.com"]);
 const PATH = /^\/api(?:\/v\d+)?\/webhooks\/(\d{5,25})\/([A-Za-z0-9_-]{20,100})\/?$/;
 
@@ -112,13 +113,22 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
   for (const part of remainingParts(input.parts, input.done)) {
     if (input.signal.aborted)
       return { kind: "transient", message: `Stopped before part ${part.index + 1} was sent.` };
+    const content = escapeDiscord(part.text);
+    // The escapes count toward Discord's limit: say so plainly instead of sending what Discord would refuse.
+    const length = [...content].length;
+    if (length > MAX_CONTENT)
+      return {
+        kind: "rejected",
+        code: "rejected",
+        message: `Part ${part.index + 1} is ${length} characters once Discord's formatting characters are escaped; Discord takes ${MAX_CONTENT}. Shorten it or use fewer of * _ ~ \` | [ ] < >.`,
+      };
     let res: NetworkResponse;
     try {
       res = await networkRequest(app, {
         method: "POST",
         // wait=true: Discord answers with the message, so svc learns its ID.
         url: `${webhookUrl(app, w)}?wait=true`,
-        json: { content: escapeDiscord(part.text), allowed_mentions: { parse: [] } },
+        json: { content, allowed_mentions: { parse: [] } },
       });
     } catch (err) {
       if (!(err instanceof NoAnswer)) throw err;

@@ -2,7 +2,7 @@
 // the Mastodon API description: connecting reads the account, a live post goes out through the real publish
 // worker (a thread as a reply chain), each documented failure is classified, Mastodon's Idempotency-Key makes a
 // repeat harmless, an uncertain attempt is settled by `find`, and engagement is read.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { adapterFor } from "../../../src/platforms/adapters.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
 import { dialects } from "../../helpers/db.ts";
@@ -13,6 +13,8 @@ import { expectClean } from "../../stand-ins/server.ts";
 import { validationNote } from "../../stand-ins/spec.ts";
 
 validationNote();
+// A stand-in compiles its description's validators on first use: seconds on a busy machine.
+setDefaultTimeout(30_000);
 
 for (const dialect of dialects) {
   for (const provider of ["mastodon", "gab"] as const) {

@@ -2,7 +2,7 @@
 // connecting with a webhook URL (shape only) or a bot token and channel (auth.test + conversations.info), live
 // posts through the real publish worker both ways, text escaped so it shows as written and pings nobody, parts
 // as consecutive messages, and each documented failure classified.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { adapterFor } from "../../../src/platforms/adapters.ts";
 import type { TestApp } from "../../helpers/app.ts";
 import { dialects } from "../../helpers/db.ts";
@@ -21,6 +21,8 @@ import {
 import { validationNote } from "../../stand-ins/spec.ts";
 
 validationNote();
+// A stand-in compiles its description's validators on first use: seconds on a busy machine.
+setDefaultTimeout(30_000);
 
 const TRICKY =
   "<!channel> <!here|here> <@U0SVC99999> @channel *not bold* _no_ ~no~ `no` a < b > c & d https://example.com/?a=1&b=2";

@@ -2,7 +2,7 @@
 // description: connecting checks the bot (getMe) and its chat (getChat), a live post goes out through the real
 // publish worker with no parse_mode (the text arrives as written), parts go as consecutive messages, and each
 // documented failure is classified.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { adapterFor } from "../../../src/platforms/adapters.ts";
 import type { TestApp } from "../../helpers/app.ts";
 import { dialects } from "../../helpers/db.ts";
@@ -18,6 +18,8 @@ import {
 } from "../../stand-ins/telegram.ts";
 
 validationNote();
+// A stand-in compiles its description's validators on first use: seconds on a busy machine.
+setDefaultTimeout(30_000);
 
 for (const dialect of dialects) {
   describe(`telegram adapter (${dialect})`, () => {
