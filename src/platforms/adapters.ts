@@ -3,12 +3,24 @@
 // `provider_unsupported`.
 import type { Adapter } from "./adapter.ts";
 import { blueskyAdapter } from "./bluesky/adapter.ts";
+import { discordAdapter } from "./discord/adapter.ts";
+import { gabAdapter } from "./gab/adapter.ts";
+import { mastodonAdapter } from "./mastodon/adapter.ts";
 import { sandboxAdapter } from "./sandbox/adapter.ts";
+import { slackAdapter } from "./slack/adapter.ts";
+import { telegramAdapter } from "./telegram/adapter.ts";
 
-const adapters: ReadonlyMap<string, Adapter> = new Map([
-  [sandboxAdapter.provider, sandboxAdapter],
-  [blueskyAdapter.provider, blueskyAdapter],
-]);
+const adapters: ReadonlyMap<string, Adapter> = new Map(
+  [
+    sandboxAdapter,
+    blueskyAdapter,
+    mastodonAdapter,
+    gabAdapter,
+    discordAdapter,
+    telegramAdapter,
+    slackAdapter,
+  ].map((a) => [a.provider, a]),
+);
 
 export function adapterFor(provider: string): Adapter | null {
   return adapters.get(provider) ?? null;

@@ -79,7 +79,12 @@ describe("registry", () => {
       ["bot_token", true, false, null],
       ["chat_id", false, false, null],
     ]);
-    expect(fields("slack")).toEqual([["webhook_url", true, false, null]]);
+    // Slack: an incoming webhook URL, or a bot token and a channel; the adapter refuses neither or both.
+    expect(fields("slack")).toEqual([
+      ["webhook_url", true, true, null],
+      ["bot_token", true, true, null],
+      ["channel", false, true, null],
+    ]);
     expect(fields("linkedin_pages")).toEqual([]);
   });
 

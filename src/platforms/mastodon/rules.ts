@@ -31,7 +31,7 @@ export const mastodon: PlatformRules = {
     {
       name: "access_token",
       label: "Access token",
-      help: "From Preferences → Development → New application, with the write:statuses and write:media scopes.",
+      help: "From Preferences → Development → New application, with the read:accounts, read:statuses, write:statuses and write:media scopes.",
       secret: true,
       optional: false,
       default: null,

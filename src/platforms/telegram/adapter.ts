@@ -1,0 +1,137 @@
+// Telegram: a bot (token from @BotFather) posting to a chat or channel it administers. Text is sent without
+// parse_mode, so Telegram applies no formatting and it arrives as written; a bot message cannot ping anyone by
+// mention. Each part is one message, in order. Not idempotent: the Bot API has no idempotency key.
+// Errors as the Bot API documents them ({ok: false, error_code, description, parameters}): 401 Unauthorized (the
+// token was revoked), 403 Forbidden (the bot was removed from the chat or blocked), 400 Bad Request (for example
+// "chat not found"), 429 with parameters.retry_after in seconds, 5xx.
+import type { App } from "../../app/context.ts";
+import type { Adapter, ConnectInput, ConnectOutcome, PublishInput, PublishOutcome } from "../adapter.ts";
+import {
+  field,
+  mediaNotSent,
+  type NetworkResponse,
+  NoAnswer,
+  networkRequest,
+  noAnswerOutcome,
+  remainingParts,
+  secondsToMs,
+  str,
+} from "../http.ts";
+import { providerOrigin } from "../origins.ts";
+
+export const TELEGRAM_ORIGIN = "https://api.telegram.org";
+const TOKEN = /^\d{3,20}:[A-Za-z0-9_-]{20,100}$/;
+
+function call(app: App, token: string, method: string, body: Record<string, unknown> | undefined) {
+  const origin = providerOrigin(app, "telegram", TELEGRAM_ORIGIN).replace(/\/+$/, "");
+  return networkRequest(app, {
+    method: "POST",
+    url: `${origin}/bot${token}/${method}`,
+    ...(body ? { json: body } : {}),
+    timeoutMs: 30_000,
+  });
+}
+
+function errorText(res: NetworkResponse): string {
+  return str(field(res.json, "description")) ?? (res.text.slice(0, 300) || `HTTP ${res.status}`);
+}
+
+/** A chat ID as Telegram takes it: a number, or @username for a public channel. */
+function chatId(raw: unknown): number | string {
+  const s = String(raw ?? "").trim();
+  return /^-?\d+$/.test(s) ? Number(s) : s.startsWith("@") ? s : `@${s}`;
+}
+
+/** A message's public link: t.me/<username>/<id>, or t.me/c/<internal id>/<id> in a private supergroup. */
+function messageLink(chat: unknown, messageId: string): string | null {
+  const username = str(field(chat, "username"));
+  if (username) return `https://t.me/${username}/${messageId}`;
+  const id = str(field(chat, "id"));
+  const type = str(field(chat, "type"));
+  if (id?.startsWith("-100") && (type === "supergroup" || type === "channel"))
+    return `https://t.me/c/${id.slice(4)}/${messageId}`;
+  return null;
+}
+
+async function connect(app: App, input: ConnectInput): Promise<ConnectOutcome> {
+  const token = input.secrets.bot_token ?? "";
+  if (!TOKEN.test(token))
+    return {
+      kind: "rejected",
+      message: "The bot token does not look like one from @BotFather (123456:ABC…).",
+    };
+  try {
+    const me = await call(app, token, "getMe", undefined);
+    if (me.status === 401 || me.status === 404)
+      return { kind: "rejected", message: `Telegram refused the bot token: ${errorText(me)}` };
+    if (me.status !== 200)
+      return { kind: "unavailable", message: `Telegram answered ${me.status}: ${errorText(me)}` };
+    const chat = await call(app, token, "getChat", { chat_id: chatId(input.settings.chat_id) });
+    if (chat.status === 400 || chat.status === 403)
+      return {
+        kind: "rejected",
+        message: `Telegram: the bot cannot reach chat ${input.settings.chat_id}: ${errorText(chat)}`,
+      };
+    if (chat.status !== 200)
+      return { kind: "unavailable", message: `Telegram answered ${chat.status}: ${errorText(chat)}` };
+    const c = field(chat.json, "result");
+    const username = str(field(c, "username"));
+    const title = str(field(c, "title")) ?? str(field(c, "first_name"));
+    return {
+      kind: "connected",
+      account: {
+        display_name: title ?? str(field(field(me.json, "result"), "first_name")),
+        handle: username ? `@${username}` : null,
+        profile_url: username ? `https://t.me/${username}` : null,
+      },
+    };
+  } catch (err) {
+    return { kind: "unavailable", message: `Telegram: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+function refusal(res: NetworkResponse, index: number): PublishOutcome {
+  const message = `Telegram answered ${res.status} to part ${index + 1}: ${errorText(res)}`;
+  if (res.status === 429) {
+    const wait = secondsToMs(field(field(res.json, "parameters"), "retry_after")) ?? 60_000;
+    return { kind: "rate_limited", retryAfterMs: wait, message };
+  }
+  // 401: the token was revoked; 404: no bot has this token; 403: the bot was removed from the chat.
+  if (res.status === 401 || res.status === 404 || res.status === 403)
+    return { kind: "auth_revoked", message };
+  if (res.status >= 500) return { kind: "transient", message };
+  return { kind: "rejected", code: "rejected", message };
+}
+
+async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
+  const token = input.channel.secrets.bot_token ?? "";
+  let permalink: string | null = input.done.find((d) => d.index === 0)?.remote_url ?? null;
+  const noMedia = mediaNotSent("Telegram", remainingParts(input.parts, input.done));
+  if (noMedia) return noMedia;
+  for (const part of remainingParts(input.parts, input.done)) {
+    if (input.signal.aborted)
+      return { kind: "transient", message: `Stopped before part ${part.index + 1} was sent.` };
+    let res: NetworkResponse;
+    try {
+      // No parse_mode: Telegram shows the text exactly as written.
+      res = await call(app, token, "sendMessage", {
+        chat_id: chatId(input.channel.settings.chat_id),
+        text: part.text,
+      });
+    } catch (err) {
+      if (!(err instanceof NoAnswer)) throw err;
+      return noAnswerOutcome("Telegram", err, part.index);
+    }
+    if (res.status !== 200 || field(res.json, "ok") !== true) return refusal(res, part.index);
+    const message = field(res.json, "result");
+    const id = str(field(message, "message_id"));
+    if (!id)
+      return { kind: "uncertain", message: `Telegram took part ${part.index + 1} but sent no message ID.` };
+    const url = messageLink(field(message, "chat"), id);
+    await input.onPartPublished({ index: part.index, remote_id: id, remote_url: url });
+    if (part.index === 0) permalink = url;
+  }
+  return { kind: "published", permalink };
+}
+
+export const telegramAdapter: Adapter = { provider: "telegram", idempotent: false, publish, connect };

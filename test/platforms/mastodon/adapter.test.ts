@@ -1,0 +1,257 @@
+// Mastodon and Gab against a local stand-in Mastodon server whose every request and answer is checked against
+// the Mastodon API description: connecting reads the account, a live post goes out through the real publish
+// worker (a thread as a reply chain), each documented failure is classified, Mastodon's Idempotency-Key makes a
+// repeat harmless, an uncertain attempt is settled by `find`, and engagement is read.
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { adapterFor } from "../../../src/platforms/adapters.ts";
+import { type TestApp, testApp } from "../../helpers/app.ts";
+import { dialects } from "../../helpers/db.ts";
+import { type Tenant, tenant } from "../../helpers/factories.ts";
+import { connectLive, networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
+import { type MastodonAccount, type MastodonStandIn, startMastodon } from "../../stand-ins/mastodon.ts";
+import { expectClean } from "../../stand-ins/server.ts";
+import { validationNote } from "../../stand-ins/spec.ts";
+
+validationNote();
+// A stand-in compiles its description's validators on first use: seconds on a busy machine.
+setDefaultTimeout(30_000);
+
+for (const dialect of dialects) {
+  for (const provider of ["mastodon", "gab"] as const) {
+    describe(`${provider} adapter (${dialect})`, () => {
+      let t: TestApp;
+      let a: Tenant;
+      let m: MastodonStandIn;
+      let me: MastodonAccount;
+      const adapter = adapterFor(provider)!;
+      // Mastodon's server is the channel's own field; Gab has one server, pointed at the stand-in.
+      const settings = (): Record<string, string> => (provider === "mastodon" ? { instance: m.url } : {});
+      const fields = () => ({ ...settings(), access_token: me.token });
+      const mine = () => m.statuses.filter((s) => s.account_id === me.id);
+
+      beforeAll(async () => {
+        m = await startMastodon({ gab: provider === "gab" });
+        me = m.addAccount("svcbot", "Svc Bot");
+        t = await networkApp(dialect, provider === "gab" ? { gab: m.url } : {});
+        a = await tenant(t.app);
+      });
+      afterEach(() => expectClean(m));
+      afterAll(async () => {
+        await t.close();
+        m.stop();
+      });
+
+      test("connect verifies the token and reads the account", async () => {
+        const r = await adapter.connect!(t.app, {
+          livemode: true,
+          settings: settings(),
+          secrets: { access_token: me.token },
+          signal: new AbortController().signal,
+        });
+        expect(r).toEqual({
+          kind: "connected",
+          account: {
+            display_name: "Svc Bot",
+            handle: `@svcbot@${m.host}`,
+            profile_url: `${m.url}/@svcbot`,
+          },
+          settings: { ...settings(), account_id: me.id },
+        });
+        const bad = await adapter.connect!(t.app, {
+          livemode: true,
+          settings: settings(),
+          secrets: { access_token: "not-a-token" },
+          signal: new AbortController().signal,
+        });
+        expect(bad.kind).toBe("rejected");
+        expect(bad.kind === "rejected" && bad.message).toContain("The access token is invalid");
+      });
+
+      test("a live post goes out through the publish worker; a thread is a reply chain", async () => {
+        const ch = await connectLive(t, a, provider, fields());
+        const before = mine().length;
+        const text = "Release notes: https://example.com/a_b?x=1&y=2 <b>not bold</b>";
+        const one = await publishLive(t, a, ch.id, { body: text });
+        expect(one.targets[0].status).toBe("published");
+        const posted = mine().slice(before);
+        expect(posted.map((s) => s.text)).toEqual([text]);
+        expect(one.targets[0].permalink).toBe(`${m.url}/@svcbot/${posted[0]!.id}`);
+
+        const thread = await publishLive(t, a, ch.id, { parts: ["First", "Second", "Third"] });
+        expect(thread.targets[0].status).toBe("published");
+        const chain = mine().slice(before + 1);
+        expect(chain.map((s) => s.text)).toEqual(["First", "Second", "Third"]);
+        expect(chain.map((s) => s.in_reply_to_id)).toEqual([null, chain[0]!.id, chain[1]!.id]);
+        expect(thread.targets[0].permalink).toBe(`${m.url}/@svcbot/${chain[0]!.id}`);
+        // Mastodon gets a key per target and part; Gab is sent none.
+        const keys = m.requests
+          .filter((r) => r.method === "POST" && r.path === "/api/v1/statuses")
+          .map((r) => r.headers["idempotency-key"]);
+        if (provider === "mastodon") {
+          expect(keys.slice(-3)).toEqual([0, 1, 2].map((i) => `svc-${thread.targets[0].id}-${i}`));
+        } else expect(keys.every((k) => k === undefined)).toBe(true);
+      });
+
+      test("documented failures are classified", async () => {
+        const secrets = { access_token: me.token };
+        m.fail("rate_limited");
+        const limited = await publishDirect(t, provider, { settings: settings(), secrets, parts: ["x"] });
+        expect(limited.outcome.kind).toBe("rate_limited");
+        const wait = limited.outcome.kind === "rate_limited" ? limited.outcome.retryAfterMs : 0;
+        // X-RateLimit-Reset is two minutes ahead.
+        expect(wait).toBeGreaterThan(100_000);
+        expect(wait).toBeLessThanOrEqual(120_000);
+
+        m.fail("revoked");
+        expect(
+          (await publishDirect(t, provider, { settings: settings(), secrets, parts: ["x"] })).outcome,
+        ).toEqual({
+          kind: "auth_revoked",
+          message: `${adapterName(provider)} answered 401 to part 1: The access token was revoked`,
+        });
+        m.fail("server_error");
+        expect(
+          (await publishDirect(t, provider, { settings: settings(), secrets, parts: ["x"] })).outcome.kind,
+        ).toBe("transient");
+        const tooLong = await publishDirect(t, provider, {
+          settings: settings(),
+          secrets,
+          parts: ["y".repeat(provider === "gab" ? 3001 : 501)],
+        });
+        expect(tooLong.outcome).toMatchObject({ kind: "rejected", code: "rejected" });
+        expect(tooLong.outcome.kind === "rejected" && tooLong.outcome.message).toContain("character limit");
+
+        const before = mine().length;
+        m.fail("reset_after_read");
+        const cut = await publishDirect(t, provider, { settings: settings(), secrets, parts: ["Cut off"] });
+        expect(cut.outcome.kind).toBe("uncertain");
+        // The server did post it.
+        expect(mine().length).toBe(before + 1);
+      });
+
+      test("an uncertain attempt: Mastodon's key makes the repeat harmless; find settles it on both", async () => {
+        const secrets = { access_token: me.token };
+        const targetId = `ptgt_uncertain_${provider}_${dialect}`;
+        const since = Date.now();
+        const before = mine().length;
+        m.fail("reset_after_read");
+        const first = await publishDirect(t, provider, {
+          settings: settings(),
+          secrets,
+          parts: ["Maybe posted"],
+          targetId,
+        });
+        expect(first.outcome.kind).toBe("uncertain");
+        expect(mine().length).toBe(before + 1);
+
+        const found = await adapter.find!(t.app, {
+          targetId,
+          livemode: true,
+          channel: { id: "chan_x", provider, emulates: null, settings: settings(), secrets },
+          signal: new AbortController().signal,
+          parts: [{ index: 0, text: "Maybe posted", media: [] }],
+          done: [],
+          since,
+        });
+        const status = mine()[before]!;
+        expect(found).toEqual({
+          kind: "found",
+          permalink: `${m.url}/@svcbot/${status.id}`,
+          parts: [{ index: 0, remote_id: status.id, remote_url: `${m.url}/@svcbot/${status.id}` }],
+        });
+        const missing = await adapter.find!(t.app, {
+          targetId,
+          livemode: true,
+          channel: { id: "chan_x", provider, emulates: null, settings: settings(), secrets },
+          signal: new AbortController().signal,
+          parts: [{ index: 0, text: "Never sent", media: [] }],
+          done: [],
+          since,
+        });
+        expect(missing).toEqual({ kind: "not_found" });
+
+        const again = await publishDirect(t, provider, {
+          settings: settings(),
+          secrets,
+          parts: ["Maybe posted"],
+          targetId,
+        });
+        expect(again.outcome.kind).toBe("published");
+        if (provider === "mastodon") {
+          expect(adapter.idempotent).toBe(true);
+          // The same Idempotency-Key: the server answers with the first status and posts nothing new.
+          expect(mine().length).toBe(before + 1);
+          expect(again.parts[0]!.remote_id).toBe(status.id);
+        } else {
+          expect(adapter.idempotent).toBe(false);
+          expect(mine().length).toBe(before + 2);
+        }
+      });
+
+      test("engagement reads the counts of the first part; a deleted status is deleted", async () => {
+        const secrets = { access_token: me.token };
+        const r = await publishDirect(t, provider, {
+          settings: settings(),
+          secrets,
+          parts: ["Count me", "And me"],
+        });
+        const status = m.statuses.find((s) => s.id === r.parts[0]!.remote_id)!;
+        status.favourites_count = 7;
+        status.reblogs_count = 3;
+        const input = {
+          targetId: "ptgt_e",
+          livemode: true,
+          channel: { id: "chan_x", provider, emulates: null, settings: settings(), secrets },
+          signal: new AbortController().signal,
+          parts: r.parts,
+        };
+        expect(await adapter.engagement!(t.app, input)).toEqual({
+          kind: "counts",
+          counts: { likes: 7, reposts: 3, replies: 1, quotes: 0, views: null },
+        });
+        status.deleted = true;
+        expect(await adapter.engagement!(t.app, input)).toEqual({ kind: "deleted" });
+      });
+
+      test("a server on a private address is refused unless SVC_ALLOW_PRIVATE_NETWORKS allows it", async () => {
+        const strict = await testApp(
+          dialect,
+          provider === "gab" ? { env: { SVC_PROVIDER_ORIGINS: `gab=${m.url}` } } : {},
+        );
+        try {
+          const seen = m.requests.length;
+          const r = await adapter.connect!(strict.app, {
+            livemode: true,
+            settings: settings(),
+            secrets: { access_token: me.token },
+            signal: new AbortController().signal,
+          });
+          expect(r.kind).toBe("rejected");
+          const p = await publishDirect(strict, provider, {
+            settings: settings(),
+            secrets: { access_token: me.token },
+            parts: ["x"],
+          });
+          expect(p.outcome).toMatchObject({ kind: "rejected", code: "network" });
+          expect(m.requests.length).toBe(seen);
+        } finally {
+          await strict.close();
+        }
+      });
+
+      test("a revoked token makes the channel need reauth", async () => {
+        const other = m.addAccount(`revoked${dialect}${provider}`);
+        const ch = await connectLive(t, a, provider, { ...settings(), access_token: other.token });
+        m.revoke(other.token);
+        const p = await publishLive(t, a, ch.id, { body: "Will not go" });
+        expect(p.targets[0].status).toBe("queued");
+        const after = await t.request("GET", `/v1/channels/${ch.id}`, { key: a.liveKey });
+        expect(after.body.status).toBe("needs_reauth");
+      });
+    });
+  }
+}
+
+function adapterName(provider: string): string {
+  return provider === "gab" ? "Gab" : "Mastodon";
+}

@@ -1,0 +1,62 @@
+// Mastodon, Gab, Discord, Telegram and Slack are sent text only for now: a post whose part carries media is
+// refused (media_rejected) before anything reaches the network, never published without its images.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { TestApp } from "../helpers/app.ts";
+import { dialects } from "../helpers/db.ts";
+import { networkApp, publishDirect } from "../helpers/networks.ts";
+
+const CASES: [string, Record<string, string>, Record<string, string>][] = [
+  ["mastodon", { instance: "" }, { access_token: "t" }],
+  ["gab", {}, { access_token: "t" }],
+  [
+    "discord",
+    {},
+    { webhook_url: "https://discord.com/api/webhooks/123456789012345678/abcdefghijklmnopqrstuvwxyz" },
+  ],
+  ["telegram", { chat_id: "@c" }, { bot_token: "123456:ABCDEFGHIJKLMNOPQRSTUVWXYZ" }],
+  ["slack", {}, { webhook_url: "https://hooks.slack.com/services/T0001/B0001/abcdefghijklmnop" }],
+];
+
+for (const dialect of dialects) {
+  describe(`media are refused, not dropped (${dialect})`, () => {
+    let t: TestApp;
+    let received = 0;
+    let server: ReturnType<typeof Bun.serve>;
+    beforeAll(async () => {
+      server = Bun.serve({
+        port: 0,
+        hostname: "127.0.0.1",
+        fetch() {
+          received++;
+          return new Response("{}", { status: 500 });
+        },
+      });
+      const url = `http://127.0.0.1:${server.port}`;
+      t = await networkApp(dialect, {
+        gab: url,
+        discord: url,
+        telegram: url,
+        slack: url,
+        "slack.hooks": url,
+      });
+      CASES[0]![1].instance = url;
+    });
+    afterAll(async () => {
+      await t.close();
+      server.stop(true);
+    });
+
+    for (const [provider, settings, secrets] of CASES)
+      test(provider, async () => {
+        const r = await publishDirect(t, provider, {
+          settings,
+          secrets,
+          parts: ["With a picture"],
+          media: [{ id: "media_0000000000000000000000000a", mime: "image/png", alt: "A chart" }],
+        });
+        expect(r.outcome).toMatchObject({ kind: "rejected", code: "media_rejected" });
+        expect(r.parts).toEqual([]);
+        expect(received).toBe(0);
+      });
+  });
+}

@@ -1,0 +1,171 @@
+// The Telegram Bot API, from core.telegram.org/bots/api (Making requests, getMe, getChat, sendMessage,
+// ResponseParameters): bots with tokens, chats the bots are members of, messages they send, and the documented
+// failures ({ok: false, error_code, description, parameters.retry_after}). Requests go to /bot<token>/<method>;
+// every request and answer is checked against ark0f/tg-bot-api's OpenAPI description, whose server URL carries
+// the /bot<token> prefix.
+
+import { type Answer, type StandIn, startStandIn } from "./server.ts";
+import { loadSpec } from "./spec.ts";
+
+export interface TelegramBot {
+  id: number;
+  token: string;
+  username: string;
+  first_name: string;
+}
+
+export interface TelegramChat {
+  id: number;
+  type: "channel" | "supergroup" | "group";
+  title: string;
+  username: string | null;
+  /** Bot IDs that may post here. */
+  members: Set<number>;
+}
+
+export interface TelegramMessage {
+  chat_id: number;
+  message_id: number;
+  text: string;
+  from: number;
+  /** What the request asked for: a parse_mode would make Telegram format the text. */
+  parse_mode: string | null;
+}
+
+export interface TelegramStandIn extends StandIn {
+  addBot(username: string): TelegramBot;
+  addChat(chat: Omit<TelegramChat, "id" | "members">, bots: TelegramBot[]): TelegramChat;
+  revoke(bot: TelegramBot): void;
+  messages: TelegramMessage[];
+}
+
+const error = (code: number, description: string, retryAfter?: number): Answer => ({
+  status: code,
+  body: {
+    ok: false,
+    error_code: code,
+    description,
+    ...(retryAfter ? { parameters: { retry_after: retryAfter } } : {}),
+  },
+});
+
+export async function startTelegram(): Promise<TelegramStandIn> {
+  const spec = await loadSpec({ file: "telegram/tg-bot-api-openapi.json" });
+  const bots: TelegramBot[] = [];
+  const revoked = new Set<string>();
+  const chats: TelegramChat[] = [];
+  const messages: TelegramMessage[] = [];
+  let nextBot = 7_000_000_000;
+  let nextChat = 1_000_000_000_000;
+
+  const findChat = (raw: unknown) =>
+    chats.find((c) =>
+      typeof raw === "string" && raw.startsWith("@")
+        ? `@${c.username}` === raw
+        : String(c.id) === String(raw),
+    );
+  const chatJson = (c: TelegramChat) => ({
+    id: c.id,
+    type: c.type,
+    title: c.title,
+    ...(c.username ? { username: c.username } : {}),
+  });
+
+  const s = startStandIn({
+    spec,
+    route(path) {
+      const m = /^\/bot([^/]+)(\/[A-Za-z]+)$/.exec(path);
+      return m ? { path: m[2]!, params: { token: m[1]! } } : null;
+    },
+    invalid: (problems) => error(400, `Bad Request: ${problems[0]}`),
+    failsOn: (req) => req.path === "/sendMessage",
+    failure(kind) {
+      if (kind === "rate_limited") return error(429, "Too Many Requests: retry after 35", 35);
+      if (kind === "revoked") return error(401, "Unauthorized");
+      return error(502, "Bad Gateway");
+    },
+    handle(req, params) {
+      const bot = bots.find((b) => b.token === params.token && !revoked.has(b.token));
+      // An unknown or revoked token: Telegram answers 401 Unauthorized.
+      if (!bot) return error(401, "Unauthorized");
+      const body = (req.body ?? {}) as { chat_id?: unknown; text?: string; parse_mode?: string };
+      switch (req.path) {
+        case "/getMe":
+          return {
+            status: 200,
+            body: {
+              ok: true,
+              result: {
+                id: bot.id,
+                is_bot: true,
+                first_name: bot.first_name,
+                username: bot.username,
+                can_join_groups: true,
+              },
+            },
+          };
+        case "/getChat": {
+          const c = findChat(body.chat_id);
+          if (!c) return error(400, "Bad Request: chat not found");
+          if (!c.members.has(bot.id)) return error(403, "Forbidden: bot is not a member of the channel chat");
+          return {
+            status: 200,
+            body: { ok: true, result: { ...chatJson(c), accent_color_id: 0, max_reaction_count: 11 } },
+          };
+        }
+        case "/sendMessage": {
+          const c = findChat(body.chat_id);
+          if (!c) return error(400, "Bad Request: chat not found");
+          if (!c.members.has(bot.id)) return error(403, "Forbidden: bot was kicked from the channel chat");
+          const text = body.text ?? "";
+          if (text.trim() === "") return error(400, "Bad Request: message text is empty");
+          const m: TelegramMessage = {
+            chat_id: c.id,
+            message_id: messages.filter((x) => x.chat_id === c.id).length + 1,
+            text,
+            from: bot.id,
+            parse_mode: body.parse_mode ?? null,
+          };
+          messages.push(m);
+          return {
+            status: 200,
+            body: {
+              ok: true,
+              result: {
+                message_id: m.message_id,
+                date: Math.floor(Date.now() / 1000),
+                chat: chatJson(c),
+                ...(c.type === "channel"
+                  ? {}
+                  : { from: { id: bot.id, is_bot: true, first_name: bot.first_name } }),
+                text,
+              },
+            },
+          };
+        }
+      }
+      return error(404, "Not Found");
+    },
+  });
+  return {
+    ...s,
+    messages,
+    addBot(username) {
+      const id = ++nextBot;
+      const b = {
+        id,
+        username,
+        first_name: username,
+        token: `${id}:AA${crypto.randomUUID().replaceAll("-", "")}`,
+      };
+      bots.push(b);
+      return b;
+    },
+    addChat(chat, members) {
+      const c = { ...chat, id: -++nextChat, members: new Set(members.map((b) => b.id)) };
+      chats.push(c);
+      return c;
+    },
+    revoke: (bot) => revoked.add(bot.token),
+  };
+}
