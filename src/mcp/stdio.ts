@@ -3,6 +3,7 @@
 // the database; it needs none of the server's settings.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import pkg from "../../package.json" with { type: "json" };
+import { resolveCredential } from "../cli/auth/credentials.ts";
 import { type Io, UsageError } from "../cli/output.ts";
 import { type ApiCall, requestParts } from "./api.ts";
 import { createMcpServer } from "./server.ts";
@@ -11,7 +12,8 @@ export const MCP_USAGE = `svc mcp: the MCP server for agents, over standard inpu
 
 Usage: svc mcp [--live] [--org <id_or_name>]
 
-Calls the install named by SVC_URL with the credential in SVC_API_KEY (an API key or a user token).
+Calls the install named by SVC_URL with the credential in SVC_API_KEY (an API key or a user token); without
+them, the server and credential stored by \`svc auth login\` (the test one unless --live).
   --live    use the live credential (with a stored sign-in; an API key's mode is its own)
   --org     the org, for a user token of a person in several orgs (also SVC_ORG)
 `;
@@ -91,10 +93,18 @@ export async function runMcpStdio(
     return 0;
   }
   const flags = parseFlags(argv);
-  const target = targetFromEnv(env, flags.org);
+  let target = targetFromEnv(env, flags.org);
   if (!target) {
-    io.err("svc mcp: set SVC_URL and SVC_API_KEY to the install and the credential to act as");
-    return 2;
+    // The CLI's stored sign-in: the saved host, its test (or live) credential, the saved default org.
+    try {
+      const c = await resolveCredential({ live: flags.live, ...(flags.org ? { org: flags.org } : {}), env });
+      target = { url: c.url.replace(/\/+$/, ""), token: c.token, org: c.org };
+    } catch (e) {
+      io.err(
+        `svc mcp: set SVC_URL and SVC_API_KEY, or sign in with svc auth login (${(e as Error).message})`,
+      );
+      return 2;
+    }
   }
   const server = createMcpServer(httpApi(target));
   const closed = new Promise<void>((resolve) => {

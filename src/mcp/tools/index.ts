@@ -2,8 +2,15 @@
 // names and fails for any tool whose capability (its /v1 route) exists but whose tool does not.
 import type { Tool } from "../tool.ts";
 import { catalogTools } from "./catalog.ts";
+import { engagementTools } from "./engagement.ts";
 import { postTools } from "./posts.ts";
 import { targetTools } from "./targets.ts";
 import { templateTools } from "./templates.ts";
 
-export const tools: Tool[] = [...catalogTools, ...templateTools, ...postTools, ...targetTools];
+export const tools: Tool[] = [
+  ...catalogTools,
+  ...templateTools,
+  ...postTools,
+  ...targetTools,
+  ...engagementTools,
+];
