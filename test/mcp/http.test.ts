@@ -61,6 +61,7 @@ for (const dialect of dialects) {
         "reschedule_post",
         "retry_target",
         "mark_target_published",
+        "engagement_summary",
       ]);
       for (const tool of tools) {
         expect(tool.inputSchema.type).toBe("object");
@@ -217,6 +218,25 @@ for (const dialect of dialects) {
       await expect(agent.callTool({ name: "delete_everything", arguments: {} })).rejects.toThrow(
         /Unknown tool/,
       );
+    });
+
+    test("engagement_summary reads the API's summary; days out of range is a tool error", async () => {
+      const r = (await agent.callTool({
+        name: "engagement_summary",
+        arguments: { brand: a.brandSlug, group_by: "channel", days: 7 },
+      })) as Json;
+      expect(r.isError).toBeUndefined();
+      expect([r.structuredContent.object, r.structuredContent.group_by]).toEqual([
+        "engagement_summary",
+        "channel",
+      ]);
+      const bad = (await agent.callTool({ name: "engagement_summary", arguments: { days: 400 } })) as Json;
+      expect([bad.isError, problemOf(bad).code]).toEqual([true, "window_invalid"]);
+      const group = (await agent.callTool({
+        name: "engagement_summary",
+        arguments: { group_by: "mood" },
+      })) as Json;
+      expect(problemOf(group).code).toBe("group_by_invalid");
     });
 
     test("get_template by key and version within a brand", async () => {

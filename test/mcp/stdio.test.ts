@@ -1,6 +1,8 @@
 // `svc mcp` over stdio, driven by the SDK's own client: the real `svc` process, calling a real listening install
 // over HTTP with SVC_URL + SVC_API_KEY. It needs none of the server's settings and never opens the database.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -45,7 +47,7 @@ for (const dialect of dialects) {
       );
       try {
         const { tools } = await client.listTools();
-        expect(tools).toHaveLength(13);
+        expect(tools.map((x) => x.name)).toContain("engagement_summary");
         const preview = (await client.callTool({
           name: "preview_post",
           arguments: { brand: a.brandSlug, body: "z".repeat(350) },
@@ -59,6 +61,56 @@ for (const dialect of dialects) {
         expect(posts.body.data).toHaveLength(1);
       } finally {
         await client.close();
+      }
+    });
+  });
+}
+
+for (const dialect of dialects) {
+  describe(`svc mcp with the CLI's stored sign-in (${dialect})`, () => {
+    test("without SVC_URL and SVC_API_KEY it uses the credential svc auth login stored", async () => {
+      const t = await testApp(dialect, { env: { SVC_LISTEN: "127.0.0.1:0" } });
+      const a = await tenant(t.app, "Stored Org");
+      const running = await start(t.app, "server");
+      const config = mkdtempSync(join(tmpdir(), "svc-mcp-config-"));
+      try {
+        const env = agentEnv({ SVC_CONFIG_DIR: config });
+        const login = Bun.spawn(
+          [
+            process.execPath,
+            MAIN,
+            "auth",
+            "login",
+            "--hostname",
+            running.url!,
+            "--with-token",
+            "--insecure-storage",
+          ],
+          { env, stdin: new TextEncoder().encode(`${a.testKey}\n`), stdout: "pipe", stderr: "pipe" },
+        );
+        expect(await login.exited).toBe(0);
+        const client = new Client({ name: "stored-agent", version: "1.0.0" });
+        await client.connect(
+          new StdioClientTransport({ command: process.execPath, args: [MAIN, "mcp"], env }),
+        );
+        try {
+          const brands = (await client.callTool({ name: "list_brands", arguments: {} })) as Json;
+          expect(brands.structuredContent.data.map((b: Json) => b.id)).toEqual([a.brandId]);
+        } finally {
+          await client.close();
+        }
+        // No live credential is stored: --live names what to do.
+        const live = Bun.spawn([process.execPath, MAIN, "mcp", "--live"], {
+          env,
+          stdout: "pipe",
+          stderr: "pipe",
+        });
+        expect(await live.exited).toBe(2);
+        expect(await new Response(live.stderr).text()).toContain("no live credential");
+      } finally {
+        await running.stop();
+        rmSync(config, { recursive: true, force: true });
+        await dropCreatedDatabases();
       }
     });
   });
