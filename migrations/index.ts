@@ -9,6 +9,7 @@ import queueIndexes from "./0006_queue_indexes.ts";
 import leanQueueRows from "./0007_lean_queue_rows.ts";
 import postsMonthById from "./0008_posts_month_by_id.ts";
 import targetsChannelWaiting from "./0009_targets_channel_waiting.ts";
+import media from "./0014_media.ts";
 
 export const migrations: Migration[] = [
   core,
@@ -20,4 +21,5 @@ export const migrations: Migration[] = [
   leanQueueRows,
   postsMonthById,
   targetsChannelWaiting,
+  media,
 ];

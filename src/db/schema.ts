@@ -1,6 +1,7 @@
 // Table types for Kysely. Times are epoch ms; booleans are 0/1; JSON columns are TEXT.
 import type { Generated } from "kysely";
 import type { ChannelTables } from "./tables/channels.ts";
+import type { MediaTables } from "./tables/media.ts";
 import type { PostTables } from "./tables/posts.ts";
 import type { TemplateTables } from "./tables/templates.ts";
 import type { WebhookTables } from "./tables/webhooks.ts";
@@ -196,7 +197,13 @@ export interface CoreTables {
   schema_migrations: SchemaMigrationsTable;
 }
 
-export interface DB extends CoreTables, ChannelTables, TemplateTables, WebhookTables, PostTables {}
+export interface DB
+  extends CoreTables,
+    ChannelTables,
+    TemplateTables,
+    WebhookTables,
+    PostTables,
+    MediaTables {}
 
 /** Column list for plain SQL text (see POST_COLUMNS in tables/posts.ts). */
 export const BRAND_COLUMNS = [

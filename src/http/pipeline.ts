@@ -151,6 +151,9 @@ function parseJson(raw: string): unknown {
   return body;
 }
 
+/** The JSON body (at most 1 MiB) for a route that reads its own body (`rawBody`). */
+export const readJsonBody = async (request: Request): Promise<unknown> => parseJson(await readBody(request));
+
 const LIST_PARAMS = ["limit", "starting_after", "ending_before"];
 
 function parseQuery(url: URL, route: RouteDef): Record<string, string> {
@@ -213,7 +216,7 @@ export async function runRoute(
     const query = parseQuery(url, route);
     let body: unknown = {};
     let raw = "";
-    if (route.method !== "GET") {
+    if (route.method !== "GET" && !route.rawBody) {
       raw = await readBody(request);
       body = parseJson(raw);
     }

@@ -52,6 +52,11 @@ export interface RouteDef {
    * `idempotency` to the domain call, which answers with `status` and the body it returns).
    */
   answerInTx?: boolean;
+  /**
+   * The handler reads the request body itself (a multipart upload, up to its own limit and streamed); the pipeline
+   * leaves it unread instead of reading at most 1 MiB of JSON. Such a handler reads JSON with readJsonBody.
+   */
+  rawBody?: boolean;
   handler: (req: Req) => Promise<unknown | Reply>;
 }
 

@@ -7,6 +7,7 @@ import { brandRoutes } from "./brands.ts";
 import { channelRoutes, channelSchemas } from "./channels.ts";
 import { eventRoutes, eventSchemas } from "./events.ts";
 import { meRoutes } from "./me.ts";
+import { mediaRoutes, mediaSchemas } from "./media.ts";
 import { platformRoutes, platformSchemas } from "./platforms.ts";
 import { postRoutes, postSchemas } from "./posts.ts";
 import { templateRoutes, templateSchemas } from "./templates.ts";
@@ -23,6 +24,7 @@ export const v1Routes: RouteDef[] = [
   ...postRoutes,
   ...eventRoutes,
   ...webhookRoutes,
+  ...mediaRoutes,
 ];
 
 /** Response shapes by name; a feature adds its own from its route file. */
@@ -34,4 +36,5 @@ export const v1Schemas: Record<string, unknown> = {
   ...postSchemas,
   ...eventSchemas,
   ...webhookSchemas,
+  ...mediaSchemas,
 };
