@@ -1,4 +1,5 @@
 // Real images made with sharp for the media tests, and uploads as a client sends them (multipart/form-data).
+import { randomBytes } from "node:crypto";
 import sharp from "sharp";
 import type { TestApp, TestResponse } from "./app.ts";
 
@@ -11,12 +12,7 @@ export const jpeg = (width: number, height: number, opts: { orientation?: number
 
 /** A JPEG of noise: it does not compress, so its size grows with its pixels (for byte limits). */
 export async function noisyJpeg(width: number, height: number, quality = 95): Promise<Buffer> {
-  const raw = Buffer.alloc(width * height * 3);
-  let x = 12345;
-  for (let i = 0; i < raw.length; i++) {
-    x = (x * 1103515245 + 12345) & 0x7fffffff;
-    raw[i] = x >> 16;
-  }
+  const raw = randomBytes(width * height * 3);
   return sharp(raw, { raw: { width, height, channels: 3 } })
     .jpeg({ quality })
     .toBuffer();
@@ -86,4 +82,13 @@ export async function upload(t: TestApp, key: string, fields: UploadFields): Pro
     body = JSON.parse(text);
   } catch {}
   return { status: res.status, headers: res.headers, body };
+}
+
+/** A PNG of noise with a half-transparent alpha channel: large, and not resizable (transparency). */
+export async function noisyTransparentPng(width: number, height: number): Promise<Buffer> {
+  const raw = randomBytes(width * height * 4);
+  for (let i = 3; i < raw.length; i += 4) raw[i] = 128;
+  return sharp(raw, { raw: { width, height, channels: 4 } })
+    .png()
+    .toBuffer();
 }

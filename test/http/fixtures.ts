@@ -2,6 +2,7 @@
 // mode. A feature that adds a route with parameters adds its entry here (the access test fails without one).
 import type { TestApp } from "../helpers/app.ts";
 import { key, type Tenant } from "../helpers/factories.ts";
+import { jpeg, upload } from "../helpers/media.ts";
 import { testEndpoint, testEvent } from "../helpers/webhooks.ts";
 
 export interface Fixture {
@@ -80,6 +81,13 @@ export const fixtures: Record<string, Make> = {
     params: { id: (await testEvent(t.app, a)).id },
     modeScoped: true,
   }),
+  "GET /v1/media/:id": async (t, a) => ({ params: { id: await mediaId(t, a) }, modeScoped: true }),
+  "POST /v1/media/:id": async (t, a) => ({
+    params: { id: await mediaId(t, a) },
+    body: { alt: "Renamed" },
+    modeScoped: true,
+  }),
+  "DELETE /v1/media/:id": async (t, a) => ({ params: { id: await mediaId(t, a) }, modeScoped: true }),
   "GET /v1/webhook_endpoints/:id": async (t, a) => ({
     params: { id: (await testEndpoint(t, a)).id },
     modeScoped: true,
@@ -176,4 +184,9 @@ async function post(t: TestApp, a: Tenant, o: { pending?: boolean; failed?: bool
       .execute();
   }
   return r.body;
+}
+
+async function mediaId(t: TestApp, a: Tenant): Promise<string> {
+  const r = await upload(t, a.testKey, { brand: a.brandId, file: { bytes: await jpeg(8, 8) } });
+  return r.body.id;
 }

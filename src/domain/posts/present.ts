@@ -1,6 +1,8 @@
 // The public Post and PostTarget shapes (reference §4). A post embeds its targets.
+
 import type { PostAttemptsTable, PostsTable, PostTargetsTable } from "../../db/tables/posts.ts";
 import { iso, isoOrNull } from "../../lib/clock.ts";
+import type { Media } from "../media/present.ts";
 
 export const presentTarget = (t: PostTargetsTable) => ({
   id: t.id,
@@ -43,7 +45,7 @@ export const presentPost = (p: PostsTable, targets: PostTargetsTable[]) => ({
     reviewed_at: isoOrNull(p.reviewed_at),
     note: p.review_note,
   },
-  media: JSON.parse(p.media) as string[],
+  media: JSON.parse(p.media) as Media[],
   targets: targets.map(presentTarget),
   created_at: iso(p.created_at),
   updated_at: iso(p.updated_at),
