@@ -6,6 +6,7 @@ import { ServiceError } from "../domain/errors.ts";
 import { RequestLog } from "../domain/requests/log.ts";
 import { newId } from "../lib/ids.ts";
 import { v1Routes, v1Schemas } from "./api/v1/index.ts";
+import { mediaContent } from "./media-content.ts";
 import { openApiYaml, publicOperations } from "./openapi.ts";
 import { type HttpContext, jsonResponse, problemResponse, runRoute, SECURITY_HEADERS } from "./pipeline.ts";
 import { RateLimiter } from "./ratelimit.ts";
@@ -70,6 +71,9 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
       }
     })
     .get("/sandbox/:id", ({ params }: { params: { id: string } }) => sandboxPage(app, params.id))
+    .get("/v1/media/:id/content", ({ params, request }: { params: { id: string }; request: Request }) =>
+      mediaContent(app, params.id, request),
+    )
     .get(
       "/v1/openapi.yaml",
       async () =>
