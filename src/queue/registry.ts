@@ -6,6 +6,7 @@ import { startPublishWorker } from "./publish/worker.ts";
 import "../domain/webhooks/outbox.ts";
 import { eventsPrune } from "./tasks/events-prune.ts";
 import { idempotencyPrune } from "./tasks/idempotency-prune.ts";
+import { mediaPrune } from "./tasks/media-prune.ts";
 import { publishExpire } from "./tasks/publish-expire.ts";
 import { publishReclaim } from "./tasks/publish-reclaim.ts";
 import { requestsPrune } from "./tasks/requests-prune.ts";
@@ -22,6 +23,7 @@ export const tasks: TaskDef[] = [
   webhooksReclaim,
   webhooksDisableFailing,
   eventsPrune,
+  mediaPrune,
 ];
 
 /** A loop that runs for the life of a worker process (the publish queue, webhook deliveries). */

@@ -3,6 +3,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { GetObjectCommand, HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { readBytes } from "../../../src/domain/media/storage.ts";
+import { FakeClock } from "../../../src/lib/clock.ts";
+import { pruneMedia } from "../../../src/queue/tasks/media-prune.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
 import { dialects } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
@@ -16,6 +18,7 @@ for (const dialect of dialects) {
     let withS3: TestApp;
     let a: Tenant;
     let bucket: S3Client;
+    const clock = new FakeClock(Date.now());
     beforeAll(async () => {
       s3 = await localS3();
       plain = await testApp(dialect);
@@ -23,6 +26,7 @@ for (const dialect of dialects) {
       // The same install restarted with a bucket configured: same database, same master key.
       withS3 = await testApp(dialect, {
         url: plain.dbUrl,
+        clock,
         env: { ...s3.env, SVC_MASTER_KEYS: plain.masterKeys },
       });
       bucket = new S3Client({
@@ -88,6 +92,35 @@ for (const dialect of dialects) {
         .where("kind", "=", "video")
         .execute();
       expect(listed).toEqual([]);
+    });
+
+    test("media.prune deletes media no post uses after a day, bucket objects included", async () => {
+      const used = (
+        await upload(withS3, a.testKey, { brand: a.brandId, file: { bytes: await jpeg(20, 20) } })
+      ).body;
+      const unused = (
+        await upload(withS3, a.testKey, { brand: a.brandId, file: { bytes: await jpeg(21, 21) } })
+      ).body;
+      const post = await withS3.request("POST", "/v1/posts", {
+        key: a.testKey,
+        body: { brand: a.brandId, content: { body: "Kept" }, media: [used.id], publish_at: "next_slot" },
+      });
+      expect(post.status).toBe(201);
+      const unusedKey = (await row(withS3, unused.id)).object_key!;
+
+      clock.advance(23 * 3600_000);
+      await pruneMedia(withS3.app);
+      expect((await withS3.request("GET", `/v1/media/${unused.id}`, { key: a.testKey })).status).toBe(200);
+
+      clock.advance(2 * 3600_000);
+      await pruneMedia(withS3.app);
+      expect((await withS3.request("GET", `/v1/media/${unused.id}`, { key: a.testKey })).status).toBe(404);
+      expect((await withS3.request("GET", `/v1/media/${used.id}`, { key: a.testKey })).status).toBe(200);
+      await expect(
+        bucket.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: unusedKey })),
+      ).rejects.toThrow();
+      // The database-stored media of the first test went too, their blobs with them.
+      expect(await withS3.app.db.selectFrom("media_blobs").select("media_id").execute()).toEqual([]);
     });
   });
 }
