@@ -17,7 +17,9 @@ export async function pruneMedia(app: App): Promise<number> {
       .select(["id", "storage", "bucket", "object_key"])
       .where("created_at", "<", before)
       .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom("post_media").select("post_id").whereRef("post_media.media_id", "=", "media.id"))),
+        not(
+          exists(selectFrom("post_media").select("post_id").whereRef("post_media.media_id", "=", "media.id")),
+        ),
       )
       .orderBy("created_at")
       .limit(BATCH)
