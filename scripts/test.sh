@@ -17,6 +17,11 @@ if command -v pg_isready >/dev/null 2>&1 && ! pg_isready -h 127.0.0.1 -p 5432 -q
   for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null && break; sleep 1; done
 fi
 
+# The media tests make real MP4 and QuickTime files with Debian's ffmpeg.
+if ! command -v ffmpeg >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+  (apt-get install -y -qq ffmpeg >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq ffmpeg >/dev/null 2>&1; }) || true
+fi
+
 bun install --frozen-lockfile >/dev/null
 bun run check
 exec bun scripts/test.ts "$@"

@@ -1,7 +1,10 @@
 // A video's length, frame rate and codecs, read from its index (the `moov` box) with mp4box. Only the index is
 // read: the top-level box headers are walked with byte-range reads, then the `ftyp` and `moov` boxes are fetched
 // and parsed. The media data (`mdat`), which is nearly all of the file, is never read, wherever the index sits.
-import { createFile, MP4BoxBuffer } from "mp4box";
+import { createFile, Log, MP4BoxBuffer } from "mp4box";
+
+// mp4box logs boxes it does not know (vendor metadata) as warnings; only its errors matter here.
+Log.setLogLevel(Log.error);
 
 export interface VideoFacts {
   duration_ms: number;
@@ -47,10 +50,15 @@ export async function probeVideo(read: RangeReader, size: number): Promise<Video
     info = movieOf(movie);
   };
   file.onError = () => {};
-  for (const w of wanted) {
-    const ab = w.bytes.buffer.slice(w.bytes.byteOffset, w.bytes.byteOffset + w.bytes.byteLength);
-    file.appendBuffer(MP4BoxBuffer.fromArrayBuffer(ab, w.offset));
+  // The boxes are parsed as one contiguous file (ftyp, then moov): only the track descriptions are read, not the
+  // chunk offsets, which is all a moov moved in front of the media data would change.
+  const joined = new Uint8Array(wanted.reduce((n, w) => n + w.bytes.byteLength, 0));
+  let at = 0;
+  for (const w of wanted.sort((x, y) => x.offset - y.offset)) {
+    joined.set(w.bytes, at);
+    at += w.bytes.byteLength;
   }
+  file.appendBuffer(MP4BoxBuffer.fromArrayBuffer(joined.buffer, 0));
   file.flush();
   return info;
 }
