@@ -152,7 +152,7 @@ async function receiveFile(
       client,
       params: { Bucket: app.config.s3.bucket, Key: key, Body: pass, ContentType: sniffed.type },
       queueSize: 2,
-      partSize: 8 * 1024 * 1024,
+      partSize: 5 * 1024 * 1024,
       leavePartsOnError: false,
     });
     // Started now, so parts go out while the request is still arriving; its failure is seen when awaited.
