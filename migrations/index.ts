@@ -13,6 +13,7 @@ import apiKeyLineage from "./0010_api_key_lineage.ts";
 import dashboardSessions from "./0011_dashboard_sessions.ts";
 import identity from "./0012_identity.ts";
 import engagement from "./0013_engagement.ts";
+import media from "./0014_media.ts";
 
 export const migrations: Migration[] = [
   core,
@@ -28,4 +29,5 @@ export const migrations: Migration[] = [
   dashboardSessions,
   identity,
   engagement,
+  media,
 ];

@@ -19,11 +19,12 @@ fi
 
 # Debian packages the tests use, installed when missing (one apt-get run): chromium for the dashboard's browser
 # tests (driven by playwright-core), gnome-keyring and dbus for the CLI's keychain test (a Secret Service on a
-# private D-Bus session).
+# private D-Bus session), ffmpeg for the media tests' real MP4 and QuickTime files.
 NEED=""
 [ -x /usr/bin/chromium ] || NEED="$NEED chromium"
 command -v gnome-keyring-daemon >/dev/null 2>&1 || NEED="$NEED gnome-keyring"
 command -v dbus-run-session >/dev/null 2>&1 || NEED="$NEED dbus"
+command -v ffmpeg >/dev/null 2>&1 || NEED="$NEED ffmpeg"
 if [ -n "$NEED" ] && command -v apt-get >/dev/null 2>&1; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
   echo "Installing for the tests:$NEED"

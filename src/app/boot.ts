@@ -45,6 +45,9 @@ export async function start(app: App, role: "server" | "worker" | "all"): Promis
       port: app.config.listenPort,
       fetch: (req, srv) => http.handle(req, srv.requestIP(req)?.address ?? null),
       idleTimeout: 60,
+      // A video upload streams through POST /v1/media, which enforces its own limits; every other route reads at
+      // most 1 MiB. Without this Bun refuses bodies over 128 MB before any route sees them.
+      maxRequestBodySize: app.config.maxVideoBytes + 1024 * 1024,
     });
     url = `http://${app.config.listenHost === "0.0.0.0" ? "localhost" : app.config.listenHost}:${server.port}`;
     app.log.info("listening", { url, base_url: app.config.baseUrl });

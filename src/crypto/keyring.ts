@@ -66,6 +66,19 @@ export class Keyring {
     return decrypt(await this.dataKey(db, orgId), sealed.slice(3), sealAad(at)).toString("utf8");
   }
 
+  /** A key for one purpose derived from the primary master key (media links); cached. */
+  derived(purpose: string): Buffer {
+    const name = `derived:${purpose}`;
+    let key = this.cache.get(name);
+    if (!key) {
+      const master = this.need();
+      if (!master.derive) throw keysUnavailable("the master key service cannot derive keys");
+      key = master.derive(purpose);
+      this.cache.set(name, key);
+    }
+    return key;
+  }
+
   forget(orgId: string): void {
     this.cache.delete(orgId);
   }

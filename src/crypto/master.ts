@@ -1,6 +1,6 @@
 // Master keys wrap the per-org data keys and never touch tenant data directly. Local keys come from
 // SVC_MASTER_KEYS (`id:base64key,…`, primary first). A key service (Transit) would be another MasterKeys.
-import { randomBytes } from "node:crypto";
+import { hkdfSync, randomBytes } from "node:crypto";
 import { decrypt, encrypt } from "./aead.ts";
 
 export interface MasterKeys {
@@ -9,6 +9,8 @@ export interface MasterKeys {
   readonly ids: readonly string[];
   wrap(dataKey: Uint8Array, aad: string): { keyId: string; wrapped: string };
   unwrap(keyId: string, wrapped: string, aad: string): Buffer;
+  /** A key for one purpose (signing media links), derived from the primary key; it changes when that does. */
+  derive?(purpose: string): Buffer;
 }
 
 const ID = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -51,6 +53,9 @@ export class LocalMasterKeys implements MasterKeys {
     const key = this.keys.get(keyId);
     if (!key) throw new Error(`master key ${keyId} is not configured`);
     return decrypt(key, wrapped, aad);
+  }
+  derive(purpose: string): Buffer {
+    return Buffer.from(hkdfSync("sha256", this.keys.get(this.primaryId)!, "", `svc:derive:${purpose}`, 32));
   }
 }
 

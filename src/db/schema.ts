@@ -3,6 +3,7 @@ import type { Generated } from "kysely";
 import type { ChannelTables } from "./tables/channels.ts";
 import type { EngagementTables } from "./tables/engagement.ts";
 import type { IdentityTables } from "./tables/identity.ts";
+import type { MediaTables } from "./tables/media.ts";
 import type { PostTables } from "./tables/posts.ts";
 import type { SessionTables } from "./tables/sessions.ts";
 import type { TemplateTables } from "./tables/templates.ts";
@@ -211,7 +212,8 @@ export interface DB
     PostTables,
     IdentityTables,
     SessionTables,
-    EngagementTables {}
+    EngagementTables,
+    MediaTables {}
 
 /** Column list for plain SQL text (see POST_COLUMNS in tables/posts.ts). */
 export const BRAND_COLUMNS = [

@@ -25,6 +25,16 @@ export async function readJsonBody(
   return { raw, body };
 }
 
+/** The JSON object of a route that reads its own body (`rawBody`, such as a media upload sent as JSON). */
+export async function readJsonObject(request: Request): Promise<unknown> {
+  const raw = await readBody(request);
+  if (raw.trim() === "") return {};
+  checkContentType(request.headers.get("content-type"));
+  const body = parseJson(raw);
+  guardJson(body);
+  return body;
+}
+
 /**
  * A body is JSON only when it says so: text/plain or a form is refused rather than parsed as JSON (a browser can
  * send those across origins without asking first). No Content-Type at all is taken as JSON, as curl --json and

@@ -56,6 +56,22 @@ export const publicOperations = [
       default: { description: "Problem", content: problemRef },
     },
   },
+  {
+    method: "GET",
+    path: "/v1/media/:id/content",
+    summary:
+      "A medium's bytes by signed link (query expires, for, signature; valid one hour), for networks that fetch media by URL",
+    responses: {
+      "200": {
+        description: "The bytes",
+        content: { "application/octet-stream": { schema: { type: "string" } } },
+      },
+      "404": {
+        description: "No such link, or it has expired",
+        content: { "application/problem+json": { schema: { type: "object" } } },
+      },
+    },
+  },
 ] as const;
 
 function jsonStatus(values: string[]) {

@@ -161,7 +161,7 @@ export async function runRoute(
     const query = parseQuery(url, route);
     let body: unknown = {};
     let raw = "";
-    if (route.method !== "GET") {
+    if (route.method !== "GET" && !route.rawBody) {
       ({ raw, body } = await readJsonBody(route, request));
     }
     const idemKey = request.headers.get("idempotency-key");

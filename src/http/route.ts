@@ -65,6 +65,11 @@ export interface RouteDef {
    * every route whose response schema has a `secret` must set this.
    */
   secretOnce?: boolean;
+  /**
+   * The handler reads the request body itself (a multipart upload, up to its own limit and streamed); the pipeline
+   * leaves it unread instead of reading at most 1 MiB of JSON. Such a handler reads JSON with readJsonObject (body.ts).
+   */
+  rawBody?: boolean;
   handler: (req: Req) => Promise<unknown | Reply>;
 }
 

@@ -7,6 +7,7 @@ import { RequestLog } from "../domain/requests/log.ts";
 import { newId } from "../lib/ids.ts";
 import { mcpHandler } from "../mcp/http.ts";
 import { v1PublicRoutes, v1Routes, v1Schemas } from "./api/v1/index.ts";
+import { mediaContent } from "./media-content.ts";
 import { openApiYaml, publicOperations } from "./openapi.ts";
 import { type HttpContext, jsonResponse, problemResponse, runRoute, SECURITY_HEADERS } from "./pipeline.ts";
 import { runPublicRoute } from "./public-pipeline.ts";
@@ -83,6 +84,9 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
       }
     })
     .get("/sandbox/:id", ({ params }: { params: { id: string } }) => sandboxPage(app, params.id))
+    .get("/v1/media/:id/content", ({ params, request }: { params: { id: string }; request: Request }) =>
+      mediaContent(app, params.id, request),
+    )
     .get(
       "/v1/openapi.yaml",
       async () =>

@@ -14,7 +14,36 @@ import type { App } from "../app/context.ts";
 export interface PublishPart {
   index: number;
   text: string;
-  media: { id: string; mime: string; alt: string | null }[];
+  /** The post's media, on the first part only (reference §4: media attach to the first part). */
+  media: PublishMedia[];
+}
+
+/**
+ * One medium as this network gets it: resized and re-encoded as JPEG where the network's rules need it (then
+ * `mime`, `size`, `width`, `height` describe what is sent), else the original unchanged. The worker always fills
+ * every field; all but id, mime and alt are optional in the type so that parts made by hand (tests) stay short.
+ */
+export interface PublishMedia {
+  id: string;
+  mime: string;
+  alt: string | null;
+  kind?: "image" | "video";
+  size?: number;
+  width?: number | null;
+  height?: number | null;
+  /** True when the service scaled it down or converted it for this network. */
+  resized?: boolean;
+  /** The bytes to send (an image; for a video prefer `stream`). */
+  read?(): Promise<Uint8Array>;
+  /** The bytes as a stream, never all in memory (video). */
+  stream?(): Promise<ReadableStream<Uint8Array>>;
+  /**
+   * A signed link to the original, valid one hour, for networks that fetch media by URL; null when this install is
+   * not reachable from the internet (the worker refuses such targets with media_link_missing first).
+   */
+  link?(): string | null;
+  /** Video facts read from the file's index; null for an image. */
+  video?: { duration_ms: number; frame_rate: number | null; video_codec: string | null } | null;
 }
 
 export interface PublishedPart {

@@ -10,6 +10,7 @@ import { eventsPrune } from "./tasks/events-prune.ts";
 import { idempotencyPrune } from "./tasks/idempotency-prune.ts";
 import { identityPrune } from "./tasks/identity-prune.ts";
 import { mailSend } from "./tasks/mail-send.ts";
+import { mediaPrune } from "./tasks/media-prune.ts";
 import { publishExpire } from "./tasks/publish-expire.ts";
 import { publishReclaim } from "./tasks/publish-reclaim.ts";
 import { requestsPrune } from "./tasks/requests-prune.ts";
@@ -32,6 +33,7 @@ export const tasks: TaskDef[] = [
   sessionsPrune,
   channelsCheck,
   engagementCollect,
+  mediaPrune,
 ];
 
 /** A loop that runs for the life of a worker process (the publish queue, webhook deliveries). */

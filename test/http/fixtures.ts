@@ -6,6 +6,7 @@ import { createInvitation } from "../../src/domain/invitations/service.ts";
 import { scopesOfRole } from "../../src/domain/scopes.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { key, member, type Tenant } from "../helpers/factories.ts";
+import { jpeg, upload } from "../helpers/media.ts";
 import { testEndpoint, testEvent } from "../helpers/webhooks.ts";
 
 export interface Fixture {
@@ -102,6 +103,13 @@ export const fixtures: Record<string, Make> = {
     params: { id: (await testEvent(t.app, a)).id },
     modeScoped: true,
   }),
+  "GET /v1/media/:id": async (t, a) => ({ params: { id: await mediaId(t, a) }, modeScoped: true }),
+  "POST /v1/media/:id": async (t, a) => ({
+    params: { id: await mediaId(t, a) },
+    body: { alt: "Renamed" },
+    modeScoped: true,
+  }),
+  "DELETE /v1/media/:id": async (t, a) => ({ params: { id: await mediaId(t, a) }, modeScoped: true }),
   "GET /v1/webhook_endpoints/:id": async (t, a) => ({
     params: { id: (await testEndpoint(t, a)).id },
     modeScoped: true,
@@ -203,4 +211,9 @@ async function post(t: TestApp, a: Tenant, o: { pending?: boolean; failed?: bool
       .execute();
   }
   return r.body;
+}
+
+async function mediaId(t: TestApp, a: Tenant): Promise<string> {
+  const r = await upload(t, a.testKey, { brand: a.brandId, file: { bytes: await jpeg(8, 8) } });
+  return r.body.id;
 }

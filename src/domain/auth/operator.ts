@@ -23,7 +23,7 @@ export async function authenticateOperator(
 ): Promise<OperatorActor> {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
   const cred = m ? parseCredential(m[1]!) : null;
-  if (!cred || cred.kind !== "operator_key")
+  if (cred?.kind !== "operator_key")
     throw refuse("operator_key_invalid", "The operator API needs an operator key (svc_op_…).");
   const row = await app.db
     .selectFrom("operator_keys")

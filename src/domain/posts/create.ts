@@ -13,6 +13,7 @@ import type { Slot } from "../brands/schema.ts";
 import { invalid, type Problem } from "../errors.ts";
 import { recordEvent, scopeOf } from "../events/record.ts";
 import { type AnswerInTx, storeAnswer } from "../idempotency/in-tx.ts";
+import { presentMedia } from "../media/present.ts";
 import { assertWithinLimit } from "../orgs/limits.ts";
 import { isSlotTime } from "../slots/next.ts";
 import { takeExactSlot, takeNextSlot } from "../slots/take.ts";
@@ -88,7 +89,8 @@ export async function createPost(
       publish_by: null,
       slot: 0,
       metadata: JSON.stringify(prep.metadata),
-      media: JSON.stringify(prep.media),
+      // A post embeds its media as they were when it was made (reference §3: no expand).
+      media: JSON.stringify(prep.mediaRows.map(presentMedia)),
       approval_required: approval ? 1 : 0,
       reviewed_by: null,
       reviewed_by_key: null,
@@ -115,6 +117,11 @@ export async function createPost(
     }
     post.publish_by = deadline ?? (post.publish_at === null ? null : post.publish_at + DEFAULT_WINDOW_MS);
     await insertRows(tx, app.dialect, "posts", [post]);
+    if (prep.mediaRows.length)
+      await tx
+        .insertInto("post_media")
+        .values(prep.mediaRows.map((m, position) => ({ post_id: post.id, media_id: m.id, position })))
+        .execute();
 
     if (publishAtKind.kind === "next_slot" && !approval) {
       // A post waiting for approval holds no slot; approval takes the next free one (slot order = approval order).

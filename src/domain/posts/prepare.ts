@@ -4,13 +4,15 @@
 import type { App } from "../../app/context.ts";
 import type { Db, Tx } from "../../db/index.ts";
 import type { BrandsTable } from "../../db/schema.ts";
-import { isProvider } from "../../platforms/registry.ts";
+import type { MediaTable } from "../../db/tables/media.ts";
+import { isProvider, rulesFor } from "../../platforms/registry.ts";
 import { SIMULATIONS } from "../../platforms/sandbox/adapter.ts";
-import type { Provider } from "../../platforms/types.ts";
+import type { Notice, Provider } from "../../platforms/types.ts";
 import type { Actor } from "../actor.ts";
 import { loadBrand } from "../brands/service.ts";
 import { channelsForPost, type PostChannel } from "../channels/service.ts";
 import { type Problem, problem } from "../errors.ts";
+import { checkMediaFor, loadPostMedia } from "../media/for-post.ts";
 import { loadRender, type Rendition } from "../render/lazy.ts";
 import { findTemplate, type ResolvedTemplate } from "../templates/resolve.ts";
 import { validateData } from "../templates/variables.ts";
@@ -38,9 +40,12 @@ export interface Prepared {
   data: unknown;
   content: ContentInput | null;
   channels: PostChannel[];
-  renditions: { channel: PostChannel; rendition: Rendition }[];
+  /** Each channel's text, with the broken rules of its text and media, and what publishing will resize. */
+  renditions: { channel: PostChannel; rendition: Rendition; notices: Notice[] }[];
   metadata: Record<string, string>;
   media: string[];
+  /** The listed media that exist in this brand, in the order listed. */
+  mediaRows: MediaTable[];
   /** Problems of the request itself (template, data, channels, metadata, media). */
   problems: Problem[];
   /** Broken platform rules, per channel. */
@@ -96,12 +101,8 @@ export async function preparePost(
 
   if (media.length > MAX_MEDIA)
     problems.push(problem("too_much_media", `A post carries at most ${MAX_MEDIA} media.`, "media"));
-  const seen = new Set<string>();
-  media.forEach((id, i) => {
-    if (seen.has(id)) problems.push(problem("media_duplicate", `Media ${id} is listed twice.`, `media.${i}`));
-    else problems.push(problem("media_missing", `No media ${id} in this brand.`, `media.${i}`));
-    seen.add(id);
-  });
+  const listed = await loadPostMedia(db, actor, brand.id, media);
+  problems.push(...listed.problems);
 
   const { metadata, problems: metaProblems } = checkMetadata(input.metadata, actor.livemode, SIMULATIONS);
   problems.push(...metaProblems);
@@ -132,12 +133,12 @@ export async function preparePost(
     // Everything a rendition depends on but the channel's network is the same for every channel of the post, so
     // channels of one network (a brand's several sandbox channels, two accounts on one network) share one
     // rendition: the text is cut, tagged and measured once per network, not once per channel.
-    const byNetwork = new Map<string, Rendition>();
+    const byNetwork = new Map<string, { rendition: Rendition; notices: Notice[] }>();
     for (const channel of found.channels) {
       const network = `${channel.provider}|${channel.emulates ?? ""}`;
-      let rendition = byNetwork.get(network);
-      if (!rendition) {
-        rendition = renderForProvider({
+      let rendered = byNetwork.get(network);
+      if (!rendered) {
+        const text = renderForProvider({
           provider: channel.provider as Provider,
           emulates: (channel.emulates as Provider | null) ?? null,
           ...(template
@@ -150,10 +151,18 @@ export async function preparePost(
           mediaCount: media.length,
           utm,
         });
-        byNetwork.set(network, rendition);
+        const checked = checkMediaFor(
+          rulesFor(channel.provider as Provider, (channel.emulates as Provider | null) ?? null),
+          listed.rows,
+        );
+        rendered = {
+          rendition: { ...text, violations: [...text.violations, ...checked.violations] },
+          notices: checked.notices,
+        };
+        byNetwork.set(network, rendered);
       }
-      renditions.push({ channel, rendition });
-      violations.push(...renditionProblems(rendition, channel.id));
+      renditions.push({ channel, ...rendered });
+      violations.push(...renditionProblems(rendered.rendition, channel.id));
     }
   }
   return {
@@ -165,6 +174,7 @@ export async function preparePost(
     renditions,
     metadata,
     media,
+    mediaRows: listed.rows,
     problems,
     violations,
   };

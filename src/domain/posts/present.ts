@@ -3,6 +3,7 @@ import type { TargetEngagementTable } from "../../db/tables/engagement.ts";
 import type { PostAttemptsTable, PostsTable, PostTargetsTable } from "../../db/tables/posts.ts";
 import { iso, isoOrNull } from "../../lib/clock.ts";
 import { presentEngagement } from "../engagement/present.ts";
+import type { Media } from "../media/present.ts";
 
 /** A target; its engagement is shown where the caller loaded it (reads), else null (events, actions). */
 export const presentTarget = (t: PostTargetsTable, engagement?: TargetEngagementTable) => ({
@@ -50,7 +51,7 @@ export const presentPost = (
     reviewed_at: isoOrNull(p.reviewed_at),
     note: p.review_note,
   },
-  media: JSON.parse(p.media) as string[],
+  media: JSON.parse(p.media) as Media[],
   targets: targets.map((t) => presentTarget(t, engagement?.get(t.id))),
   created_at: iso(p.created_at),
   updated_at: iso(p.updated_at),

@@ -14,10 +14,10 @@ export async function previewPost(app: App, actor: Actor, input: unknown) {
   const b = parse(PostPreview, input);
   const prep = await preparePost(app.db, app, actor, b, PREVIEW_POST_ID);
   if (prep.problems.length) throw invalid(prep.problems);
-  const renditions = prep.renditions.map(({ channel, rendition }) => ({
+  const renditions = prep.renditions.map(({ channel, rendition, notices }) => ({
     ...rendition,
     channel: channel.id,
-    notices: [] as never[],
+    notices,
   }));
   return {
     object: "preview" as const,

@@ -26,6 +26,11 @@ export const isSimulation = (s: unknown): s is Simulation =>
 
 export const SIMULATED_RETRY_AFTER_MS = 5000;
 export const SLOW_MS = 3000;
+/**
+ * How long the sandbox "processes" a video before the post is up, as video networks do after an upload (the worker
+ * waits up to 20 minutes for it). Settable for tests and benchmarks.
+ */
+export const sandboxVideo = { processingMs: 2000 };
 
 /** Resolves true after `ms`, or false as soon as the signal aborts. */
 function wait(ms: number, signal: AbortSignal): Promise<boolean> {
@@ -85,6 +90,14 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
     .executeTakeFirst();
   if (!channel)
     return { kind: "rejected", code: "unauthorized", message: "The sandbox channel no longer exists." };
+
+  if (input.parts.some((p) => p.media.some((m) => m.kind === "video"))) {
+    if (!(await wait(sandboxVideo.processingMs, input.signal)))
+      return {
+        kind: "transient",
+        message: "Stopped while the sandbox processed the video; nothing was posted.",
+      };
+  }
 
   const done = new Set(input.done.map((p) => p.index));
   const todo = input.parts.filter((p) => !done.has(p.index)).sort((a, b) => a.index - b.index);

@@ -2,6 +2,7 @@
 // the public permalink page /sandbox/<target id>.
 import type { App } from "../../app/context.ts";
 import type { SandboxPostsTable } from "../../db/tables/channels.ts";
+import type { SandboxMediaTable } from "../../db/tables/media.ts";
 import { isId } from "../../lib/ids.ts";
 import type { PublishedPart, PublishPart } from "../adapter.ts";
 
@@ -25,11 +26,32 @@ export async function storeSandboxPart(
       org_id: at.orgId,
       channel_id: at.channelId,
       text: part.text,
-      media: JSON.stringify(part.media),
+      media: JSON.stringify(part.media.map((m) => ({ id: m.id, mime: m.mime, alt: m.alt }))),
       remote_id: remoteId,
       created_at: app.clock.now(),
     })
     .execute();
+  // What a network receives: the bytes it was sent (resized where its rules needed), kept for the permalink page.
+  // A video's bytes stay where they are stored; the page names it.
+  for (const [position, m] of part.media.entries()) {
+    const bytes = m.kind !== "video" && m.read ? await m.read() : null;
+    await app.db
+      .insertInto("sandbox_media")
+      .values({
+        target_id: at.targetId,
+        attempt: at.attempt,
+        part_index: part.index,
+        position,
+        org_id: at.orgId,
+        media_id: m.id,
+        type: m.mime,
+        size: bytes?.byteLength ?? m.size ?? 0,
+        width: m.width ?? null,
+        height: m.height ?? null,
+        bytes,
+      })
+      .execute();
+  }
   return {
     index: part.index,
     remote_id: remoteId,
@@ -46,5 +68,18 @@ export async function sandboxPostsFor(app: App, targetId: string): Promise<Sandb
     .where("target_id", "=", targetId)
     .orderBy("attempt")
     .orderBy("part_index")
+    .execute();
+}
+
+/** What the sandbox received for a target's parts, in order. */
+export async function sandboxMediaFor(app: App, targetId: string): Promise<SandboxMediaTable[]> {
+  if (!isId("ptgt", targetId)) return [];
+  return app.db
+    .selectFrom("sandbox_media")
+    .selectAll()
+    .where("target_id", "=", targetId)
+    .orderBy("attempt")
+    .orderBy("part_index")
+    .orderBy("position")
     .execute();
 }

@@ -3,8 +3,15 @@
 // on Postgres, an in-process signal on SQLite), else it polls every 5 s.
 import type { App } from "../../app/context.ts";
 import { marks, pendingWrites, raw } from "../../db/raw.ts";
+import { mediaForTarget, type PreparedMedia } from "../../domain/media/publish.ts";
 import type { Settlement } from "../../domain/posts/present.ts";
-import type { Adapter, PublishedPart, PublishInput, PublishOutcome } from "../../platforms/adapter.ts";
+import type {
+  Adapter,
+  PublishedPart,
+  PublishInput,
+  PublishMedia,
+  PublishOutcome,
+} from "../../platforms/adapter.ts";
 import { type Claimed, claimIn, LEASE_MS } from "./claim.ts";
 import { completeIn, completeTargets, type Finished, postsOf } from "./complete.ts";
 import { decide } from "./decide.ts";
@@ -12,12 +19,16 @@ import { settle } from "./settle.ts";
 import { inStepTx } from "./step-tx.ts";
 
 export const PUBLISH_CHANNEL = "svc_publish";
+/** Publishing waits up to 20 minutes for a network that processes video (reference §6), renewing its lease. */
+export const VIDEO_TIMEOUT_MS = 20 * 60_000;
 
 export interface PublishWorkerOptions {
   adapterFor: (provider: string) => Adapter | null;
   maxInFlight?: number;
   pollMs?: number;
   timeoutMs?: number;
+  /** The deadline of a publish that carries a video (the network processes it). Default 20 minutes. */
+  videoTimeoutMs?: number;
   renewMs?: number;
 }
 
@@ -32,6 +43,13 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
   const max = opts.maxInFlight ?? 10;
   const pollMs = opts.pollMs ?? 5000;
   const timeoutMs = opts.timeoutMs ?? 90_000;
+  const videoTimeoutMs = opts.videoTimeoutMs ?? VIDEO_TIMEOUT_MS;
+  /**
+   * Publishes carrying a video, which mostly wait while the network processes it: they do not count against
+   * `max`, so up to 20 minutes of processing never holds back the text and image posts due meanwhile.
+   */
+  let videos = 0;
+  const busy = () => inflight.size - videos;
   const renewMs = opts.renewMs ?? 60_000;
   let stopped = false;
   let wakeUp: (() => void) | null = null;
@@ -93,7 +111,19 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
         message: `No adapter publishes to ${c.channel.provider}.`,
       };
     } else {
-      outcome = await publishOrSettle(c, adapter);
+      const media = await mediaForTarget(app, c.target.post_id, c.channel).catch(
+        (e): PreparedMedia => ({ ok: false, code: "media_unreadable", message: String(e) }),
+      );
+      if (!media.ok) outcome = { kind: "rejected", code: media.code, message: media.message };
+      else if (media.video) {
+        videos++;
+        wake(); // room for another claim
+        try {
+          outcome = await publishOrSettle(c, adapter, videoTimeoutMs, media.media);
+        } finally {
+          videos--;
+        }
+      } else outcome = await publishOrSettle(c, adapter, timeoutMs, media.media);
     }
     pending.push({
       claimed: c,
@@ -105,8 +135,10 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
   async function publishOrSettle(
     c: Claimed,
     adapter: Adapter,
+    deadlineMs: number,
+    media: PublishMedia[],
   ): Promise<PublishOutcome | { kind: "error"; message: string }> {
-    const prepared = await prepare(app, c);
+    const prepared = await prepare(app, c, media);
     if ("outcome" in prepared) return prepared.outcome;
     const input = prepared.input;
     const common = {
@@ -135,7 +167,7 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
       });
     }
     const startedAt = app.clock.now();
-    const outcome = await attempt(app, c, adapter, timeoutMs, input);
+    const outcome = await attempt(app, c, adapter, deadlineMs, input);
     if (outcome.kind !== "uncertain" || !adapter.find || stopped) return outcome;
     const settled = await settle({ ...common, startedAt, uncertain: outcome.message });
     await recordSettlement(app, c.attemptId, settled.settlement);
@@ -150,7 +182,7 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
   async function step(): Promise<Claimed[] | null> {
     const batch = pending;
     pending = [];
-    const free = max - inflight.size;
+    const free = max - busy();
     if (batch.length === 0 && free <= 0) return [];
     try {
       return await inStepTx(
@@ -190,7 +222,7 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
     const offSignal = app.signals.on("publish", wake);
     const unlisten = await app.listen(PUBLISH_CHANNEL, wake).catch(() => async () => {});
     while (!stopped) {
-      const free = max - inflight.size;
+      const free = max - busy();
       const claimed = await step();
       if (claimed === null) {
         await sleep(1000);
@@ -211,7 +243,7 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
         inflight.add(p);
       }
       if (pending.length) continue; // outcomes came in meanwhile: record them now
-      if (inflight.size >= max) await sleep(pollMs);
+      if (busy() >= max) await sleep(pollMs);
       else if (claimed.length < free) {
         // Nothing more is due now: sleep until the next target is due (or a wake-up, or the poll interval).
         // A target already due that could not be claimed waits on something else (its channel busy, held or
@@ -301,6 +333,7 @@ type PreparedInput = Omit<PublishInput, "signal" | "onPartPublished" | "done">;
 async function prepare(
   app: App,
   c: Claimed,
+  media: PublishMedia[],
 ): Promise<{ input: PreparedInput } | { outcome: PublishOutcome }> {
   let secrets: Record<string, string> = {};
   try {
@@ -330,7 +363,12 @@ async function prepare(
         settings: c.channel.settings ? (JSON.parse(c.channel.settings) as Record<string, unknown>) : {},
         secrets,
       },
-      parts: (JSON.parse(c.target.parts) as string[]).map((text, index) => ({ index, text, media: [] })),
+      // Media attach to the first part.
+      parts: (JSON.parse(c.target.parts) as string[]).map((text, index) => ({
+        index,
+        text,
+        media: index === 0 ? media : [],
+      })),
       metadata: c.metadata,
     },
   };

@@ -47,7 +47,9 @@ for (const dialect of dialects) {
       const r = await get(`/sandbox/${targetId}`);
       expect(r.status).toBe(200);
       expect(r.headers.get("content-type")).toBe("text/html; charset=utf-8");
-      expect(r.headers.get("content-security-policy")).toBe("default-src 'none'; style-src 'unsafe-inline'");
+      expect(r.headers.get("content-security-policy")).toBe(
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+      );
       expect(r.headers.get("x-frame-options")).toBe("DENY");
       expect(r.headers.get("request-id")).toMatch(/^req_/);
       expect(r.html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; friends");

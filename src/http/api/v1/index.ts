@@ -10,6 +10,7 @@ import { channelRoutes, channelSchemas } from "./channels.ts";
 import { engagementRoutes, engagementSchemas } from "./engagement.ts";
 import { eventRoutes, eventSchemas } from "./events.ts";
 import { meRoutes } from "./me.ts";
+import { mediaRoutes, mediaSchemas } from "./media.ts";
 import { memberRoutes, memberSchemas } from "./members.ts";
 import { operatorRoutes, operatorSchemas } from "./operator.ts";
 import { platformRoutes, platformSchemas } from "./platforms.ts";
@@ -32,6 +33,7 @@ export const v1Routes: RouteDef[] = [
   ...memberRoutes,
   ...operatorRoutes,
   ...engagementRoutes,
+  ...mediaRoutes,
 ];
 
 /** /v1 routes that take no credential (documented with `security: []`). */
@@ -50,4 +52,5 @@ export const v1Schemas: Record<string, unknown> = {
   ...memberSchemas,
   ...operatorSchemas,
   ...engagementSchemas,
+  ...mediaSchemas,
 };

@@ -167,7 +167,7 @@ export const postSchemas: Record<string, unknown> = {
       reviewed_at: ntime,
       note: nstr,
     }),
-    media: { type: "array", items: str },
+    media: { type: "array", items: { $ref: "#/components/schemas/Media" } },
     targets: { type: "array", items: { $ref: "#/components/schemas/PostTarget" } },
     created_at: { type: "string", format: "date-time" },
     updated_at: { type: "string", format: "date-time" },

@@ -1,0 +1,58 @@
+// Signed media links, for networks that fetch media from a URL instead of taking an upload:
+// GET /v1/media/{id}/content?expires=<unix s>&for=<provider>&signature=<base64url HMAC-SHA256>. The key is derived
+// from the primary master key; a link is valid one hour and names who it was made for. No credential is needed:
+// the signature is the permission, compared in constant time.
+import { createHmac } from "node:crypto";
+import type { App } from "../../app/context.ts";
+import { safeEqual } from "../../crypto/hash.ts";
+import { classify, parseIp } from "../../net/address.ts";
+
+export const LINK_TTL_S = 3600;
+const PURPOSE = "media-links";
+
+function signature(app: App, mediaId: string, expires: number, forWhom: string): string {
+  return createHmac("sha256", app.keys.derived(PURPOSE))
+    .update(`${mediaId}\n${expires}\n${forWhom}`)
+    .digest("base64url");
+}
+
+/**
+ * Whether the networks can reach this install at SVC_BASE_URL: not a loopback, private or link-local address,
+ * nor a name that only resolves inside (localhost, .local, .internal, .lan, a bare host name).
+ */
+export function reachableFromInternet(app: App): boolean {
+  const host = new URL(app.config.baseUrl).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const ip = parseIp(host);
+  if (ip) return classify(ip) === "public";
+  if (!host.includes(".")) return false;
+  return !/(^|\.)(localhost|local|internal|lan|home|intranet|corp|test|invalid|example)$/.test(host);
+}
+
+/** A link to a medium's bytes for `forWhom` (a provider), valid one hour; null when the install is not public. */
+export function signedMediaUrl(app: App, mediaId: string, forWhom: string, nowMs = app.clock.now()) {
+  if (!reachableFromInternet(app)) return null;
+  return mediaUrl(app, mediaId, forWhom, nowMs);
+}
+
+/** The link itself, whether or not the networks could reach it (tests, a local preview). */
+export function mediaUrl(app: App, mediaId: string, forWhom: string, nowMs = app.clock.now()): string {
+  const expires = Math.floor(nowMs / 1000) + LINK_TTL_S;
+  const q = new URLSearchParams({
+    expires: String(expires),
+    for: forWhom,
+    signature: signature(app, mediaId, expires, forWhom),
+  });
+  return `${app.config.baseUrl}/v1/media/${mediaId}/content?${q}`;
+}
+
+/** True when the query carries a valid, unexpired signature for this medium. */
+export function verifyMediaLink(app: App, mediaId: string, query: URLSearchParams): boolean {
+  const expires = Number(query.get("expires"));
+  const forWhom = query.get("for") ?? "";
+  const given = query.get("signature") ?? "";
+  if (!Number.isSafeInteger(expires) || forWhom === "" || given === "") return false;
+  const now = Math.floor(app.clock.now() / 1000);
+  // Never longer than one hour from now, whatever a link claims.
+  if (expires < now || expires > now + LINK_TTL_S) return false;
+  return safeEqual(given, signature(app, mediaId, expires, forWhom));
+}

@@ -1,0 +1,83 @@
+// A video's length, frame rate and codecs, read from its index (the `moov` box) with mp4box. Only the index is
+// read: the top-level box headers are walked with byte-range reads, then the `ftyp` and `moov` boxes are fetched
+// and parsed. The media data (`mdat`), which is nearly all of the file, is never read, wherever the index sits.
+import { createFile, Log, MP4BoxBuffer } from "mp4box";
+
+// mp4box logs boxes it does not know (vendor metadata) as warnings; only its errors matter here.
+Log.setLogLevel(Log.error);
+
+export interface VideoFacts {
+  duration_ms: number;
+  frame_rate: number | null;
+  video_codec: string | null;
+  audio_codec: string | null;
+  width: number | null;
+  height: number | null;
+}
+
+/** Reads bytes [start, end] inclusive of the stored file. */
+export type RangeReader = (start: number, end: number) => Promise<Uint8Array>;
+
+const MAX_INDEX_BYTES = 64 * 1024 * 1024;
+
+export async function probeVideo(read: RangeReader, size: number): Promise<VideoFacts | null> {
+  const wanted: { offset: number; bytes: Uint8Array }[] = [];
+  let offset = 0;
+  let sawMoov = false;
+  for (let boxes = 0; offset + 8 <= size && boxes < 64; boxes++) {
+    const head = await read(offset, Math.min(offset + 15, size - 1));
+    const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+    let length = view.getUint32(0);
+    const type = String.fromCharCode(head[4]!, head[5]!, head[6]!, head[7]!);
+    if (length === 1) {
+      if (head.byteLength < 16) return null;
+      length = Number(view.getBigUint64(8));
+    } else if (length === 0) length = size - offset;
+    if (length < 8 || offset + length > size) return null;
+    if (type === "ftyp" || type === "moov") {
+      if (length > MAX_INDEX_BYTES) return null;
+      wanted.push({ offset, bytes: await read(offset, offset + length - 1) });
+      if (type === "moov") sawMoov = true;
+    }
+    if (sawMoov && wanted.some((w) => w.offset === 0)) break;
+    offset += length;
+  }
+  if (!sawMoov) return null;
+
+  const file = createFile();
+  let info: ReturnType<typeof movieOf> | null = null;
+  file.onReady = (movie) => {
+    info = movieOf(movie);
+  };
+  file.onError = () => {};
+  // The boxes are parsed as one contiguous file (ftyp, then moov): only the track descriptions are read, not the
+  // chunk offsets, which is all a moov moved in front of the media data would change.
+  const joined = new Uint8Array(wanted.reduce((n, w) => n + w.bytes.byteLength, 0));
+  let at = 0;
+  for (const w of wanted.sort((x, y) => x.offset - y.offset)) {
+    joined.set(w.bytes, at);
+    at += w.bytes.byteLength;
+  }
+  file.appendBuffer(MP4BoxBuffer.fromArrayBuffer(joined.buffer, 0));
+  file.flush();
+  return info;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: mp4box's Movie type is loose about track details
+function movieOf(movie: any): VideoFacts {
+  const v = movie.videoTracks?.[0];
+  const a = movie.audioTracks?.[0];
+  const durationMs = movie.timescale ? Math.round((movie.duration / movie.timescale) * 1000) : 0;
+  let fps: number | null = null;
+  if (v?.nb_samples && v.duration && v.timescale) {
+    fps = Math.round((v.nb_samples / (v.duration / v.timescale)) * 100) / 100;
+  }
+  return {
+    duration_ms: durationMs,
+    frame_rate: fps,
+    video_codec: v?.codec ?? null,
+    audio_codec: a?.codec ?? null,
+    width: v?.video?.width ?? v?.track_width ?? null,
+    height: v?.video?.height ?? v?.track_height ?? null,
+  };
+}

@@ -1,0 +1,33 @@
+// GET /v1/media/{id}/content?expires&for&signature: a medium's bytes by signed link, for networks that fetch media
+// by URL. No credential: the signature is the permission. Any bad, expired or unknown link is the same 404.
+import type { App } from "../app/context.ts";
+import { ServiceError } from "../domain/errors.ts";
+import { verifyMediaLink } from "../domain/media/link.ts";
+import { openStream } from "../domain/media/storage.ts";
+import { isId, newId } from "../lib/ids.ts";
+import { asServiceError, problemResponse, SECURITY_HEADERS } from "./pipeline.ts";
+
+const missing = () => new ServiceError(404, "resource_missing", "No such media link, or it has expired.");
+
+export async function mediaContent(app: App, id: string, request: Request): Promise<Response> {
+  const requestId = newId("req");
+  try {
+    const query = new URL(request.url).searchParams;
+    if (!isId("media", id) || !verifyMediaLink(app, id, query)) throw missing();
+    const row = await app.db.selectFrom("media").selectAll().where("id", "=", id).executeTakeFirst();
+    if (!row) throw missing();
+    const body = await openStream(app, app.db, row);
+    return new Response(body, {
+      status: 200,
+      headers: {
+        "Content-Type": row.type,
+        "Content-Length": String(row.size),
+        "Cache-Control": "private, max-age=3600",
+        "Request-Id": requestId,
+        ...SECURITY_HEADERS,
+      },
+    });
+  } catch (e) {
+    return problemResponse(asServiceError(app, e, requestId), requestId);
+  }
+}

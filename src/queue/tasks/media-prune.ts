@@ -1,0 +1,54 @@
+// media.prune (hourly): media no post uses, uploaded more than a day ago, are deleted with their bytes (the
+// database copy goes with the row; a bucket object is deleted after). A medium a post lists, finished or not,
+// stays: the post embeds it.
+import type { App } from "../../app/context.ts";
+import { deleteObject } from "../../domain/media/storage.ts";
+import type { TaskDef } from "../tasks.ts";
+
+export const UNUSED_MEDIA_MS = 24 * 3600_000;
+const BATCH = 200;
+
+export async function pruneMedia(app: App): Promise<number> {
+  const before = app.clock.now() - UNUSED_MEDIA_MS;
+  let pruned = 0;
+  for (;;) {
+    const rows = await app.db
+      .selectFrom("media")
+      .select(["id", "storage", "bucket", "object_key"])
+      .where("created_at", "<", before)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(selectFrom("post_media").select("post_id").whereRef("post_media.media_id", "=", "media.id")),
+        ),
+      )
+      .orderBy("created_at")
+      .limit(BATCH)
+      .execute();
+    if (rows.length === 0) return pruned;
+    for (const row of rows) {
+      // The check and the delete in one statement: a post that took the medium meanwhile keeps it.
+      const gone = await app.db
+        .deleteFrom("media")
+        .where("id", "=", row.id)
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom("post_media").select("post_id").where("post_media.media_id", "=", row.id))),
+        )
+        .executeTakeFirst();
+      if (Number(gone.numDeletedRows) === 0) continue;
+      pruned++;
+      await deleteObject(app, row).catch((e) =>
+        app.log.warn("media.prune: deleting an object failed", { media: row.id, error: String(e) }),
+      );
+    }
+    if (rows.length < BATCH) return pruned;
+  }
+}
+
+export const mediaPrune: TaskDef = {
+  name: "media.prune",
+  schedule: "0 25 * * * *",
+  timeoutMs: 10 * 60_000,
+  async run(app) {
+    await pruneMedia(app);
+  },
+};
