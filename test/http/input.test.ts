@@ -15,8 +15,12 @@ import { type Tenant, tenant } from "../helpers/factories.ts";
 
 /** The route's path with every parameter filled in (the refusals come before any lookup). */
 const filled = (path: string) => path.replace(/:[a-z_]+/g, "x_1");
-const firstField = (schema: v.GenericSchema) =>
-  Object.keys((schema as unknown as { entries: Record<string, unknown> }).entries)[0]!;
+type Shape = { entries?: Record<string, unknown>; options?: Shape[] };
+/** The first field of a body schema (of its first shape, where a body may take several, such as a media upload). */
+const firstField = (schema: v.GenericSchema): string => {
+  const s = schema as unknown as Shape;
+  return Object.keys(s.entries ?? s.options![0]!.entries!)[0]!;
+};
 const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
 
 for (const dialect of dialects) {

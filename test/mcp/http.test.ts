@@ -8,6 +8,7 @@ import { type Running, start } from "../../src/app/boot.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { dialects, dropCreatedDatabases } from "../helpers/db.ts";
 import { key, type Tenant, tenant } from "../helpers/factories.ts";
+import { jpeg } from "../helpers/media.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: tool results are JSON
 type Json = any;
@@ -32,7 +33,8 @@ for (const dialect of dialects) {
     let b: Tenant;
     let agent: Client;
     beforeAll(async () => {
-      t = await testApp(dialect, { env: { SVC_LISTEN: "127.0.0.1:0" } });
+      // Media fetched by URL come from a server on this machine in the tests.
+      t = await testApp(dialect, { env: { SVC_LISTEN: "127.0.0.1:0", SVC_ALLOW_PRIVATE_WEBHOOKS: "true" } });
       a = await tenant(t.app, "Agent Org");
       b = await tenant(t.app, "Other Org");
       running = await start(t.app, "all");
@@ -53,6 +55,7 @@ for (const dialect of dialects) {
         "list_channels",
         "list_templates",
         "get_template",
+        "upload_media_from_url",
         "preview_post",
         "create_post",
         "list_posts",
@@ -237,6 +240,50 @@ for (const dialect of dialects) {
         arguments: { group_by: "mood" },
       })) as Json;
       expect(problemOf(group).code).toBe("group_by_invalid");
+    });
+
+    test("upload_media_from_url, then a post with that medium, published on the sandbox", async () => {
+      const image = await jpeg(800, 600);
+      const files = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(image) });
+      try {
+        const up = (await agent.callTool({
+          name: "upload_media_from_url",
+          arguments: { brand: a.brandSlug, url: `http://127.0.0.1:${files.port}/cat.jpg`, alt: "A cat" },
+        })) as Json;
+        expect(up.isError).toBeUndefined();
+        expect([up.structuredContent.type, up.structuredContent.width, up.structuredContent.alt]).toEqual([
+          "image/jpeg",
+          800,
+          "A cat",
+        ]);
+        const made = (await agent.callTool({
+          name: "create_post",
+          arguments: { brand: a.brandSlug, body: "With a picture", media: [up.structuredContent.id] },
+        })) as Json;
+        expect(made.isError).toBeUndefined();
+        let post: Json;
+        for (let i = 0; i < 100; i++) {
+          post = (
+            (await agent.callTool({
+              name: "get_post",
+              arguments: { post: made.structuredContent.id },
+            })) as Json
+          ).structuredContent;
+          if (post.status === "published") break;
+          await Bun.sleep(100);
+        }
+        expect([post.status, post.media.map((m: Json) => m.id)]).toEqual([
+          "published",
+          [up.structuredContent.id],
+        ]);
+        const bad = (await agent.callTool({
+          name: "upload_media_from_url",
+          arguments: { brand: a.brandSlug, url: "not a url" },
+        })) as Json;
+        expect([bad.isError, problemOf(bad).code]).toEqual([true, "url_invalid"]);
+      } finally {
+        files.stop(true);
+      }
     });
 
     test("get_template by key and version within a brand", async () => {

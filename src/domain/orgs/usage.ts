@@ -89,7 +89,12 @@ async function openInvitations(app: App, orgId: string): Promise<number> {
   return count(r);
 }
 
-/** Bytes of stored media; none until media exist on this install. */
-async function mediaBytes(_app: App, _orgId: string): Promise<number> {
-  return 0;
+/** Bytes of the org's stored media (both modes; in the database or S3 alike). */
+async function mediaBytes(app: App, orgId: string): Promise<number> {
+  const r = await app.db
+    .selectFrom("media")
+    .select((e) => e.fn.sum<number>("size").as("n"))
+    .where("org_id", "=", orgId)
+    .executeTakeFirst();
+  return Number(r?.n ?? 0);
 }

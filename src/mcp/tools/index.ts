@@ -3,6 +3,7 @@
 import type { Tool } from "../tool.ts";
 import { catalogTools } from "./catalog.ts";
 import { engagementTools } from "./engagement.ts";
+import { mediaTools } from "./media.ts";
 import { postTools } from "./posts.ts";
 import { targetTools } from "./targets.ts";
 import { templateTools } from "./templates.ts";
@@ -10,6 +11,7 @@ import { templateTools } from "./templates.ts";
 export const tools: Tool[] = [
   ...catalogTools,
   ...templateTools,
+  ...mediaTools,
   ...postTools,
   ...targetTools,
   ...engagementTools,

@@ -5,6 +5,7 @@ import { createOperatorKey, revokeOperatorKey } from "../../../src/domain/auth/o
 import { type TestApp, testApp } from "../../helpers/app.ts";
 import { dialects } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
+import { jpeg, upload } from "../../helpers/media.ts";
 
 for (const dialect of dialects) {
   describe(`operator API (${dialect})`, () => {
@@ -99,6 +100,9 @@ for (const dialect of dialects) {
     });
 
     test("usage counts the month's live posts and published targets, brands, live channels and members", async () => {
+      const image = await jpeg(64, 48);
+      const up = await upload(t, a.testKey, { brand: a.brandSlug, file: { bytes: image, name: "x.jpg" } });
+      expect(up.status).toBe(201);
       const month = new Date(t.app.clock.now()).toISOString().slice(0, 7);
       const u = await opReq("GET", `/v1/operator/orgs/${a.orgId}/usage?month=${month}`);
       expect(u.status).toBe(200);
@@ -110,6 +114,7 @@ for (const dialect of dialects) {
         members: 1,
       });
       expect(u.body.period_start).toBe(`${month}-01T00:00:00.000Z`);
+      expect(u.body.media_bytes).toBe(up.body.size);
       const bad = await opReq("GET", `/v1/operator/orgs/${a.orgId}/usage?month=2026-13`);
       expect([bad.status, bad.body.code]).toEqual([400, "month_invalid"]);
     });

@@ -87,7 +87,7 @@ for (const dialect of dialects) {
       });
       expect([inv.status, inv.body.role]).toEqual([201, "editor"]);
       const usage = await req("GET", `/v1/operator/orgs/${made.body.id}/usage`);
-      expect(usage.body).toMatchObject({ brands: 0, members: 2, live_posts_created: 0 });
+      expect(usage.body).toMatchObject({ brands: 0, members: 2, live_posts_created: 0, media_bytes: 0 });
       // The members limit counts the open invitation: one place left of three.
       expect(
         (

@@ -91,17 +91,15 @@ for (const dialect of dialects) {
       const id = (
         await create(a.liveKey, {
           brand: a.brandId,
-          provider: "mastodon",
-          fields: {
-            instance: "https://social.example",
-            access_token: "old-token",
-          },
+          // A network without an adapter here: nothing checks the credentials with a network.
+          provider: "linkedin",
+          fields: { access_token: "old-token", api_version: "202601" },
         })
       ).body.id;
       await t.request("POST", `/v1/channels/${id}`, { key: a.liveKey, body: { status: "disabled" } });
       const missing = await t.request("POST", `/v1/channels/${id}/reconnect`, {
         key: a.liveKey,
-        body: { fields: { instance: "https://social.example" } },
+        body: { fields: { api_version: "202601" } },
       });
       expect([missing.status, missing.body.code, missing.body.param]).toEqual([
         422,
@@ -110,12 +108,12 @@ for (const dialect of dialects) {
       ]);
       const r = await t.request("POST", `/v1/channels/${id}/reconnect`, {
         key: a.liveKey,
-        body: { fields: { instance: "https://other.example", access_token: "new-token" } },
+        body: { fields: { access_token: "new-token", api_version: "202602" } },
       });
       expect([r.status, r.body.status, r.body.settings]).toEqual([
         200,
         "disabled",
-        { instance: "https://other.example" },
+        { api_version: "202602" },
       ]);
       const row = await t.app.db
         .selectFrom("channels")
@@ -224,18 +222,14 @@ for (const dialect of dialects) {
       await t.app.db.updateTable("orgs").set({ limit_channels: 1 }).where("id", "=", c.orgId).execute();
       const first = await create(c.liveKey, {
         brand: c.brandId,
-        provider: "discord",
-        fields: {
-          webhook_url: "https://discord.com/api/webhooks/1/abc",
-        },
+        provider: "linkedin",
+        fields: { access_token: "token-1", api_version: "202601" },
       });
       expect(first.status).toBe(201);
       const second = await create(c.liveKey, {
         brand: c.brandId,
-        provider: "discord",
-        fields: {
-          webhook_url: "https://discord.com/api/webhooks/2/def",
-        },
+        provider: "linkedin",
+        fields: { access_token: "token-2", api_version: "202601" },
       });
       expect([second.status, second.body.code, second.body.param]).toEqual([
         403,

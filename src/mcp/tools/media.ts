@@ -1,0 +1,26 @@
+// Media for posts: an image or video fetched by svc from a URL, then attached to a post by its ID.
+import * as v from "valibot";
+import type { Tool } from "../tool.ts";
+
+export const mediaTools: Tool[] = [
+  {
+    name: "upload_media_from_url",
+    description:
+      "Have svc fetch an image (JPEG, PNG, GIF, WebP, at most 16 MiB) from a public `url` into the `brand`'s media " +
+      "library, with optional `alt` text (at most 1,000 characters; write it: it is what screen readers say). " +
+      "Returns the medium with its `id`, type, size and dimensions; pass the id in `media` of preview_post or " +
+      "create_post (at most 10 per post; a video is alone). The type is read from the bytes, not the URL. Errors: " +
+      "url_invalid, url_unreachable, media_type_unsupported, media_too_large, media_unreadable. Unused media are " +
+      "deleted after a day. Needs posts:write.",
+    annotations: {
+      title: "Upload media from a URL",
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    },
+    input: v.strictObject({ brand: v.string(), url: v.string(), alt: v.optional(v.string()) }),
+    run: (api, a: { brand: string; url: string; alt?: string }) =>
+      api({ method: "POST", path: "/v1/media", body: a }),
+  },
+];
