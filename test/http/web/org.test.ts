@@ -171,6 +171,25 @@ for (const dialect of dialects) {
       expect((await ed.get("/org/billing")).status).toBe(403);
     });
 
+    test("a read-only org: the owner sees usage and Billing, but renaming and deleting are refused", async () => {
+      const a = await tenant(t.app, "Frozen Org");
+      await sql`UPDATE orgs SET status = 'read_only' WHERE id = ${a.orgId}`.execute(t.app.db);
+      const b = new TestBrowser(t);
+      await b.signIn(a.email, PASSWORD);
+      const page = await b.get("/org");
+      expect(page.html).toContain("Read-only: members can look, but changes are refused");
+      expect(page.html).toMatch(/id="usage-brands">1 \(no limit\)</);
+      expect(page.html).toContain('id="org-billing"');
+      expect(page.html).not.toContain('id="org-rename"');
+      expect(page.html).not.toContain('id="org-delete"');
+      expect((await b.get("/org/billing")).status).toBe(303);
+      const r = await b.post("/org/name", { name: "Thawed" });
+      expect(r.status).toBe(403);
+      expect(r.html).toContain("read-only");
+      expect((await b.post("/org/delete", { password: PASSWORD, confirm: "Frozen Org" })).status).toBe(403);
+      expect(await orgRow(a.orgId)).toEqual({ id: a.orgId, name: "Frozen Org" });
+    });
+
     test("without SVC_BILLING_URL there is no Billing link and /org/billing is missing", async () => {
       const a = await tenant(plain.app, "No Billing Org");
       const b = new TestBrowser(plain);
