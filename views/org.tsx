@@ -56,7 +56,8 @@ function Usage(props: { org: OrgView }) {
   return (
     <Section title="Usage this month">
       <p class="muted">
-        From {when(u.period_start)} until {when(u.period_end)}. Reaching a limit refuses new ones; nothing is removed.
+        From {when(u.period_start)} until {when(u.period_end)}. Reaching a limit refuses new ones; nothing is
+        removed.
       </p>
       <dl id="usage">
         {rows.map(([id, label, value]) => (
