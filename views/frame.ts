@@ -21,6 +21,8 @@ export interface Frame {
   flash: { kind: "ok" | "error"; text: string } | null;
   /** The path to come back to after switching org or mode. */
   path: string;
+  /** An owner on an install with a billing page: the Billing link (/org/billing) is offered, even when suspended. */
+  billing?: boolean;
 }
 
 /** Errors by field name (`param` of a problem); "" holds an error about the form as a whole. */
@@ -51,6 +53,7 @@ export const FLASH: Record<string, { kind: "ok" | "error"; text: string }> = {
   member_removed: { kind: "ok", text: "Removed from the org." },
   invitation_revoked: { kind: "ok", text: "Invitation withdrawn; its link no longer works." },
   password_reset: { kind: "ok", text: "Your password is set. Sign in with it." },
+  org_renamed: { kind: "ok", text: "Org renamed." },
   no_org: {
     kind: "error",
     text: "You are signed in but not a member of any org. Ask an org's owner to invite you.",

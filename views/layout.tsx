@@ -7,6 +7,7 @@ import { Csrf } from "./parts.tsx";
 
 const NAV: { section: string; href: string; label: string }[] = [
   { section: "home", href: "/home", label: "Home" },
+  { section: "org", href: "/org", label: "Org" },
   { section: "members", href: "/members", label: "Members" },
   { section: "api_keys", href: "/api-keys", label: "API keys" },
   { section: "security", href: "/account/security", label: "Security" },
@@ -41,6 +42,13 @@ function OrgStatus(props: { f: Frame }) {
         <strong>{text}</strong>
       </p>
       {o.status_note ? <p>Operator's note: {o.status_note}</p> : null}
+      {props.f.billing && o.status === "suspended" ? (
+        <p>
+          <a href="/org/billing" id="status-billing">
+            Billing
+          </a>
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -3,7 +3,13 @@ import type { FieldErrors, Frame } from "./frame.ts";
 import { Layout } from "./layout.tsx";
 import { Csrf, Field, FormError } from "./parts.tsx";
 
-export function SignInPage(props: { f: Frame; email?: string; errors?: FieldErrors }) {
+export function SignInPage(props: {
+  f: Frame;
+  email?: string;
+  errors?: FieldErrors;
+  /** SVC_SIGNUP_URL: where people without an account create one. */
+  signupUrl?: string | null;
+}) {
   return (
     <Layout f={props.f} scripts={["/static/webauthn.js", "/static/passkeys.js"]}>
       <div class="narrow">
@@ -47,6 +53,14 @@ export function SignInPage(props: { f: Frame; email?: string; errors?: FieldErro
           </button>
           <p class="error" id="passkey-error" role="alert" aria-live="assertive" />
         </div>
+        {props.signupUrl ? (
+          <p class="card">
+            No account yet?{" "}
+            <a href={props.signupUrl} id="signup-link">
+              Create an account
+            </a>
+          </p>
+        ) : null}
       </div>
     </Layout>
   );

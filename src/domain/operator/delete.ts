@@ -5,9 +5,10 @@
 import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
-import type { Actor } from "../actor.ts";
+import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
 import { ServiceError } from "../errors.ts";
+import { requireOwnerChange, requirePersonCredential, type SudoOptions } from "../members/guard.ts";
 import { inTx } from "../tx.ts";
 import { loadOrg } from "./orgs.ts";
 import { tablesWithColumn } from "./tables.ts";
@@ -30,8 +31,14 @@ export async function deleteOrgData(tx: Tx, app: App, orgId: string): Promise<vo
   app.keys.forget(orgId);
 }
 
-/** Deletes the org named by `actor.orgId` once `confirm` repeats its name exactly. */
-export async function deleteOrg(app: App, actor: Actor, confirm: string | undefined) {
+/**
+ * Deletes the org named by `actor.orgId` once `confirm` repeats its name exactly. The operator (API or admin
+ * command) may; of the org's people only an owner on the dashboard, with a recent password confirmation.
+ */
+export async function deleteOrg(app: App, actor: Actor, confirm: string | undefined, opts?: SudoOptions) {
+  requirePersonCredential(actor);
+  requireScope(actor, "org:write");
+  requireOwnerChange(app, actor, opts, "delete the org");
   return inTx(app, async (tx) => {
     const org = await loadOrg(tx, actor.orgId);
     if (confirm !== org.name)

@@ -14,6 +14,7 @@ import { deviceListRoutes } from "./devices.tsx";
 import { homeRoutes } from "./home.tsx";
 import { inviteRoutes } from "./invite.tsx";
 import { memberPageRoutes } from "./members.tsx";
+import { orgPageRoutes } from "./org.tsx";
 import {
   checkCsrf,
   frame,
@@ -60,6 +61,7 @@ export const webRoutes: WebRoute[] = [
   ...resetRoutes,
   ...securityRoutes,
   ...apiKeyRoutes,
+  ...orgPageRoutes,
 ];
 
 function allowed(w: Web, access: Access): boolean {

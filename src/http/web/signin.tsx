@@ -47,7 +47,7 @@ const afterSignIn = (stage: string) =>
 
 async function signInPage(w: Web) {
   if (w.session?.stage === "active" && w.member) return redirect(w, "/home");
-  return render(w, <SignInPage f={frame(w, "Sign in")} />);
+  return render(w, <SignInPage f={frame(w, "Sign in")} signupUrl={w.app.config.signupUrl} />);
 }
 
 async function signIn(w: Web) {
@@ -67,7 +67,12 @@ async function signIn(w: Web) {
     if (!(e instanceof ServiceError)) throw e;
     return render(
       w,
-      <SignInPage f={frame(w, "Sign in")} email={email} errors={fieldErrors(e)} />,
+      <SignInPage
+        f={frame(w, "Sign in")}
+        email={email}
+        errors={fieldErrors(e)}
+        signupUrl={w.app.config.signupUrl}
+      />,
       e.status,
       e.headers,
     );

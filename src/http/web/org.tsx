@@ -1,0 +1,83 @@
+// /org: the Org page (name, status and note; usage against limits for owners and admins; renaming, the Billing
+// link and deleting for owners), through the orgs, billing and operator domain functions as the member.
+
+import { OrgDeletedPage, OrgPage, type OrgPageProps } from "../../../views/org.tsx";
+import { billingLink } from "../../domain/billing/handoff.ts";
+import { ServiceError } from "../../domain/errors.ts";
+import { deleteOrg } from "../../domain/operator/delete.ts";
+import { getOrg, updateOrg } from "../../domain/orgs/service.ts";
+import { confirmPassword } from "../../domain/sessions/signin.ts";
+import type { WebRoute } from "./index.tsx";
+import { fieldErrors, frame, redirect, render, setFlash, type Web } from "./page.ts";
+
+type Extra = Pick<OrgPageProps, "rename" | "remove">;
+
+async function page(w: Web, extra: Extra = {}, status = 200) {
+  const m = w.member!;
+  const org = await getOrg(w.app, m.actor);
+  const owner = m.org.role === "owner";
+  // A suspended org's members see only the notice (the frame shows it, with the Billing link for owners).
+  const suspended = org.status === "suspended";
+  const changeable = owner && org.status === "active";
+  return render(
+    w,
+    <OrgPage
+      f={frame(w, "Org", "org")}
+      org={suspended ? { ...org, usage: undefined } : org}
+      canRename={changeable}
+      canDelete={changeable}
+      {...extra}
+    />,
+    status,
+  );
+}
+
+async function rename(w: Web) {
+  const name = w.form.get("name") ?? "";
+  try {
+    await updateOrg(w.app, w.member!.actor, { name });
+  } catch (e) {
+    if (!(e instanceof ServiceError)) throw e;
+    return page(w, { rename: { name, errors: fieldErrors(e) } }, e.status);
+  }
+  setFlash(w, "org_renamed");
+  return redirect(w, "/org");
+}
+
+/** A fresh signed token each time it is followed; works while the org is suspended (not an org write). */
+async function billing(w: Web) {
+  return redirect(w, await billingLink(w.app, w.member!.actor));
+}
+
+/** The password is asked for every time (not only outside sudo mode): this cannot be undone. */
+async function remove(w: Web) {
+  const confirm = w.form.get("confirm") ?? "";
+  const password = w.form.get("password") ?? "";
+  try {
+    if (w.member!.org.role !== "owner")
+      throw new ServiceError(403, "forbidden", "Only an owner can delete the org.");
+    if (!password)
+      throw new ServiceError(403, "reauthentication_required", "Confirm your password to delete the org.", {
+        param: "password",
+      });
+    await confirmPassword(w.app, w.session!, password);
+    await deleteOrg(w.app, w.member!.actor, confirm, { confirmedAt: w.session!.confirmed_at });
+  } catch (e) {
+    if (!(e instanceof ServiceError)) throw e;
+    return page(w, { remove: { confirm, errors: fieldErrors(e) } }, e.status);
+  }
+  return redirect(w, "/org/deleted");
+}
+
+async function deleted(w: Web) {
+  return render(w, <OrgDeletedPage f={frame(w, "Org deleted")} />);
+}
+
+export const orgPageRoutes: WebRoute[] = [
+  { method: "GET", path: "/org", access: "member", handler: (w) => page(w) },
+  { method: "POST", path: "/org/name", access: "member", handler: rename, orgWrite: true },
+  { method: "GET", path: "/org/billing", access: "member", handler: billing },
+  { method: "POST", path: "/org/delete", access: "member", handler: remove, orgWrite: true },
+  // Reached after the deletion, when the person may be in no org any more.
+  { method: "GET", path: "/org/deleted", access: "guest", handler: deleted },
+];
