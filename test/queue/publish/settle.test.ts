@@ -74,16 +74,22 @@ for (const dialect of dialects) {
     }
     async function runOnce() {
       const w = startPublishWorker(t.app, { adapterFor: adapters, pollMs: 20 });
-      await Bun.sleep(30);
-      for (let i = 0; i < 50; i++) {
+      // Until nothing is being published and nothing due waits to be claimed (a loaded machine may take a while
+      // to make the first claim).
+      for (let i = 0; i < 250; i++) {
+        await Bun.sleep(20);
         await w.idle();
         const busy = await t.app.db
           .selectFrom("post_targets")
           .select("id")
-          .where("status", "=", "publishing")
+          .where((eb) =>
+            eb.or([
+              eb("status", "=", "publishing"),
+              eb.and([eb("status", "=", "queued"), eb("next_attempt_at", "<=", t.app.clock.now())]),
+            ]),
+          )
           .execute();
         if (busy.length === 0) break;
-        await Bun.sleep(20);
       }
       await w.stop();
     }
