@@ -24,6 +24,7 @@ import {
   type Web,
   webContext,
 } from "./page.ts";
+import { passwordRoutes } from "./password.tsx";
 import { resetRoutes } from "./reset.tsx";
 import { securityRoutes } from "./security.tsx";
 import { sessionRoutes } from "./sessions.tsx";
@@ -59,6 +60,7 @@ export const webRoutes: WebRoute[] = [
   ...inviteRoutes,
   ...resetRoutes,
   ...securityRoutes,
+  ...passwordRoutes,
   ...apiKeyRoutes,
 ];
 
