@@ -10,6 +10,7 @@ import { mailerOf, requireMailer } from "../../mail/mailer.ts";
 import { kickMail } from "../../mail/outbox.ts";
 import { mailView } from "../../mail/views.ts";
 import type { Actor } from "../actor.ts";
+import { auditAccount } from "../audit/service.ts";
 import { revokeAllUserTokens } from "../auth/user-token-service.ts";
 import { ServiceError } from "../errors.ts";
 import { sendAccountNoticeInTx } from "../notices/service.ts";
@@ -148,6 +149,10 @@ export async function resetPasswordWithLink(app: App, input: unknown) {
     const revoked = await revokeAllUserTokens(tx, app, row.user_id);
     // Whoever asked for a reset may have lost a signed-in browser too: every dashboard session ends.
     await endSessionsOf(tx, app, row.user_id, null);
+    await auditAccount(tx, app, row.user_id, {
+      action: "account.password_reset",
+      detail: { tokens_revoked: revoked },
+    });
     await sendAccountNoticeInTx(tx, app, row.user_id, "account.password_reset");
     return {
       object: "password_reset" as const,
@@ -214,6 +219,10 @@ export async function changePassword(
       .execute();
     const revoked = await revokeAllUserTokens(tx, app, userId);
     const ended = await endSessionsOf(tx, app, userId, opts.keepSessionId ?? null);
+    await auditAccount(tx, app, userId, {
+      action: "account.password_changed",
+      detail: { tokens_revoked: revoked, sessions_ended: ended },
+    });
     await sendAccountNoticeInTx(tx, app, userId, "account.password_changed");
     return {
       object: "password_change" as const,

@@ -119,8 +119,20 @@ for (const dialect of dialects) {
       expect(open).toHaveLength(1);
 
       await smtp.waitFor(a.email, /password was changed/);
+      const audited = await t.app.db
+        .selectFrom("audit_events")
+        .select(["action", "org_id", "detail"])
+        .where("user_id", "=", a.userId)
+        .where("action", "like", "account.password_%")
+        .execute();
+      expect(audited).toHaveLength(1);
+      expect(audited[0]!.action).toBe("account.password_changed");
+      expect(audited[0]!.org_id).toBeNull();
+      expect(JSON.parse(audited[0]!.detail!)).toEqual({ tokens_revoked: 1, sessions_ended: 1 });
       // The old password no longer signs in; the new one does.
-      expect((await new TestBrowser(t).signIn(a.email, PASSWORD)).html).not.toContain("Password Org Brand");
+      const old = new TestBrowser(t);
+      await old.get("/signin");
+      expect((await old.post("/signin", { email: a.email, password: PASSWORD })).status).toBe(401);
       expect((await new TestBrowser(t).signIn(a.email, "a brand new passphrase")).status).toBe(200);
     });
 
@@ -149,6 +161,13 @@ for (const dialect of dialects) {
         .where("revoked_at", "is", null)
         .execute();
       expect(open).toHaveLength(0);
+      const audited = await t.app.db
+        .selectFrom("audit_events")
+        .select("action")
+        .where("user_id", "=", a.userId)
+        .where("action", "=", "account.password_reset")
+        .execute();
+      expect(audited).toHaveLength(1);
     });
   });
 }
