@@ -54,6 +54,10 @@ export const FLASH: Record<string, { kind: "ok" | "error"; text: string }> = {
   invitation_revoked: { kind: "ok", text: "Invitation withdrawn; its link no longer works." },
   password_reset: { kind: "ok", text: "Your password is set. Sign in with it." },
   org_renamed: { kind: "ok", text: "Org renamed." },
+  password_changed: {
+    kind: "ok",
+    text: "Password changed. Every other browser and CLI signed in as you is signed out.",
+  },
   no_org: {
     kind: "error",
     text: "You are signed in but not a member of any org. Ask an org's owner to invite you.",

@@ -202,6 +202,13 @@ export function SecurityPage(props: SecurityProps) {
       <Section title="Passkeys">
         <Passkeys {...props} />
       </Section>
+      {props.enrolling ? null : (
+        <Section title="Password">
+          <p>
+            <a href="/account/password">Change password</a>
+          </p>
+        </Section>
+      )}
       {props.enrolling ? (
         <form method="post" action="/signout" class="inline">
           <Csrf token={props.f.csrf} />

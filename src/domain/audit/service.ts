@@ -95,3 +95,28 @@ export async function auditOperator(
     })
     .execute();
 }
+
+/**
+ * A change to a person's own account security (password, two-factor, passkeys): it belongs to no org, so the row
+ * has no org and names the person. Written in the change's transaction.
+ */
+export async function auditAccount(tx: Tx | Db, app: App, userId: string, entry: AuditEntry): Promise<void> {
+  await tx
+    .insertInto("audit_events")
+    .values({
+      id: newId("audit"),
+      org_id: null,
+      livemode: null,
+      action: entry.action,
+      target: entry.target ?? userId,
+      user_id: userId,
+      api_key_id: null,
+      user_token_id: null,
+      operator: null,
+      outcome: entry.outcome ?? "success",
+      request_id: null,
+      detail: entry.detail ? JSON.stringify(entry.detail) : null,
+      created_at: app.clock.now(),
+    })
+    .execute();
+}

@@ -14,6 +14,7 @@ import type { App } from "../../app/context.ts";
 import type { PasskeysTable } from "../../db/tables/sessions.ts";
 import { iso, isoOrNull } from "../../lib/clock.ts";
 import { kickMail } from "../../mail/outbox.ts";
+import { auditAccount } from "../audit/service.ts";
 import { requireRecentAuth } from "../auth/sudo.ts";
 import { conflict, notFound, ServiceError } from "../errors.ts";
 import { sendAccountNoticeInTx } from "../notices/service.ts";
@@ -110,6 +111,10 @@ export async function registerPasskey(
         last_used_at: null,
       })
       .execute();
+    await auditAccount(tx, app, session.user_id!, {
+      action: "account.passkey_added",
+      detail: { passkey: c.id, name: label },
+    });
     // Always emailed (an account notice), queued with the change and sent after it commits.
     await sendAccountNoticeInTx(tx, app, session.user_id!, "account.passkey_added", {
       name: label,
@@ -220,6 +225,7 @@ export async function removePasskey(app: App, session: Session, id: string) {
         "An org you belong to requires two-factor sign-in: this is your last second factor.",
       );
     await tx.deleteFrom("passkeys").where("id", "=", id).execute();
+    await auditAccount(tx, app, userId, { action: "account.passkey_removed", detail: { passkey: id } });
     if (!mfa.totp && mfa.passkeys === 1)
       await tx.deleteFrom("recovery_codes").where("user_id", "=", userId).execute();
   });

@@ -6,6 +6,7 @@ import QRCode from "qrcode";
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
 import { kickMail } from "../../mail/outbox.ts";
+import { auditAccount } from "../audit/service.ts";
 import { requireRecentAuth } from "../auth/sudo.ts";
 import { conflict, invalid, problem } from "../errors.ts";
 import { sendAccountNoticeInTx } from "../notices/service.ts";
@@ -120,6 +121,7 @@ export async function confirmTotp(app: App, session: Session, code: string): Pro
       .set({ enabled_at: app.clock.now() })
       .where("user_id", "=", userId)
       .execute();
+    await auditAccount(tx, app, userId, { action: "account.totp_enabled" });
     return issueRecoveryCodes(tx, app, userId);
   });
 }
@@ -136,6 +138,7 @@ export async function disableTotp(app: App, session: Session): Promise<void> {
         "An org you belong to requires two-factor sign-in: add a passkey before turning the app off.",
       );
     await tx.deleteFrom("user_totp").where("user_id", "=", userId).execute();
+    await auditAccount(tx, app, userId, { action: "account.totp_disabled" });
     if (mfa.passkeys === 0) {
       // Nothing else is left: two-factor is off, which the person is always told by email.
       await tx.deleteFrom("recovery_codes").where("user_id", "=", userId).execute();

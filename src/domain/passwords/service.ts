@@ -10,6 +10,7 @@ import { mailerOf, requireMailer } from "../../mail/mailer.ts";
 import { kickMail } from "../../mail/outbox.ts";
 import { mailView } from "../../mail/views.ts";
 import type { Actor } from "../actor.ts";
+import { auditAccount } from "../audit/service.ts";
 import { revokeAllUserTokens } from "../auth/user-token-service.ts";
 import { ServiceError } from "../errors.ts";
 import { sendAccountNoticeInTx } from "../notices/service.ts";
@@ -146,6 +147,12 @@ export async function resetPasswordWithLink(app: App, input: unknown) {
       .where("id", "=", row.user_id)
       .execute();
     const revoked = await revokeAllUserTokens(tx, app, row.user_id);
+    // Whoever asked for a reset may have lost a signed-in browser too: every dashboard session ends.
+    await endSessionsOf(tx, app, row.user_id, null);
+    await auditAccount(tx, app, row.user_id, {
+      action: "account.password_reset",
+      detail: { tokens_revoked: revoked },
+    });
     await sendAccountNoticeInTx(tx, app, row.user_id, "account.password_reset");
     return {
       object: "password_reset" as const,
@@ -158,8 +165,28 @@ export async function resetPasswordWithLink(app: App, input: unknown) {
   return out;
 }
 
-/** A signed-in person changes their password, giving the current one; revokes their user tokens; notice. */
-export async function changePassword(app: App, actor: Actor, input: unknown) {
+/** Ends the person's dashboard sessions still open, except `keepId` (the browser making the change). */
+async function endSessionsOf(tx: Tx, app: App, userId: string, keepId: string | null) {
+  let q = tx
+    .updateTable("web_sessions")
+    .set({ revoked_at: app.clock.now() })
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null);
+  if (keepId) q = q.where("id", "!=", keepId);
+  const res = await q.executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+/**
+ * A signed-in person changes their password, giving the current one; revokes their user tokens, ends every other
+ * dashboard session (`keepSessionId` is the browser making the change; the page then rotates its ID); notice.
+ */
+export async function changePassword(
+  app: App,
+  actor: Actor,
+  input: unknown,
+  opts: { keepSessionId?: string | null } = {},
+) {
   if (actor.kind !== "user" || !actor.userId)
     throw new ServiceError(403, "forbidden", "Only a signed-in person can change their password.");
   const userId = actor.userId;
@@ -191,8 +218,18 @@ export async function changePassword(app: App, actor: Actor, input: unknown) {
       .where("id", "=", userId)
       .execute();
     const revoked = await revokeAllUserTokens(tx, app, userId);
+    const ended = await endSessionsOf(tx, app, userId, opts.keepSessionId ?? null);
+    await auditAccount(tx, app, userId, {
+      action: "account.password_changed",
+      detail: { tokens_revoked: revoked, sessions_ended: ended },
+    });
     await sendAccountNoticeInTx(tx, app, userId, "account.password_changed");
-    return { object: "password_change" as const, user: userId, tokens_revoked: revoked };
+    return {
+      object: "password_change" as const,
+      user: userId,
+      tokens_revoked: revoked,
+      sessions_ended: ended,
+    };
   });
   if (mailerOf(app)) void kickMail(app);
   return out;

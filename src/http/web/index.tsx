@@ -25,6 +25,7 @@ import {
   type Web,
   webContext,
 } from "./page.ts";
+import { passwordRoutes } from "./password.tsx";
 import { resetRoutes } from "./reset.tsx";
 import { securityRoutes } from "./security.tsx";
 import { sessionRoutes } from "./sessions.tsx";
@@ -60,6 +61,7 @@ export const webRoutes: WebRoute[] = [
   ...inviteRoutes,
   ...resetRoutes,
   ...securityRoutes,
+  ...passwordRoutes,
   ...apiKeyRoutes,
   ...orgPageRoutes,
 ];

@@ -91,6 +91,18 @@ for (const dialect of dialects) {
       const mail = await smtp.waitFor(a.email, /Two-factor sign-in was turned off/);
       expect(mail.text).toContain("Two-factor sign-in was turned off for your account");
       expect(await mfaOf()).toBe(false);
+      // Both changes are in the audit log, as the person's, outside any org.
+      const rows = await t.app.db
+        .selectFrom("audit_events")
+        .select(["action", "org_id"])
+        .where("user_id", "=", a.userId)
+        .where("action", "like", "account.totp_%")
+        .orderBy("created_at")
+        .execute();
+      expect(rows).toEqual([
+        { action: "account.totp_enabled", org_id: null },
+        { action: "account.totp_disabled", org_id: null },
+      ]);
     });
 
     test("sudo mode: after 10 minutes changing two-factor needs the password again", async () => {
@@ -130,6 +142,44 @@ for (const dialect of dialects) {
       const off = await b.post("/account/security/totp/disable", {});
       expect(off.status).toBe(409);
       expect(off.html).toContain("requires two-factor sign-in");
+    });
+
+    test("removing a passkey (shown as text) is written to the audit log as the person's", async () => {
+      const a = await tenant(t.app, "Passkey Org");
+      const b = new TestBrowser(t);
+      await b.signIn(a.email, PASSWORD);
+      // A stored passkey (adding one through a real authenticator is the Chromium test's part).
+      await t.app.db
+        .insertInto("passkeys")
+        .values({
+          id: `pk-${dialect}`,
+          user_id: a.userId,
+          name: "<b>laptop</b>",
+          public_key: "AAAA",
+          counter: 0,
+          transports: null,
+          created_at: clock.now(),
+          last_used_at: null,
+        })
+        .execute();
+      const listed = await b.get("/account/security");
+      expect(listed.html).toContain("&lt;b&gt;laptop&lt;/b&gt;");
+      expect(listed.html).not.toContain("<b>laptop</b>");
+      const gone = await b.follow(await b.post(`/account/security/passkeys/pk-${dialect}/remove`, {}));
+      expect(gone.html).toContain("Passkey removed.");
+      const rows = await t.app.db
+        .selectFrom("audit_events")
+        .select(["action", "org_id", "detail"])
+        .where("user_id", "=", a.userId)
+        .where("action", "like", "account.passkey_%")
+        .execute();
+      expect(rows).toEqual([
+        {
+          action: "account.passkey_removed",
+          org_id: null,
+          detail: JSON.stringify({ passkey: `pk-${dialect}` }),
+        },
+      ]);
     });
   });
 }
