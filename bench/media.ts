@@ -5,7 +5,7 @@
 // 2. uploading a 1 GiB video through POST /v1/media (multipart, streamed into a local S3 server) vs a bare
 //    PutObject stream of the same file (goal >= 0.5x the throughput), and the process's RSS growth meanwhile
 //    (goal <= 64 MiB);
-// (Lateness with video targets waiting on processing is shown by test/domain/media/video.test.ts, not measured here.)
+// 3. lateness of text posts while video targets wait on processing: bun bench/media-lateness.ts.
 // The S3 server runs in a child process, so the memory measured is svc's (and the client streaming the file).
 import { randomBytes } from "node:crypto";
 import {
