@@ -150,8 +150,8 @@ export function remainingParts<P extends { index: number }>(parts: P[], done: { 
 }
 
 /**
- * These adapters send text only for now. A part that carries media is refused as a whole rather than sent without
- * its images, which would publish something other than what was approved.
+ * For adapters that send text only (Slack, for now). A part that carries media is refused as a whole rather than
+ * sent without its images, which would publish something other than what was approved.
  */
 export function mediaNotSent(
   network: string,
