@@ -24,6 +24,8 @@ export interface NetworkRequest {
   json?: unknown;
   /** A form body (sent as application/x-www-form-urlencoded). */
   form?: Record<string, string>;
+  /** A multipart body (files and fields), sent as multipart/form-data with its boundary. */
+  multipart?: FormData;
   timeoutMs?: number;
 }
 
@@ -77,13 +79,18 @@ function causeCode(err: unknown): string {
 /** Sends one request to a network. Throws NoAnswer when no complete answer came. */
 export async function networkRequest(app: App, req: NetworkRequest): Promise<NetworkResponse> {
   const headers: Record<string, string> = { accept: "application/json", ...req.headers };
-  let body: string | undefined;
+  let body: string | Uint8Array | undefined;
   if (req.json !== undefined) {
     headers["content-type"] = "application/json";
     body = JSON.stringify(req.json);
   } else if (req.form !== undefined) {
     headers["content-type"] = "application/x-www-form-urlencoded";
     body = new URLSearchParams(req.form).toString();
+  } else if (req.multipart !== undefined) {
+    // The platform encodes the form (boundary included) and the guarded client sends the bytes.
+    const encoded = new Response(req.multipart);
+    headers["content-type"] = encoded.headers.get("content-type") ?? "multipart/form-data";
+    body = new Uint8Array(await encoded.arrayBuffer());
   }
   let res: Awaited<ReturnType<typeof guardedRequest>>;
   try {
@@ -143,8 +150,8 @@ export function remainingParts<P extends { index: number }>(parts: P[], done: { 
 }
 
 /**
- * These adapters send text only for now. A part that carries media is refused as a whole rather than sent without
- * its images, which would publish something other than what was approved.
+ * For adapters that send text only (Slack, for now). A part that carries media is refused as a whole rather than
+ * sent without its images, which would publish something other than what was approved.
  */
 export function mediaNotSent(
   network: string,

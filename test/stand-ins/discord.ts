@@ -4,7 +4,7 @@
 // documented failures. Mounted under /api/v10 as Discord is; every request and answer is checked against
 // discord/discord-api-spec, whose paths start after that prefix.
 
-import { type Answer, type StandIn, startStandIn } from "./server.ts";
+import { type Answer, type StandIn, startStandIn, type UploadedFile } from "./server.ts";
 import { loadSpec } from "./spec.ts";
 
 export interface DiscordWebhook {
@@ -26,6 +26,8 @@ export interface DiscordMessage {
   content: string;
   mention_everyone: boolean;
   mentions: string[];
+  /** Files sent with the message (multipart `files[n]`), with the description given in `attachments`. */
+  attachments: { id: string; filename: string; description: string | null; file: UploadedFile }[];
 }
 
 export interface DiscordStandIn extends StandIn {
@@ -73,7 +75,15 @@ export async function startDiscord(): Promise<DiscordStandIn> {
       global_name: null,
       primary_guild: null,
     },
-    attachments: [],
+    attachments: m.attachments.map((x) => ({
+      id: x.id,
+      filename: x.filename,
+      size: x.file.bytes.length,
+      url: `https://cdn.discordapp.com/attachments/${m.channel_id}/${x.id}/${x.filename}`,
+      proxy_url: `https://media.discordapp.net/attachments/${m.channel_id}/${x.id}/${x.filename}`,
+      content_type: x.file.type,
+      ...(x.description ? { description: x.description } : {}),
+    })),
     embeds: [],
     mentions: [],
     mention_roles: [],
@@ -94,6 +104,12 @@ export async function startDiscord(): Promise<DiscordStandIn> {
       return m ? { path: m[1]!, params: { id: m[2]!, token: m[3]! } } : null;
     },
     invalid: () => ({ status: 400, body: { message: "Invalid Form Body", code: 50035 } }),
+    // A multipart message (reference/uploading-files) carries its JSON in `payload_json`, which is what the
+    // description's body schema describes; the `files[n]` parts are checked by the handler.
+    adapt(req) {
+      const payload = (req.body as { payload_json?: unknown } | undefined)?.payload_json;
+      return typeof payload === "string" ? { ...req, body: JSON.parse(payload) } : req;
+    },
     failsOn: (req) => req.method === "POST",
     // Discord's 5xx come from its edge as plain pages, outside the description.
     documentedElsewhere: { 502: "topics/opcodes-and-status-codes: 502 Gateway Unavailable" },
@@ -117,9 +133,32 @@ export async function startDiscord(): Promise<DiscordStandIn> {
       const w = find(params.id!, params.token!);
       if (!w) return unknownWebhook;
       if (req.method === "GET") return { status: 200, body: webhookJson(w) };
-      const body = req.body as { content?: string; allowed_mentions?: { parse?: string[] } };
+      const raw = req.body as Record<string, unknown>;
+      const body = (typeof raw?.payload_json === "string" ? JSON.parse(raw.payload_json) : raw) as {
+        content?: string;
+        allowed_mentions?: { parse?: string[] };
+        attachments?: { id: string; filename?: string; description?: string }[];
+      };
       const content = body.content ?? "";
-      if (content.trim() === "")
+      // Each attachment names a `files[<id>]` part; a file without its attachment entry is shown as is.
+      const attachments: DiscordMessage["attachments"] = [];
+      for (const [k, v] of Object.entries(raw ?? {})) {
+        const n = /^files\[(\d+)\]$/.exec(k)?.[1];
+        if (n === undefined || typeof v !== "object" || v === null) continue;
+        const file = v as UploadedFile;
+        const meta = body.attachments?.find((x) => x.id === n);
+        attachments.push({
+          id: snowflake(),
+          filename: meta?.filename ?? file.name,
+          description: meta?.description ?? null,
+          file,
+        });
+      }
+      if ((body.attachments ?? []).some((x) => !(`files[${x.id}]` in (raw ?? {}))))
+        return { status: 400, body: { message: "Invalid Form Body", code: 50035 } };
+      if (attachments.length > 10)
+        return { status: 400, body: { message: "Invalid Form Body", code: 50035 } };
+      if (content.trim() === "" && attachments.length === 0)
         return { status: 400, body: { message: "Cannot send an empty message", code: 50006 } };
       // What Discord would ping: with allowed_mentions absent, everything written; with parse: [] nothing.
       const parse = body.allowed_mentions?.parse ?? ["everyone", "users", "roles"];
@@ -130,6 +169,7 @@ export async function startDiscord(): Promise<DiscordStandIn> {
         content,
         mention_everyone: parse.includes("everyone") && /(^|[^\\])@(everyone|here)/.test(content),
         mentions: parse.includes("users") ? [...content.matchAll(/<@!?(\d+)>/g)].map((x) => x[1]!) : [],
+        attachments,
       };
       messages.push(m);
       // Without wait=true Discord answers 204 and no message.

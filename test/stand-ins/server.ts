@@ -76,7 +76,24 @@ function headersOf(req: Request): Record<string, string> {
   return out;
 }
 
+/** A file sent in a multipart body. */
+export interface UploadedFile {
+  name: string;
+  type: string;
+  bytes: Uint8Array;
+}
+
 async function bodyOf(req: Request): Promise<unknown> {
+  const type0 = req.headers.get("content-type") ?? "";
+  if (type0.includes("multipart/form-data")) {
+    const out: Record<string, string | UploadedFile> = {};
+    for (const [k, v] of (await req.formData()).entries())
+      out[k] =
+        typeof v === "string"
+          ? v
+          : { name: v.name, type: v.type, bytes: new Uint8Array(await v.arrayBuffer()) };
+    return out;
+  }
   const text = await req.text();
   if (text === "") return undefined;
   const type = req.headers.get("content-type") ?? "";
@@ -87,6 +104,16 @@ async function bodyOf(req: Request): Promise<unknown> {
   } catch {
     return text;
   }
+}
+
+function filesAsText(body: unknown): unknown {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+  return Object.fromEntries(
+    Object.entries(body).map(([k, v]) => [
+      k,
+      typeof v === "object" && v !== null && "bytes" in v ? String((v as UploadedFile).name) : v,
+    ]),
+  );
 }
 
 function respond(a: Answer): Response {
@@ -157,7 +184,8 @@ export function startStandIn(hooks: StandInHooks): StandIn {
       if (!routed) return new Response("not found", { status: 404 });
       if (hooks.spec && !routed.unchecked) {
         // Validation may coerce what it checks (form fields to booleans): it works on a copy.
-        const copy = structuredClone(incoming);
+        // A file is checked as what the description calls it: a string in binary format.
+        const copy = structuredClone({ ...incoming, body: filesAsText(incoming.body) });
         const { operationId, problems: found } = hooks.spec.checkRequest(hooks.adapt?.(copy) ?? copy);
         incoming.operationId = operationId;
         if (found.length) {

@@ -1,10 +1,12 @@
 // The Telegram Bot API, from core.telegram.org/bots/api (Making requests, getMe, getChat, sendMessage,
 // ResponseParameters): bots with tokens, chats the bots are members of, messages they send, and the documented
-// failures ({ok: false, error_code, description, parameters.retry_after}). Requests go to /bot<token>/<method>;
+// failures ({ok: false, error_code, description, parameters.retry_after}); sendPhoto and sendMediaGroup with
+// files uploaded as multipart/form-data (Sending files, attach://<name>). Requests go to /bot<token>/<method>;
 // every request and answer is checked against ark0f/tg-bot-api's OpenAPI description, whose server URL carries
 // the /bot<token> prefix.
 
-import { type Answer, type StandIn, startStandIn } from "./server.ts";
+import sharp, { type Metadata } from "sharp";
+import { type Answer, type StandIn, startStandIn, type UploadedFile } from "./server.ts";
 import { loadSpec } from "./spec.ts";
 
 export interface TelegramBot {
@@ -30,6 +32,10 @@ export interface TelegramMessage {
   from: number;
   /** What the request asked for: a parse_mode would make Telegram format the text. */
   parse_mode: string | null;
+  /** The photo of a sendPhoto or album message, with its size; `text` is then its caption. */
+  photo?: { file: UploadedFile; width: number; height: number };
+  /** Messages of one album share it. */
+  media_group_id?: string;
 }
 
 export interface TelegramStandIn extends StandIn {
@@ -78,17 +84,31 @@ export async function startTelegram(): Promise<TelegramStandIn> {
       return m ? { path: m[2]!, params: { token: m[1]! } } : null;
     },
     invalid: (problems) => error(400, `Bad Request: ${problems[0]}`),
-    failsOn: (req) => req.path === "/sendMessage",
+    failsOn: (req) => req.path.startsWith("/send"),
+    // sendMediaGroup's `media` is a JSON-serialized array in the form: checked as the array it describes.
+    adapt(req) {
+      const media = (req.body as { media?: unknown } | undefined)?.media;
+      return typeof media === "string" && media.startsWith("[")
+        ? { ...req, body: { ...(req.body as object), media: JSON.parse(media) } }
+        : req;
+    },
     failure(kind) {
       if (kind === "rate_limited") return error(429, "Too Many Requests: retry after 35", 35);
       if (kind === "revoked") return error(401, "Unauthorized");
       return error(502, "Bad Gateway");
     },
-    handle(req, params) {
+    async handle(req, params) {
       const bot = bots.find((b) => b.token === params.token && !revoked.has(b.token));
       // An unknown or revoked token: Telegram answers 401 Unauthorized.
       if (!bot) return error(401, "Unauthorized");
-      const body = (req.body ?? {}) as { chat_id?: unknown; text?: string; parse_mode?: string };
+      const body = (req.body ?? {}) as {
+        chat_id?: unknown;
+        text?: string;
+        parse_mode?: string;
+        photo?: UploadedFile | string;
+        caption?: string;
+        media?: string;
+      } & Record<string, unknown>;
       switch (req.path) {
         case "/getMe":
           return {
@@ -142,6 +162,71 @@ export async function startTelegram(): Promise<TelegramStandIn> {
               },
             },
           };
+        }
+        case "/sendPhoto":
+        case "/sendMediaGroup": {
+          const c = findChat(body.chat_id);
+          if (!c) return error(400, "Bad Request: chat not found");
+          if (!c.members.has(bot.id)) return error(403, "Forbidden: bot was kicked from the channel chat");
+          const items: { file: unknown; caption?: string }[] =
+            req.path === "/sendPhoto"
+              ? [{ file: body.photo, caption: body.caption }]
+              : (JSON.parse(String(body.media ?? "[]")) as { media: string; caption?: string }[]).map(
+                  (x) => ({
+                    file: x.media.startsWith("attach://") ? body[x.media.slice(9)] : undefined,
+                    caption: x.caption,
+                  }),
+                );
+          if (req.path === "/sendMediaGroup" && (items.length < 2 || items.length > 10))
+            return error(400, "Bad Request: wrong number of media specified");
+          const group = items.length > 1 ? String(Date.now()) : undefined;
+          const sent: TelegramMessage[] = [];
+          for (const it of items) {
+            if (typeof it.file !== "object" || it.file === null)
+              return error(400, "Bad Request: wrong file identifier/HTTP URL specified");
+            if ((it.caption?.length ?? 0) > 1024)
+              return error(400, "Bad Request: message caption is too long");
+            const file = it.file as UploadedFile;
+            let meta: Metadata;
+            try {
+              meta = await sharp(file.bytes).metadata();
+            } catch {
+              return error(400, "Bad Request: IMAGE_PROCESS_FAILED");
+            }
+            sent.push({
+              chat_id: c.id,
+              message_id: 0,
+              text: it.caption ?? "",
+              from: bot.id,
+              parse_mode: body.parse_mode ?? null,
+              photo: { file, width: meta.width ?? 0, height: meta.height ?? 0 },
+              ...(group ? { media_group_id: group } : {}),
+            });
+          }
+          for (const m of sent) {
+            m.message_id = messages.filter((x) => x.chat_id === c.id).length + 1;
+            messages.push(m);
+          }
+          const json = sent.map((m, i) => ({
+            message_id: m.message_id,
+            date: Math.floor(Date.now() / 1000),
+            chat: chatJson(c),
+            ...(c.type === "channel"
+              ? {}
+              : { from: { id: bot.id, is_bot: true, first_name: bot.first_name } }),
+            ...(m.media_group_id ? { media_group_id: m.media_group_id } : {}),
+            photo: [
+              {
+                file_id: `photo-${c.id}-${m.message_id}`,
+                file_unique_id: `u${c.id}${m.message_id}${i}`,
+                width: m.photo!.width,
+                height: m.photo!.height,
+                file_size: m.photo!.file.bytes.length,
+              },
+            ],
+            ...(m.text ? { caption: m.text } : {}),
+          }));
+          return { status: 200, body: { ok: true, result: req.path === "/sendPhoto" ? json[0] : json } };
         }
       }
       return error(404, "Not Found");

@@ -1,7 +1,8 @@
 // Bluesky (AT Protocol) through @atproto/api, every request through the guarded fetch. Idempotent: each part's
 // record key is derived from the target and part (rkey.ts), and each part is looked up before it is created, so a
 // retry after an uncertain attempt finds the record instead of posting twice. Threads are reply chains (root and
-// parent strong references); links get facets (UTF-8 byte offsets) and the first link of a part a link card.
+// parent strong references); links get facets (UTF-8 byte offsets) and the first link of a part a link card;
+// images are uploaded as blobs and embedded (images.ts), in place of the link card. Video is refused.
 import { type AtpAgent, XRPCError } from "@atproto/api";
 import type { App } from "../../app/context.ts";
 import type {
@@ -18,6 +19,7 @@ import type {
 import { findLinks } from "../links.ts";
 import { linkCard } from "./card.ts";
 import { classify, isAuthError } from "./errors.ts";
+import { imagesEmbed, refusal } from "./images.ts";
 import { blueskyFacets } from "./richtext.ts";
 import { recordKey } from "./rkey.ts";
 import { type Credentials, credentialsOf, forgetSession, signedIn } from "./session.ts";
@@ -105,6 +107,11 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
       code: "provider_unsupported",
       message: "Bluesky is reached in live mode only.",
     };
+  // Refused before anything is sent: a post is never published without the media it was written with.
+  for (const part of input.parts) {
+    const why = part.media.length ? refusal(part.media) : null;
+    if (why) return { kind: "rejected", code: "media_rejected", message: why };
+  }
   const c = credentialsOf(input.channel.settings, input.channel.secrets);
   let writing = false;
   try {
@@ -150,8 +157,10 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
             const parent = await refOf(part.index - 1);
             record.reply = { root, parent };
           }
+          // Images win over a link card (a post has one embed); the link keeps its facet either way.
           const link = findLinks(part.text)[0];
-          if (link && part.media.length === 0) record.embed = await linkCard(app, link.url, input.signal);
+          if (part.media.length) record.embed = await imagesEmbed(agent, part.media);
+          else if (link) record.embed = await linkCard(app, link.url, input.signal);
           writing = true;
           const r = await agent.com.atproto.repo.createRecord({
             repo: did,

@@ -5,10 +5,16 @@
 // Errors as Discord documents them: 401/404 with code 10015 "Unknown Webhook" (deleted: the channel must be
 // connected again), 429 with retry_after and X-RateLimit-Reset-After, 400 with code 50035 and field errors.
 import type { App } from "../../app/context.ts";
-import type { Adapter, ConnectInput, ConnectOutcome, PublishInput, PublishOutcome } from "../adapter.ts";
+import type {
+  Adapter,
+  ConnectInput,
+  ConnectOutcome,
+  PublishInput,
+  PublishMedia,
+  PublishOutcome,
+} from "../adapter.ts";
 import {
   field,
-  mediaNotSent,
   type NetworkResponse,
   NoAnswer,
   networkRequest,
@@ -103,13 +109,44 @@ function refusal(res: NetworkResponse, index: number): PublishOutcome {
   return { kind: "rejected", code: "rejected", message };
 }
 
+/** Files per message (reference/uploading-files). */
+const MAX_FILES = 10;
+
+/**
+ * A message with files, as Discord takes it: multipart with the JSON in `payload_json` and each file as
+ * `files[n]`, described by `attachments[n]` (its filename and its alt text as `description`). The message and its
+ * files are one request, so a post is never sent without its images.
+ */
+async function withFiles(payload: Record<string, unknown>, media: PublishMedia[]): Promise<FormData> {
+  const form = new FormData();
+  const names = media.map((m, i) => `${i + 1}.${m.mime.split("/")[1]?.replace(/[^a-z0-9]/g, "") || "bin"}`);
+  const attachments = media.map((m, i) => ({
+    id: String(i),
+    filename: names[i],
+    ...(m.alt ? { description: m.alt.slice(0, 1024) } : {}),
+  }));
+  form.append("payload_json", JSON.stringify({ ...payload, attachments }));
+  for (const [i, m] of media.entries())
+    form.append(
+      `files[${i}]`,
+      new Blob([(await m.read!()) as Uint8Array<ArrayBuffer>], { type: m.mime }),
+      names[i],
+    );
+  return form;
+}
+
 async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
   const w = parseWebhookUrl(input.channel.secrets.webhook_url);
   if (!w) return { kind: "auth_revoked", message: BAD_URL };
   const guild = str(input.channel.settings.guild_id);
   let permalink: string | null = input.done.find((d) => d.index === 0)?.remote_url ?? null;
-  const noMedia = mediaNotSent("Discord", remainingParts(input.parts, input.done));
-  if (noMedia) return noMedia;
+  for (const part of input.parts)
+    if (part.media.length > MAX_FILES || part.media.some((m) => !m.read))
+      return {
+        kind: "rejected",
+        code: "media_rejected",
+        message: `Discord takes at most ${MAX_FILES} files per message, each with its bytes; nothing was posted.`,
+      };
   for (const part of remainingParts(input.parts, input.done)) {
     if (input.signal.aborted)
       return { kind: "transient", message: `Stopped before part ${part.index + 1} was sent.` };
@@ -122,13 +159,14 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
         code: "rejected",
         message: `Part ${part.index + 1} is ${length} characters once Discord's formatting characters are escaped; Discord takes ${MAX_CONTENT}. Shorten it or use fewer of * _ ~ \` | [ ] < >.`,
       };
+    const payload = { content, allowed_mentions: { parse: [] } };
     let res: NetworkResponse;
     try {
       res = await networkRequest(app, {
         method: "POST",
         // wait=true: Discord answers with the message, so svc learns its ID.
         url: `${webhookUrl(app, w)}?wait=true`,
-        json: { content, allowed_mentions: { parse: [] } },
+        ...(part.media.length ? { multipart: await withFiles(payload, part.media) } : { json: payload }),
       });
     } catch (err) {
       if (!(err instanceof NoAnswer)) throw err;

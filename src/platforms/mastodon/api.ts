@@ -1,6 +1,7 @@
 // The Mastodon client API, shared by Mastodon and Gab (a Mastodon fork on one server): verify_credentials for
-// the account, POST /api/v1/statuses for each part (a thread is a reply chain through in_reply_to_id), the
-// account's statuses to settle an uncertain attempt, and GET /api/v1/statuses/:id for counts.
+// the account, POST /api/v2/media for the first part's media (media.ts), POST /api/v1/statuses for each part (a
+// thread is a reply chain through in_reply_to_id), the account's statuses to settle an uncertain attempt, and
+// GET /api/v1/statuses/:id for counts.
 // Errors are read as Mastodon documents them: 401 (token revoked or wrong), 403 (token lacks a scope, or the
 // account is disabled or suspended), 404, 422 (validation, with `error`), 429 with X-RateLimit-Reset (an ISO
 // time), 5xx.
@@ -18,7 +19,6 @@ import type {
 } from "../adapter.ts";
 import {
   field,
-  mediaNotSent,
   msUntil,
   type NetworkResponse,
   NoAnswer,
@@ -28,6 +28,7 @@ import {
   str,
 } from "../http.ts";
 import { statusText } from "./html.ts";
+import { uploadMedia } from "./media.ts";
 
 export interface MastodonFlavour {
   /** Provider name, also the SVC_PROVIDER_ORIGINS key. */
@@ -128,9 +129,15 @@ export async function connectMastodon(
   };
 }
 
-/** Classifies a refusal of POST /api/v1/statuses. */
-function refusal(app: App, f: MastodonFlavour, res: NetworkResponse, part: PublishPart): PublishOutcome {
-  const message = `${f.name} answered ${res.status} to part ${part.index + 1}: ${errorText(res)}`;
+/** Classifies a refusal of POST /api/v1/statuses (or of a media upload, `what` naming it). */
+function refusal(
+  app: App,
+  f: MastodonFlavour,
+  res: NetworkResponse,
+  part: PublishPart | null,
+  what = part ? `part ${part.index + 1}` : "the request",
+): PublishOutcome {
+  const message = `${f.name} answered ${res.status} to ${what}: ${errorText(res)}`;
   if (res.status === 429) {
     const wait = msUntil(app, res.headers.get("x-ratelimit-reset")) ?? RATE_LIMIT_FALLBACK_MS;
     return { kind: "rate_limited", retryAfterMs: wait, message };
@@ -147,8 +154,6 @@ export async function publishMastodon(
 ): Promise<PublishOutcome> {
   const origin = base(app, f, input.channel.settings);
   const todo = remainingParts(input.parts, input.done);
-  const noMedia = mediaNotSent(f.name, todo);
-  if (noMedia) return noMedia;
   const posted: PublishedPart[] = [...input.done].sort((a, b) => a.index - b.index);
   for (const part of todo) {
     if (input.signal.aborted)
@@ -158,13 +163,34 @@ export async function publishMastodon(
     // One key per target and part: a repeat of the same part within the server's window returns the first
     // status instead of posting again.
     if (f.idempotencyKeys) headers["idempotency-key"] = `svc-${input.targetId}-${part.index}`;
+    // Media are uploaded first (without the idempotency key: each upload is its own request) and attached by ID.
+    let mediaIds: string[] = [];
+    if (part.media.length) {
+      const up = await uploadMedia(
+        {
+          app,
+          name: f.name,
+          origin,
+          headers: auth(input.channel),
+          signal: input.signal,
+          refused: (res, what) => refusal(app, f, res, null, what),
+        },
+        part.media,
+      );
+      if ("outcome" in up) return up.outcome;
+      mediaIds = up.ids;
+    }
     let res: NetworkResponse;
     try {
       res = await networkRequest(app, {
         method: "POST",
         url: `${origin}/api/v1/statuses`,
         headers,
-        json: { status: part.text, ...(previous ? { in_reply_to_id: previous.remote_id } : {}) },
+        json: {
+          status: part.text,
+          ...(mediaIds.length ? { media_ids: mediaIds } : {}),
+          ...(previous ? { in_reply_to_id: previous.remote_id } : {}),
+        },
       });
     } catch (err) {
       if (!(err instanceof NoAnswer)) throw err;

@@ -5,10 +5,17 @@
 // token was revoked), 403 Forbidden (the bot was removed from the chat or blocked), 400 Bad Request (for example
 // "chat not found"), 429 with parameters.retry_after in seconds, 5xx.
 import type { App } from "../../app/context.ts";
-import type { Adapter, ConnectInput, ConnectOutcome, PublishInput, PublishOutcome } from "../adapter.ts";
+import type {
+  Adapter,
+  ConnectInput,
+  ConnectOutcome,
+  PublishInput,
+  PublishMedia,
+  PublishOutcome,
+  PublishPart,
+} from "../adapter.ts";
 import {
   field,
-  mediaNotSent,
   type NetworkResponse,
   NoAnswer,
   networkRequest,
@@ -22,14 +29,43 @@ import { providerOrigin } from "../origins.ts";
 export const TELEGRAM_ORIGIN = "https://api.telegram.org";
 const TOKEN = /^\d{3,20}:[A-Za-z0-9_-]{20,100}$/;
 
-function call(app: App, token: string, method: string, body: Record<string, unknown> | undefined) {
+function call(app: App, token: string, method: string, body: Record<string, unknown> | FormData | undefined) {
   const origin = providerOrigin(app, "telegram", TELEGRAM_ORIGIN).replace(/\/+$/, "");
   return networkRequest(app, {
     method: "POST",
     url: `${origin}/bot${token}/${method}`,
-    ...(body ? { json: body } : {}),
-    timeoutMs: 30_000,
+    ...(body instanceof FormData ? { multipart: body } : body ? { json: body } : {}),
+    // Files take longer to send than text.
+    timeoutMs: body instanceof FormData ? 120_000 : 30_000,
   });
+}
+
+/**
+ * The first part with its images, uploaded in the same request (Sending files: multipart/form-data): one image is
+ * sendPhoto with the text as its caption; two to ten are one album (sendMediaGroup), each photo attached as
+ * `attach://photoN`, the caption on the first. Telegram has no alt text for photos: the alt text is not sent.
+ */
+async function mediaRequest(
+  chat: number | string,
+  part: PublishPart,
+): Promise<{ method: string; form: FormData }> {
+  const form = new FormData();
+  form.append("chat_id", String(chat));
+  const file = async (m: PublishMedia) =>
+    new Blob([(await m.read!()) as Uint8Array<ArrayBuffer>], { type: m.mime });
+  if (part.media.length === 1) {
+    form.append("photo", await file(part.media[0]!), "photo0.jpg");
+    if (part.text) form.append("caption", part.text);
+    return { method: "sendPhoto", form };
+  }
+  const media = part.media.map((_, i) => ({
+    type: "photo",
+    media: `attach://photo${i}`,
+    ...(i === 0 && part.text ? { caption: part.text } : {}),
+  }));
+  form.append("media", JSON.stringify(media));
+  for (const [i, m] of part.media.entries()) form.append(`photo${i}`, await file(m), `photo${i}.jpg`);
+  return { method: "sendMediaGroup", form };
 }
 
 function errorText(res: NetworkResponse): string {
@@ -106,24 +142,32 @@ function refusal(res: NetworkResponse, index: number): PublishOutcome {
 async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
   const token = input.channel.secrets.bot_token ?? "";
   let permalink: string | null = input.done.find((d) => d.index === 0)?.remote_url ?? null;
-  const noMedia = mediaNotSent("Telegram", remainingParts(input.parts, input.done));
-  if (noMedia) return noMedia;
+  for (const part of input.parts)
+    if (part.media.some((m) => m.kind === "video" || !m.mime.startsWith("image/") || !m.read))
+      return {
+        kind: "rejected",
+        code: "media_rejected",
+        message: "svc sends only images to Telegram (video is not supported yet); nothing was posted.",
+      };
   for (const part of remainingParts(input.parts, input.done)) {
     if (input.signal.aborted)
       return { kind: "transient", message: `Stopped before part ${part.index + 1} was sent.` };
     let res: NetworkResponse;
     try {
       // No parse_mode: Telegram shows the text exactly as written.
-      res = await call(app, token, "sendMessage", {
-        chat_id: chatId(input.channel.settings.chat_id),
-        text: part.text,
-      });
+      const chat = chatId(input.channel.settings.chat_id);
+      if (part.media.length) {
+        const { method, form } = await mediaRequest(chat, part);
+        res = await call(app, token, method, form);
+      } else res = await call(app, token, "sendMessage", { chat_id: chat, text: part.text });
     } catch (err) {
       if (!(err instanceof NoAnswer)) throw err;
       return noAnswerOutcome("Telegram", err, part.index);
     }
     if (res.status !== 200 || field(res.json, "ok") !== true) return refusal(res, part.index);
-    const message = field(res.json, "result");
+    // An album answers with its messages: the first is the post's.
+    const result = field(res.json, "result");
+    const message = Array.isArray(result) ? result[0] : result;
     const id = str(field(message, "message_id"));
     if (!id)
       return { kind: "uncertain", message: `Telegram took part ${part.index + 1} but sent no message ID.` };

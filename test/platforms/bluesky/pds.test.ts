@@ -1,8 +1,11 @@
 // Bluesky against a real local PDS (@atproto/pds on 127.0.0.1): connecting with an app password, publishing text,
-// a thread and a link through the API and the publish worker, reading the records back from the PDS, the
+// a thread, a link and images through the API and the publish worker, reading the records back from the PDS, the
 // never-twice rule when a worker dies after the PDS took a post, and a revoked app password seen by publishing
 // and by channels.check. Both databases.
+
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { jsonToLex } from "@atproto/lexicon";
+import sharp from "sharp";
 import { checkDueChannels } from "../../../src/domain/channels/check.ts";
 import { FakeClock } from "../../../src/lib/clock.ts";
 import { adapterFor } from "../../../src/platforms/adapters.ts";
@@ -15,6 +18,7 @@ import { blueskyLexicons } from "../../helpers/bluesky/lexicons.ts";
 import { type Pds, type PdsAccount, startPds } from "../../helpers/bluesky/pds.ts";
 import { dialects } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
+import { jpeg, upload } from "../../helpers/media.ts";
 
 let pds: Pds;
 // A page for link cards, on loopback like the PDS.
@@ -221,6 +225,127 @@ for (const dialect of dialects) {
           description: "What changed in the spring release.",
         },
       });
+    });
+
+    test("images are uploaded as blobs and embedded with their alt text and aspect ratio, in place of a link card", async () => {
+      await setUp();
+      const { acct, appPassword } = await account();
+      const ch = (await connect(acct, appPassword)).body.id;
+      const wide = await upload(t, a.liveKey, {
+        brand: a.brandId,
+        alt: "A wide orange chart",
+        file: { bytes: await jpeg(640, 360), name: "wide.jpg", type: "image/jpeg" },
+      });
+      expect(wide.status).toBe(201);
+      const tall = await upload(t, a.liveKey, {
+        brand: a.brandId,
+        file: { bytes: await jpeg(300, 400), name: "tall.jpg", type: "image/jpeg" },
+      });
+      expect(tall.status).toBe(201);
+      const link = `http://127.0.0.1:${page.port}/notes/spring-release-2026`;
+      const r = await t.request("POST", "/v1/posts", {
+        key: a.liveKey,
+        body: {
+          brand: a.brandId,
+          channels: [ch],
+          content: { body: `Two charts, notes at ${link}` },
+          media: [wide.body.id, tall.body.id],
+        },
+      });
+      expect(r.status).toBe(201);
+      await drain();
+
+      const target = (await getPost(r.body.id)).targets[0];
+      expect(target.status).toBe("published");
+      const records = await pds.records(acct.did);
+      expect(records.length).toBe(1);
+      const value = records[0]!.value as {
+        facets: { features: Record<string, string>[] }[];
+        embed: {
+          $type: string;
+          images: {
+            image: { $type: string; ref: { $link: string }; mimeType: string; size: number };
+            alt: string;
+            aspectRatio: { width: number; height: number };
+          }[];
+        };
+      };
+      expect(records[0]!.uri).toEndWith(`/${recordKey(target.id, 0)}`);
+      // The published lexicon accepts it (blob references are JSON here: converted back first).
+      const lex = blueskyLexicons();
+      if (lex) lex.assertValidRecord("app.bsky.feed.post", jsonToLex(value));
+      else console.warn("Bluesky lexicons not found beside the project: lexicon validation was off");
+      // Images win: no link card, the link keeps its facet.
+      expect(value.embed.$type).toBe("app.bsky.embed.images");
+      expect(value.facets[0]!.features[0]).toEqual({ $type: "app.bsky.richtext.facet#link", uri: link });
+      expect(value.embed.images.map((i) => [i.alt, i.aspectRatio])).toEqual([
+        ["A wide orange chart", { width: 640, height: 360 }],
+        ["", { width: 300, height: 400 }],
+      ]);
+      // Each blob reference points at a blob the PDS holds: the JPEG that was uploaded, at its size.
+      for (const [i, img] of value.embed.images.entries()) {
+        expect(img.image.$type).toBe("blob");
+        expect(img.image.mimeType).toBe("image/jpeg");
+        const q = new URLSearchParams({ did: acct.did, cid: img.image.ref.$link });
+        const blob = await fetch(`${pds.url}/xrpc/com.atproto.sync.getBlob?${q}`);
+        expect(blob.status).toBe(200);
+        const bytes = new Uint8Array(await blob.arrayBuffer());
+        expect(bytes.length).toBe(img.image.size);
+        const meta = await sharp(bytes).metadata();
+        expect([meta.format, meta.width, meta.height]).toEqual(
+          i === 0 ? ["jpeg", 640, 360] : ["jpeg", 300, 400],
+        );
+      }
+    });
+
+    test("a video is refused with media_rejected and nothing is posted", async () => {
+      await setUp();
+      const { acct, appPassword } = await account();
+      const ch = (await connect(acct, appPassword)).body.id;
+      const p = await post(ch, "A clip");
+      const row = await t.app.db
+        .selectFrom("channels")
+        .selectAll()
+        .where("id", "=", ch)
+        .executeTakeFirstOrThrow();
+      const { adapterChannel } = await import("../../../src/domain/channels/state.ts");
+      let read = 0;
+      const outcome = await blueskyAdapter.publish(t.app, {
+        targetId: p.targets[0].id,
+        postId: p.id,
+        livemode: true,
+        attempt: 1,
+        channel: await adapterChannel(t.app, row),
+        parts: [
+          {
+            index: 0,
+            text: "A clip",
+            media: [
+              {
+                id: "media_0000000000000000000000000v",
+                mime: "video/mp4",
+                alt: null,
+                kind: "video",
+                read: async () => {
+                  read++;
+                  return new Uint8Array(8);
+                },
+              },
+            ],
+          },
+        ],
+        done: [],
+        metadata: {},
+        signal: new AbortController().signal,
+        onPartPublished: async () => {},
+      });
+      expect(outcome).toEqual({
+        kind: "rejected",
+        code: "media_rejected",
+        message: "video to Bluesky is not supported yet; nothing was posted.",
+      });
+      expect(read).toBe(0);
+      expect(await pds.records(acct.did)).toEqual([]);
     });
 
     test("a worker that dies after the PDS took the post: reclaimed, retried, and the look-up finds it (never twice)", async () => {

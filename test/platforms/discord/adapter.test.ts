@@ -8,7 +8,8 @@ import { escapeDiscord } from "../../../src/platforms/discord/escape.ts";
 import type { TestApp } from "../../helpers/app.ts";
 import { dialects } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
-import { connectLive, networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
+import { jpeg, upload } from "../../helpers/media.ts";
+import { connectLive, drain, networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
 import {
   type DiscordStandIn,
   type DiscordWebhook,
@@ -103,6 +104,44 @@ for (const dialect of dialects) {
         kind: "published",
         permalink: `https://discord.com/channels/${hook.guild_id}/${hook.channel_id}/${mine().at(-1)!.id}`,
       });
+    });
+
+    test("a live post with images: one multipart message, each file described by its alt text", async () => {
+      const ch = await connectLive(t, a, "discord", { webhook_url: hook.url });
+      const chart = await upload(t, a.liveKey, {
+        brand: a.brandId,
+        alt: "Orange bar chart of Q3",
+        file: { bytes: await jpeg(320, 200), name: "chart.jpg", type: "image/jpeg" },
+      });
+      const plain = await upload(t, a.liveKey, {
+        brand: a.brandId,
+        file: { bytes: await jpeg(100, 100), name: "plain.jpg", type: "image/jpeg" },
+      });
+      expect([chart.status, plain.status]).toEqual([201, 201]);
+      const r = await t.request("POST", "/v1/posts", {
+        key: a.liveKey,
+        body: {
+          brand: a.brandId,
+          channels: [ch.id],
+          content: { body: "Quarterly numbers" },
+          media: [chart.body.id, plain.body.id],
+        },
+      });
+      expect(r.status).toBe(201);
+      await drain(t);
+      const target = (await t.request("GET", `/v1/posts/${r.body.id}`, { key: a.liveKey })).body.targets[0];
+      expect(target.status).toBe("published");
+      const m = mine().at(-1)!;
+      expect(m.content).toBe("Quarterly numbers");
+      expect(m.attachments.map((x) => [x.filename, x.description, x.file.type])).toEqual([
+        ["1.jpeg", "Orange bar chart of Q3", "image/jpeg"],
+        ["2.jpeg", null, "image/jpeg"],
+      ]);
+      const { default: sharp } = await import("sharp");
+      const widths = await Promise.all(
+        m.attachments.map(async (x) => (await sharp(x.file.bytes).metadata()).width),
+      );
+      expect(widths).toEqual([320, 100]);
     });
 
     test("parts go as consecutive messages and a retry resumes after the parts already sent", async () => {

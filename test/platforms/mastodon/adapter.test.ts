@@ -1,13 +1,15 @@
 // Mastodon and Gab against a local stand-in Mastodon server whose every request and answer is checked against
 // the Mastodon API description: connecting reads the account, a live post goes out through the real publish
 // worker (a thread as a reply chain), each documented failure is classified, Mastodon's Idempotency-Key makes a
-// repeat harmless, an uncertain attempt is settled by `find`, and engagement is read.
+// repeat harmless, an uncertain attempt is settled by `find`, engagement is read, and images are uploaded
+// (POST /api/v2/media, waiting while the server processes them) and attached by media_ids.
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { adapterFor } from "../../../src/platforms/adapters.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
 import { dialects } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
-import { connectLive, networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
+import { jpeg, upload } from "../../helpers/media.ts";
+import { connectLive, drain, networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
 import { type MastodonAccount, type MastodonStandIn, startMastodon } from "../../stand-ins/mastodon.ts";
 import { expectClean } from "../../stand-ins/server.ts";
 import { validationNote } from "../../stand-ins/spec.ts";
@@ -90,6 +92,97 @@ for (const dialect of dialects) {
         if (provider === "mastodon") {
           expect(keys.slice(-3)).toEqual([0, 1, 2].map((i) => `svc-${thread.targets[0].id}-${i}`));
         } else expect(keys.every((k) => k === undefined)).toBe(true);
+      });
+
+      test("a live post with images: uploaded with their descriptions, attached to the status", async () => {
+        const ch = await connectLive(t, a, provider, fields());
+        const chart = await upload(t, a.liveKey, {
+          brand: a.brandId,
+          alt: "Orange bar chart of Q3",
+          file: { bytes: await jpeg(400, 300), name: "chart.jpg", type: "image/jpeg" },
+        });
+        const plain = await upload(t, a.liveKey, {
+          brand: a.brandId,
+          file: { bytes: await jpeg(200, 200), name: "plain.jpg", type: "image/jpeg" },
+        });
+        expect([chart.status, plain.status]).toEqual([201, 201]);
+        const r = await t.request("POST", "/v1/posts", {
+          key: a.liveKey,
+          body: {
+            brand: a.brandId,
+            channels: [ch.id],
+            content: { body: "Quarterly numbers" },
+            media: [chart.body.id, plain.body.id],
+          },
+        });
+        expect(r.status).toBe(201);
+        await drain(t);
+        const target = (await t.request("GET", `/v1/posts/${r.body.id}`, { key: a.liveKey })).body.targets[0];
+        expect(target.status).toBe("published");
+        const status = mine().at(-1)!;
+        expect(status.text).toBe("Quarterly numbers");
+        expect(target.permalink).toBe(`${m.url}/@svcbot/${status.id}`);
+        // Read back as a client would: the status with its attachments, in order, with their descriptions.
+        const read = await fetch(`${m.url}/api/v1/statuses/${status.id}`, {
+          headers: { authorization: `Bearer ${me.token}` },
+        });
+        const json = (await read.json()) as {
+          media_attachments: { id: string; type: string; description: string | null }[];
+        };
+        expect(json.media_attachments.map((x) => [x.type, x.description])).toEqual([
+          ["image", "Orange bar chart of Q3"],
+          ["image", null],
+        ]);
+        const files = json.media_attachments.map((x) => m.media.find((y) => y.id === x.id)!.file);
+        expect(files.map((f) => f.type)).toEqual(["image/jpeg", "image/jpeg"]);
+        const { default: sharp } = await import("sharp");
+        const sizes = await Promise.all(files.map(async (f) => (await sharp(f.bytes).metadata()).width));
+        expect(sizes).toEqual([400, 200]);
+      });
+
+      test("an upload still processing (202) is waited for; a refused file is media_rejected with nothing posted", async () => {
+        const slow = await startMastodon({ gab: provider === "gab", asyncMedia: 2 });
+        const who = slow.addAccount("slowbot");
+        const app = await networkApp(dialect, provider === "gab" ? { gab: slow.url } : {});
+        try {
+          const where = provider === "mastodon" ? { instance: slow.url } : {};
+          const bytes = await jpeg(50, 40);
+          const picture = {
+            id: "media_0000000000000000000000000p",
+            mime: "image/jpeg",
+            alt: "A small picture",
+            kind: "image" as const,
+            read: async () => new Uint8Array(bytes),
+          };
+          const ok = await publishDirect(app, provider, {
+            settings: where,
+            secrets: { access_token: who.token },
+            parts: ["Processed first"],
+            media: [picture],
+          });
+          expect(ok.outcome).toMatchObject({ kind: "published" });
+          const polls = slow.requests.filter(
+            (r) => r.method === "GET" && r.path.startsWith("/api/v1/media/"),
+          );
+          expect(polls.length).toBe(3);
+          expect(slow.statuses.map((x) => x.media_ids)).toEqual([[slow.media[0]!.id]]);
+
+          const refused = await publishDirect(app, provider, {
+            settings: where,
+            secrets: { access_token: who.token },
+            parts: ["Not a picture"],
+            media: [{ ...picture, mime: "application/pdf" }],
+          });
+          expect(refused.outcome).toMatchObject({ kind: "rejected", code: "media_rejected" });
+          expect(refused.outcome.kind === "rejected" && refused.outcome.message).toContain(
+            "File content type is invalid",
+          );
+          expect(slow.statuses.length).toBe(1);
+          expectClean(slow);
+        } finally {
+          await app.close();
+          slow.stop();
+        }
       });
 
       test("documented failures are classified", async () => {

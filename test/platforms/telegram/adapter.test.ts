@@ -7,7 +7,8 @@ import { adapterFor } from "../../../src/platforms/adapters.ts";
 import type { TestApp } from "../../helpers/app.ts";
 import { dialects } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
-import { connectLive, networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
+import { jpeg, upload } from "../../helpers/media.ts";
+import { connectLive, drain, networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
 import { expectClean } from "../../stand-ins/server.ts";
 import { validationNote } from "../../stand-ins/spec.ts";
 import {
@@ -86,6 +87,41 @@ for (const dialect of dialects) {
       const m = inChannel().at(-1)!;
       expect([m.text, m.parse_mode]).toEqual([text, null]);
       expect(p.targets[0].permalink).toBe(`https://t.me/releasenotes/${m.message_id}`);
+    });
+
+    test("images go with the text as caption: one is sendPhoto, several are one album", async () => {
+      const ch = await connectLive(t, a, "telegram", { bot_token: bot.token, chat_id: "@releasenotes" });
+      const media = async (w: number, h: number) =>
+        (
+          await upload(t, a.liveKey, {
+            brand: a.brandId,
+            alt: "Chart",
+            file: { bytes: await jpeg(w, h), name: "c.jpg", type: "image/jpeg" },
+          })
+        ).body.id as string;
+      const publishWith = async (body: string, ids: string[]) => {
+        const r = await t.request("POST", "/v1/posts", {
+          key: a.liveKey,
+          body: { brand: a.brandId, channels: [ch.id], content: { body }, media: ids },
+        });
+        expect(r.status).toBe(201);
+        await drain(t);
+        return (await t.request("GET", `/v1/posts/${r.body.id}`, { key: a.liveKey })).body.targets[0];
+      };
+      const one = await publishWith("One chart", [await media(300, 200)]);
+      expect(one.status).toBe("published");
+      const photo = inChannel().at(-1)!;
+      expect([photo.text, photo.photo!.width, photo.photo!.height]).toEqual(["One chart", 300, 200]);
+      expect(one.permalink).toBe(`https://t.me/releasenotes/${photo.message_id}`);
+
+      const album = await publishWith("Two charts", [await media(120, 80), await media(80, 120)]);
+      expect(album.status).toBe("published");
+      const [first, second] = inChannel().slice(-2);
+      expect(first!.media_group_id).toBeDefined();
+      expect(second!.media_group_id).toBe(first!.media_group_id);
+      expect([first!.text, second!.text]).toEqual(["Two charts", ""]);
+      expect([first!.photo!.width, second!.photo!.width]).toEqual([120, 80]);
+      expect(album.permalink).toBe(`https://t.me/releasenotes/${first!.message_id}`);
     });
 
     test("parts go as consecutive messages", async () => {
