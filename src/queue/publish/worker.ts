@@ -4,14 +4,15 @@
 import type { App } from "../../app/context.ts";
 import { marks, pendingWrites, raw } from "../../db/raw.ts";
 import { mediaForTarget, type PreparedMedia } from "../../domain/media/publish.ts";
-import type { Settlement } from "../../domain/posts/present.ts";
-import type {
-  Adapter,
-  PublishedPart,
-  PublishInput,
-  PublishMedia,
-  PublishOutcome,
-} from "../../platforms/adapter.ts";
+import type { Adapter, PublishedPart, PublishMedia, PublishOutcome } from "../../platforms/adapter.ts";
+import {
+  attempt,
+  prepare,
+  previousAttemptStart,
+  recordSettlement,
+  remoteParts,
+  savePart,
+} from "./attempt.ts";
 import { type Claimed, claimIn, LEASE_MS } from "./claim.ts";
 import { completeIn, completeTargets, type Finished, postsOf } from "./complete.ts";
 import { decide } from "./decide.ts";
@@ -324,134 +325,5 @@ export async function renewLeases(app: App, targetIds: string[]): Promise<void> 
       `UPDATE channel_locks SET leased_until = ? WHERE target_id IN (${marks(targetIds.length)})`,
       [until, ...targetIds],
     );
-  });
-}
-
-type PreparedInput = Omit<PublishInput, "signal" | "onPartPublished" | "done">;
-
-/** What the adapter is called with (the channel's secrets opened), or why it cannot be called. */
-async function prepare(
-  app: App,
-  c: Claimed,
-  media: PublishMedia[],
-): Promise<{ input: PreparedInput } | { outcome: PublishOutcome }> {
-  let secrets: Record<string, string> = {};
-  try {
-    if (c.channel.secrets) {
-      secrets = JSON.parse(
-        await app.keys.open(
-          app.db,
-          c.target.org_id,
-          { table: "channels", row: c.target.channel_id, column: "secrets" },
-          c.channel.secrets,
-        ),
-      );
-    }
-  } catch (e) {
-    return { outcome: { kind: "transient", message: `credentials_unreadable: ${(e as Error).message}` } };
-  }
-  return {
-    input: {
-      targetId: c.target.id,
-      postId: c.target.post_id,
-      livemode: c.target.livemode === 1,
-      attempt: c.target.attempts,
-      channel: {
-        id: c.target.channel_id,
-        provider: c.channel.provider,
-        emulates: c.channel.emulates,
-        settings: c.channel.settings ? (JSON.parse(c.channel.settings) as Record<string, unknown>) : {},
-        secrets,
-      },
-      // Media attach to the first part.
-      parts: (JSON.parse(c.target.parts) as string[]).map((text, index) => ({
-        index,
-        text,
-        media: index === 0 ? media : [],
-      })),
-      metadata: c.metadata,
-    },
-  };
-}
-
-/** One adapter call with a deadline (uncertain when it passes); the worker renews its lease meanwhile. */
-async function attempt(
-  app: App,
-  c: Claimed,
-  adapter: Adapter,
-  timeoutMs: number,
-  input: PreparedInput,
-): Promise<PublishOutcome | { kind: "error"; message: string }> {
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<PublishOutcome>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      resolve({ kind: "uncertain", message: `no answer within ${Math.round(timeoutMs / 1000)} s` });
-    }, timeoutMs);
-  });
-  try {
-    const done = JSON.parse(c.target.remote_parts) as PublishedPart[];
-    return await Promise.race([
-      adapter.publish(app, {
-        ...input,
-        done,
-        signal: controller.signal,
-        onPartPublished: (part) => savePart(app, c.target.id, part),
-      }),
-      deadline,
-    ]);
-  } catch (e) {
-    return { kind: "error", message: e instanceof Error ? e.message : String(e) };
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** When the attempt before this one started (the lost one, for a reclaimed target). */
-async function previousAttemptStart(app: App, c: Claimed): Promise<number> {
-  const row = await app.db
-    .selectFrom("post_attempts")
-    .select("started_at")
-    .where("target_id", "=", c.target.id)
-    .where("attempt", "=", c.target.attempts - 1)
-    .executeTakeFirst();
-  return row ? Number(row.started_at) : 0;
-}
-
-/** The parts saved as posted so far. */
-async function remoteParts(app: App, targetId: string): Promise<PublishedPart[]> {
-  const row = await app.db
-    .selectFrom("post_targets")
-    .select("remote_parts")
-    .where("id", "=", targetId)
-    .executeTakeFirstOrThrow();
-  return JSON.parse(row.remote_parts) as PublishedPart[];
-}
-
-/** How the uncertain attempt was settled, on its row (the outcome itself is written with the others). */
-async function recordSettlement(app: App, attemptId: string, settlement: Settlement): Promise<void> {
-  await app.db
-    .updateTable("post_attempts")
-    .set({ settlement: JSON.stringify(settlement) })
-    .where("id", "=", attemptId)
-    .execute();
-}
-
-/** Each part's remote reference is saved as it succeeds, so a retry resumes at the first part not yet posted. */
-async function savePart(app: App, targetId: string, part: PublishedPart): Promise<void> {
-  await app.db.transaction().execute(async (tx) => {
-    const row = await tx
-      .selectFrom("post_targets")
-      .select("remote_parts")
-      .where("id", "=", targetId)
-      .executeTakeFirstOrThrow();
-    const parts = (JSON.parse(row.remote_parts) as PublishedPart[]).filter((p) => p.index !== part.index);
-    parts.push(part);
-    await tx
-      .updateTable("post_targets")
-      .set({ remote_parts: JSON.stringify(parts) })
-      .where("id", "=", targetId)
-      .execute();
   });
 }
