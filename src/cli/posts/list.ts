@@ -10,7 +10,7 @@ export const postsList: ClientCommand = {
   summary: "List posts, newest first",
   usage: "svc posts list [--brand BRAND] [--status STATUS] [--search TEXT] [--limit N]",
   help: `Flags:
-  --status STATUS   scheduled, awaiting_approval, publishing, published, failed, canceled, …
+  --status STATUS   scheduled, pending_approval, publishing, published, failed, canceled, …
   --search TEXT     posts whose text (on any channel) contains TEXT
   --limit N         at most N posts (default 20)
 
