@@ -1,23 +1,18 @@
 // Reads a multipart upload as it arrives (busboy over the request stream): the fields `brand` and `alt`, and one
 // file part `file`. An image is kept in memory up to the 16 MiB limit; a video is never held: its bytes flow on
-// into the bucket (a multipart upload) as they come, at the pace the bucket takes them.
+// into the bucket (a multipart upload through a fixed pool of part buffers) at the pace the bucket takes them.
 import { createHash } from "node:crypto";
 import { once } from "node:events";
-import { PassThrough, type Readable } from "node:stream";
-import { Upload } from "@aws-sdk/lib-storage";
+import type { Readable } from "node:stream";
 import busboy from "busboy";
 import type { App } from "../../app/context.ts";
 import { badRequest, invalid, problem, type ServiceError } from "../errors.ts";
+import { BucketWriter } from "./bucket-writer.ts";
 import { objectKey, s3Client } from "./s3.ts";
 import { SNIFF_BYTES, type Sniffed, sniff } from "./sniff.ts";
 
 export const MAX_IMAGE_BYTES = 16 * 1024 * 1024;
 const FIELDS = ["brand", "alt"];
-/** A video's parts: a few in flight keep the bucket busy while the request arrives, with memory bounded by
- * PARTS_IN_FLIGHT x PART_BYTES (plus the part being filled). */
-const PART_BYTES = 5 * 1024 * 1024;
-const PARTS_IN_FLIGHT = 2;
-const GC_AFTER_BYTES = 24 * 1024 * 1024;
 
 export interface UploadedFile {
   filename: string | null;
@@ -31,9 +26,7 @@ export interface UploadedFile {
 }
 
 interface VideoSink {
-  pass: PassThrough;
-  upload: Upload;
-  done: Promise<unknown>;
+  writer: BucketWriter;
   bucket: string;
   key: string;
 }
@@ -172,28 +165,16 @@ async function receiveFile(
       throw invalid([
         problem("video_needs_s3", "Video needs S3 storage (SVC_S3_BUCKET); this install has none.", "file"),
       ]);
-    const pass = new PassThrough({ highWaterMark: 1024 * 1024 });
     const key = objectKey(app, ids.orgId, ids.mediaId);
-    const upload = new Upload({
+    const writer = new BucketWriter({
       client,
-      params: { Bucket: app.config.s3.bucket, Key: key, Body: pass, ContentType: sniffed.type },
-      queueSize: PARTS_IN_FLIGHT,
-      partSize: PART_BYTES,
-      leavePartsOnError: false,
+      bucket: app.config.s3.bucket,
+      key,
+      contentType: sniffed.type,
+      maxBytes: app.config.maxVideoBytes,
     });
-    // Every chunk of the request and every part is a fresh buffer; Bun's collector is lazy about memory held
-    // outside its heap, so finished ones pile up (over 200 MiB during a 1 GiB upload) though none is still used.
-    // When the process has grown by GC_AFTER_BYTES since the upload began, a part's completion collects them. A
-    // collection after every part bounds memory too, but costs half the throughput.
-    const rssAtStart = process.memoryUsage.rss();
-    upload.on("httpUploadProgress", () => {
-      if (process.memoryUsage.rss() - rssAtStart > GC_AFTER_BYTES) Bun.gc(true);
-    });
-    // Started now, so parts go out while the request is still arriving; its failure is seen when awaited.
-    const done = upload.done();
-    done.catch(() => {});
-    st.video = { pass, upload, done, bucket: app.config.s3.bucket, key };
-    for (const chunk of head) pass.write(chunk);
+    st.video = { writer, bucket: app.config.s3.bucket, key };
+    for (const chunk of head) await writer.write(chunk);
   };
 
   // Read by hand, not with for-await: leaving a for-await early destroys the part, and busboy then never
@@ -212,7 +193,7 @@ async function receiveFile(
       }
       if (st.video) {
         if (size > app.config.maxVideoBytes) throw tooLarge(app.config.maxVideoBytes, "A video");
-        if (!st.video.pass.write(chunk)) await once(st.video.pass, "drain");
+        await st.video.writer.write(chunk);
       } else {
         if (size > MAX_IMAGE_BYTES) throw tooLarge(MAX_IMAGE_BYTES, "An image");
         kept.push(chunk);
@@ -221,16 +202,11 @@ async function receiveFile(
     if (size === 0) throw invalid([problem("media_empty", "The file is empty.", "file")]);
     if (!st.sniffed) await decide();
     if (!st.video && size > MAX_IMAGE_BYTES) throw tooLarge(MAX_IMAGE_BYTES, "An image");
-    if (st.video) {
-      st.video.pass.end();
-      await st.video.done;
-    }
+    if (st.video) await st.video.writer.finish();
   } catch (e) {
     const v = st.video;
     if (v) {
-      v.pass.destroy();
-      await v.upload.abort().catch(() => {});
-      await v.done.catch(() => {});
+      await v.writer.abort();
       await discardObject(app, { bucket: v.bucket, key: v.key });
     }
     try {
