@@ -26,7 +26,7 @@ import { mediaForTarget } from "../src/domain/media/publish.ts";
 import { testApp } from "../test/helpers/app.ts";
 import { tenant } from "../test/helpers/factories.ts";
 import { upload } from "../test/helpers/media.ts";
-import { makeVideo } from "../test/helpers/video.ts";
+import { paddedVideoHead } from "../test/helpers/video.ts";
 
 if (process.argv[2] === "s3") {
   const { default: S3rver } = await import("s3rver");
@@ -137,15 +137,8 @@ if (run("upload")) {
   const line = new TextDecoder().decode((await svcChild.stdout.getReader().read()).value).trim();
   const a = JSON.parse(line) as { port: number; key: string; brand: string };
   // A real MP4 with its index in front, its media data padded to exactly 1 GiB.
-  const head = makeVideo({ seconds: 4, faststart: true });
   const size = 1024 * MiB;
-  let mdat = 0;
-  for (let at = 0; at < head.length; ) {
-    const len = head.readUInt32BE(at);
-    if (head.toString("latin1", at + 4, at + 8) === "mdat") mdat = at;
-    at += len;
-  }
-  head.writeUInt32BE(head.length - mdat + (size - head.length), mdat);
+  const head = paddedVideoHead(size);
   const path = join(dir, "big.mp4");
   const fd = openSync(path, "w");
   writeSync(fd, head);

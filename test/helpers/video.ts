@@ -44,3 +44,28 @@ export function makeVideo(spec: VideoSpec): Buffer {
   rmSync(dir, { recursive: true, force: true });
   return bytes;
 }
+
+/** The start of a real MP4 (its index in front) whose media data box says it runs to exactly `size` bytes: the
+ * rest is zeros, written by the caller, and the index still reads as the original's. Uploads of any size can so
+ * be tested and measured without encoding them. */
+export function paddedVideoHead(size: number, spec: VideoSpec = { seconds: 4 }): Buffer {
+  const head = makeVideo({ ...spec, faststart: true });
+  if (size < head.length)
+    throw new Error(`paddedVideo: ${size} bytes is less than the video's ${head.length}`);
+  let mdat = -1;
+  for (let at = 0; at < head.length; ) {
+    const len = head.readUInt32BE(at);
+    if (head.toString("latin1", at + 4, at + 8) === "mdat") mdat = at;
+    at += len;
+  }
+  if (mdat < 0) throw new Error("paddedVideo: no mdat box");
+  head.writeUInt32BE(size - mdat, mdat);
+  return head;
+}
+
+/** paddedVideoHead, padded: the whole file in memory. */
+export function paddedVideo(size: number, spec?: VideoSpec): Buffer {
+  const out = Buffer.alloc(size);
+  paddedVideoHead(size, spec).copy(out);
+  return out;
+}

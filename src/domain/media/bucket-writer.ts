@@ -9,27 +9,13 @@
 // nothing per part.
 import {
   AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
   type CompletedPart,
+  CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
   PutObjectCommand,
   type S3Client,
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
-
-/** The part's bytes are not hashed again for the signature: the SDK's CRC32 checksum header (which the bucket
- * verifies) already guards them, and SHA-256 per part cost more than everything else svc does with a video's
- * bytes. The headers, with the checksum, are still signed. */
-function unsignedPayload(command: UploadPartCommand | PutObjectCommand) {
-  command.middlewareStack.add(
-    (next) => async (args) => {
-      const request = args.request as { headers?: Record<string, string> };
-      if (request.headers) request.headers["x-amz-content-sha256"] = "UNSIGNED-PAYLOAD";
-      return next(args);
-    },
-    { step: "build", name: "svcUnsignedPayload" },
-  );
-}
 
 /** S3 takes at most 10,000 parts, each (but the last) at least 5 MiB. */
 const MAX_PARTS = 10_000;
@@ -92,7 +78,6 @@ export class BucketWriter {
         ContentType: contentType,
         Body: this.current.subarray(0, this.filled),
       });
-      unsignedPayload(command);
       await client.send(command);
       return;
     }
@@ -116,7 +101,9 @@ export class BucketWriter {
     await Promise.allSettled(this.pending);
     if (this.uploadId === null) return;
     await this.o.client
-      .send(new AbortMultipartUploadCommand({ Bucket: this.o.bucket, Key: this.o.key, UploadId: this.uploadId }))
+      .send(
+        new AbortMultipartUploadCommand({ Bucket: this.o.bucket, Key: this.o.key, UploadId: this.uploadId }),
+      )
       .catch(() => {});
   }
 
@@ -128,7 +115,11 @@ export class BucketWriter {
   private async sendCurrent() {
     if (this.uploadId === null) {
       const out = await this.o.client.send(
-        new CreateMultipartUploadCommand({ Bucket: this.o.bucket, Key: this.o.key, ContentType: this.o.contentType }),
+        new CreateMultipartUploadCommand({
+          Bucket: this.o.bucket,
+          Key: this.o.key,
+          ContentType: this.o.contentType,
+        }),
       );
       this.uploadId = out.UploadId!;
     }
@@ -148,16 +139,16 @@ export class BucketWriter {
 
   private async sendPart(body: Uint8Array) {
     const PartNumber = this.nextPart++;
-    const command = new UploadPartCommand({
-      Bucket: this.o.bucket,
-      Key: this.o.key,
-      UploadId: this.uploadId!,
-      PartNumber,
-      Body: body,
-      ContentLength: body.byteLength,
-    });
-    unsignedPayload(command);
-    const out = await this.o.client.send(command);
+    const out = await this.o.client.send(
+      new UploadPartCommand({
+        Bucket: this.o.bucket,
+        Key: this.o.key,
+        UploadId: this.uploadId!,
+        PartNumber,
+        Body: body,
+        ContentLength: body.byteLength,
+      }),
+    );
     this.parts.push({ PartNumber, ETag: out.ETag, ChecksumCRC32: out.ChecksumCRC32 });
   }
 

@@ -1,6 +1,7 @@
 // The S3-compatible bucket new media go to when SVC_S3_BUCKET is set. One client per process. Path-style
 // addressing (bucket in the path) everywhere except AWS itself: MinIO, Garage, R2 and local stores expect it.
-import { S3Client } from "@aws-sdk/client-s3";
+import { S3Client, type ServiceInputTypes, type ServiceOutputTypes } from "@aws-sdk/client-s3";
+import type { BuildMiddleware } from "@smithy/types";
 import type { Config } from "../../app/config.ts";
 import type { App } from "../../app/context.ts";
 
@@ -19,10 +20,23 @@ export function s3Client(app: App): S3Client | null {
       forcePathStyle: !/\.amazonaws\.com$/i.test(new URL(s3.endpoint).hostname),
       credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
     });
+    client.middlewareStack.add(unsignedPayload, { step: "build", name: "svcUnsignedPayload" });
     clients.set(app.config, client);
   }
   return client;
 }
+
+/** Bytes sent to the bucket are not hashed again for the request's signature: the CRC32 checksum header the SDK
+ * adds (which the bucket verifies, and which is signed with the other headers) already guards them, and SHA-256 of
+ * every part cost more than all else svc does with a video's bytes. */
+const unsignedPayload: BuildMiddleware<ServiceInputTypes, ServiceOutputTypes> =
+  (next, context) => async (args) => {
+    const request = args.request as { headers?: Record<string, string> };
+    if (PAYLOAD_COMMANDS.has(context.commandName ?? "") && request.headers)
+      request.headers["x-amz-content-sha256"] = "UNSIGNED-PAYLOAD";
+    return next(args);
+  };
+const PAYLOAD_COMMANDS = new Set(["PutObjectCommand", "UploadPartCommand"]);
 
 /** The object key of a medium: the configured prefix, then the org (so a bucket lists by tenant), then the ID. */
 export const objectKey = (app: App, orgId: string, mediaId: string) =>
