@@ -8,7 +8,9 @@ export type OutboundErrorKind =
   | "timeout"
   | "connection"
   | "too_many_redirects"
-  | "tls";
+  | "tls"
+  /** A streamed request body failed or was not the length announced: the request was cut before it was whole. */
+  | "body";
 
 export class OutboundError extends Error {
   readonly kind: OutboundErrorKind;

@@ -16,7 +16,8 @@ export interface GuardedRequestOptions {
   method?: string;
   url: string | URL;
   headers?: Record<string, string>;
-  body?: string | Uint8Array;
+  /** Bytes, or a stream of exactly `length` bytes sent as it is read (a video never held whole). */
+  body?: string | Uint8Array | StreamBody;
   /** Deadline for the whole exchange, redirects and body included. Default 10 000 ms. */
   timeoutMs?: number;
   /** Keep at most this many bytes of the final response body; the rest is discarded. Default 1 MiB. */
@@ -29,6 +30,19 @@ export interface GuardedRequestOptions {
   resolve?: Resolver;
   /** Aborting it ends the exchange at once, like the deadline (an OutboundError of kind "timeout"). */
   signal?: AbortSignal;
+}
+
+/**
+ * A body read as it is sent. Its length is announced up front (Content-Length: servers that refuse chunked
+ * uploads take it), and it can be sent once only, so a request with one does not follow redirects.
+ */
+export interface StreamBody {
+  stream: ReadableStream<Uint8Array>;
+  length: number;
+}
+
+function isStreamBody(body: unknown): body is StreamBody {
+  return typeof body === "object" && body !== null && "stream" in body;
 }
 
 export interface GuardedResponse {
@@ -128,7 +142,7 @@ interface Hop {
   url: URL;
   method: string;
   headers: Record<string, string>;
-  body: Uint8Array | undefined;
+  body: Uint8Array | StreamBody | undefined;
 }
 
 interface HopResult {
@@ -147,6 +161,8 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
   const maxBytes = Math.max(0, opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const body = typeof opts.body === "string" ? new TextEncoder().encode(opts.body) : opts.body;
+  if (isStreamBody(body) && opts.followRedirects)
+    throw new TypeError("a streamed body is sent once: it cannot follow redirects");
 
   let hop: Hop = {
     url: parseOutboundUrl(opts.url),
@@ -265,7 +281,9 @@ function sendHop(hop: Hop, ctx: HopContext): Promise<HopResult> {
   for (const [name, value] of Object.entries(hop.headers)) {
     if (!/^(content-length|transfer-encoding)$/i.test(name)) headers[name] = value;
   }
-  if (hop.body !== undefined) headers["content-length"] = String(hop.body.byteLength);
+  const body = hop.body;
+  if (body !== undefined)
+    headers["content-length"] = String(isStreamBody(body) ? body.length : body.byteLength);
 
   return new Promise<HopResult>((resolvePromise, rejectPromise) => {
     let settled = false;
@@ -307,7 +325,53 @@ function sendHop(hop: Hop, ctx: HopContext): Promise<HopResult> {
     });
     req.on("error", fail);
     ctx.deadline.watch(fail);
-    req.end(hop.body);
+    if (isStreamBody(body)) {
+      writeStream(req, body, () => settled).catch((err) => fail(bodyFailed(url, err)));
+    } else req.end(body);
+  });
+}
+
+function bodyFailed(url: URL, err: unknown): OutboundError {
+  const why = err instanceof Error ? err.message : String(err);
+  return new OutboundError("body", `the body for ${originOf(url)} could not be read: ${why}`, { cause: err });
+}
+
+/**
+ * Writes a streamed body chunk by chunk, waiting for the socket to drain, so at most a few chunks are in memory.
+ * Stops (and releases the source) once the exchange is over; fails when the source errs or gives more or fewer
+ * bytes than announced, and then the request is cut before it is whole, so the server cannot act on it.
+ */
+async function writeStream(req: http.ClientRequest, body: StreamBody, over: () => boolean): Promise<void> {
+  const reader = body.stream.getReader();
+  let sent = 0;
+  let whole = false;
+  try {
+    for (;;) {
+      if (over()) return;
+      const { done, value } = await reader.read();
+      if (done) break;
+      sent += value.byteLength;
+      if (sent > body.length) throw new Error(`it is longer than the ${body.length} bytes announced`);
+      if (!req.write(value)) await drained(req);
+    }
+    whole = true;
+  } finally {
+    // The exchange ended first (an early answer, the deadline) or the source failed: release the source.
+    if (!whole) await reader.cancel().catch(() => {});
+  }
+  if (sent !== body.length) throw new Error(`it ended after ${sent} of the ${body.length} bytes announced`);
+  if (!over()) req.end();
+}
+
+function drained(req: http.ClientRequest): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      req.off("drain", done);
+      req.off("close", done);
+      resolve();
+    };
+    req.on("drain", done);
+    req.on("close", done);
   });
 }
 

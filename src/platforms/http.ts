@@ -5,8 +5,9 @@
 // can be handed this client (masto 8 calls the global fetch, @slack/web-api uses axios), and rule 7 needs every
 // request to a tenant's server to go through it.
 import type { App } from "../app/context.ts";
-import { guardedRequest, OutboundError } from "../net/guarded.ts";
+import { guardedRequest, OutboundError, type StreamBody } from "../net/guarded.ts";
 import type { PublishOutcome } from "./adapter.ts";
+import { StreamedForm } from "./multipart.ts";
 
 export interface NetworkResponse {
   status: number;
@@ -24,8 +25,11 @@ export interface NetworkRequest {
   json?: unknown;
   /** A form body (sent as application/x-www-form-urlencoded). */
   form?: Record<string, string>;
-  /** A multipart body (files and fields), sent as multipart/form-data with its boundary. */
-  multipart?: FormData;
+  /**
+   * A multipart body (files and fields), sent as multipart/form-data with its boundary: a FormData is encoded
+   * whole first; a StreamedForm (a video) is sent as it is read, never whole in memory.
+   */
+  multipart?: FormData | StreamedForm;
   timeoutMs?: number;
 }
 
@@ -79,13 +83,16 @@ function causeCode(err: unknown): string {
 /** Sends one request to a network. Throws NoAnswer when no complete answer came. */
 export async function networkRequest(app: App, req: NetworkRequest): Promise<NetworkResponse> {
   const headers: Record<string, string> = { accept: "application/json", ...req.headers };
-  let body: string | Uint8Array | undefined;
+  let body: string | Uint8Array | StreamBody | undefined;
   if (req.json !== undefined) {
     headers["content-type"] = "application/json";
     body = JSON.stringify(req.json);
   } else if (req.form !== undefined) {
     headers["content-type"] = "application/x-www-form-urlencoded";
     body = new URLSearchParams(req.form).toString();
+  } else if (req.multipart instanceof StreamedForm) {
+    headers["content-type"] = req.multipart.contentType;
+    body = { stream: req.multipart.stream(), length: req.multipart.length };
   } else if (req.multipart !== undefined) {
     // The platform encodes the form (boundary included) and the guarded client sends the bytes.
     const encoded = new Response(req.multipart);
@@ -105,8 +112,12 @@ export async function networkRequest(app: App, req: NetworkRequest): Promise<Net
   } catch (err) {
     if (!(err instanceof OutboundError)) throw err;
     const refused = err.kind === "blocked_address" || err.kind === "invalid_url";
+    // A body that failed was cut before it was whole: no server acts on half a request.
     const unsent =
-      refused || err.kind === "tls" || (err.kind === "connection" && UNSENT_CODES.has(causeCode(err)));
+      refused ||
+      err.kind === "tls" ||
+      err.kind === "body" ||
+      (err.kind === "connection" && UNSENT_CODES.has(causeCode(err)));
     throw new NoAnswer(unsent ? "unsent" : "maybe_sent", refused, err.message, { cause: err });
   }
   const text = new TextDecoder().decode(res.body);

@@ -9,10 +9,18 @@ import { startPublishWorker } from "../../src/queue/publish/worker.ts";
 import { type TestApp, testApp } from "./app.ts";
 import type { Tenant } from "./factories.ts";
 
-/** A test App reaching the stand-ins: `origins` is what SVC_PROVIDER_ORIGINS would say. */
-export function networkApp(dialect: Dialect, origins: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * A test App reaching the stand-ins: `origins` is what SVC_PROVIDER_ORIGINS would say; `env` adds settings (a
+ * bucket's SVC_S3_* for video).
+ */
+export function networkApp(
+  dialect: Dialect,
+  origins: Record<string, string> = {},
+  env: Record<string, string> = {},
+): Promise<TestApp> {
   return testApp(dialect, {
     env: {
+      ...env,
       SVC_ALLOW_PRIVATE_NETWORKS: "true",
       SVC_PROVIDER_ORIGINS: Object.entries(origins)
         .map(([k, v]) => `${k}=${v}`)

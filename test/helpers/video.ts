@@ -69,3 +69,30 @@ export function paddedVideo(size: number, spec?: VideoSpec): Buffer {
   paddedVideoHead(size, spec).copy(out);
   return out;
 }
+
+/** A hex SHA-256 of bytes: received bytes equal sent ones when their hashes and sizes do. */
+export function sha256(bytes: Uint8Array): string {
+  return new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
+}
+
+/**
+ * A video as the worker hands it to an adapter (PublishMedia), for calling an adapter directly: its bytes come
+ * from `open` (default: the file itself as a stream), its facts from the file as made.
+ */
+export function videoMedia(
+  bytes: Uint8Array,
+  facts: { width: number; height: number; duration_ms: number },
+  open: () => ReadableStream<Uint8Array> = () => new Blob([bytes as Uint8Array<ArrayBuffer>]).stream(),
+) {
+  return {
+    id: "media_000000000000000000000000vd",
+    mime: "video/mp4",
+    alt: null,
+    kind: "video" as const,
+    size: bytes.byteLength,
+    width: facts.width,
+    height: facts.height,
+    stream: async () => open(),
+    video: { duration_ms: facts.duration_ms, frame_rate: 25, video_codec: "avc1.42C00D" },
+  };
+}

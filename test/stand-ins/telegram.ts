@@ -1,7 +1,8 @@
 // The Telegram Bot API, from core.telegram.org/bots/api (Making requests, getMe, getChat, sendMessage,
 // ResponseParameters): bots with tokens, chats the bots are members of, messages they send, and the documented
-// failures ({ok: false, error_code, description, parameters.retry_after}); sendPhoto and sendMediaGroup with
-// files uploaded as multipart/form-data (Sending files, attach://<name>). Requests go to /bot<token>/<method>;
+// failures ({ok: false, error_code, description, parameters.retry_after}); sendPhoto, sendMediaGroup and sendVideo
+// with files uploaded as multipart/form-data (Sending files, attach://<name>; a bot uploads at most 50 MB; a
+// video's width, height and duration are as the sender defines them, 0 when not sent). Requests go to /bot<token>/<method>;
 // every request and answer is checked against ark0f/tg-bot-api's OpenAPI description, whose server URL carries
 // the /bot<token> prefix.
 
@@ -34,6 +35,15 @@ export interface TelegramMessage {
   parse_mode: string | null;
   /** The photo of a sendPhoto or album message, with its size; `text` is then its caption. */
   photo?: { file: UploadedFile; width: number; height: number };
+  /** The video of a sendVideo message, as received; `text` is then its caption. */
+  video?: {
+    file: UploadedFile;
+    size: number;
+    width: number;
+    height: number;
+    duration: number;
+    supports_streaming: boolean;
+  };
   /** Messages of one album share it. */
   media_group_id?: string;
 }
@@ -56,7 +66,8 @@ const error = (code: number, description: string, retryAfter?: number): Answer =
 });
 
 export async function startTelegram(): Promise<TelegramStandIn> {
-  const spec = await loadSpec({ file: "telegram/tg-bot-api-openapi.json" });
+  // Multipart fields are strings (sendVideo's width "320", supports_streaming "true"): read as the API reads them.
+  const spec = await loadSpec({ file: "telegram/tg-bot-api-openapi.json", coerce: true });
   const bots: TelegramBot[] = [];
   const revoked = new Set<string>();
   const chats: TelegramChat[] = [];
@@ -106,6 +117,7 @@ export async function startTelegram(): Promise<TelegramStandIn> {
         text?: string;
         parse_mode?: string;
         photo?: UploadedFile | string;
+        video?: UploadedFile | string;
         caption?: string;
         media?: string;
       } & Record<string, unknown>;
@@ -159,6 +171,59 @@ export async function startTelegram(): Promise<TelegramStandIn> {
                   ? {}
                   : { from: { id: bot.id, is_bot: true, first_name: bot.first_name } }),
                 text,
+              },
+            },
+          };
+        }
+        case "/sendVideo": {
+          const c = findChat(body.chat_id);
+          if (!c) return error(400, "Bad Request: chat not found");
+          if (!c.members.has(bot.id)) return error(403, "Forbidden: bot was kicked from the channel chat");
+          if (typeof body.video !== "object" || body.video === null)
+            return error(400, "Bad Request: wrong file identifier/HTTP URL specified");
+          if ((body.caption?.length ?? 0) > 1024) return error(400, "Bad Request: message caption is too long");
+          const file = body.video;
+          // Uploads past a bot's 50 MB are refused before anything is posted.
+          if (file.bytes.length > 50_000_000) return error(413, "Request Entity Too Large");
+          const int = (v: unknown) => (v === undefined ? 0 : Number(v));
+          const m: TelegramMessage = {
+            chat_id: c.id,
+            message_id: messages.filter((x) => x.chat_id === c.id).length + 1,
+            text: body.caption ?? "",
+            from: bot.id,
+            parse_mode: body.parse_mode ?? null,
+            video: {
+              file,
+              size: file.bytes.length,
+              width: int(body.width),
+              height: int(body.height),
+              duration: int(body.duration),
+              supports_streaming: String(body.supports_streaming) === "true",
+            },
+          };
+          messages.push(m);
+          return {
+            status: 200,
+            body: {
+              ok: true,
+              result: {
+                message_id: m.message_id,
+                date: Math.floor(Date.now() / 1000),
+                chat: chatJson(c),
+                ...(c.type === "channel"
+                  ? {}
+                  : { from: { id: bot.id, is_bot: true, first_name: bot.first_name } }),
+                video: {
+                  file_id: `video-${c.id}-${m.message_id}`,
+                  file_unique_id: `v${c.id}${m.message_id}`,
+                  width: m.video!.width,
+                  height: m.video!.height,
+                  duration: m.video!.duration,
+                  file_name: file.name,
+                  mime_type: file.type,
+                  file_size: m.video!.size,
+                },
+                ...(m.text ? { caption: m.text } : {}),
               },
             },
           };

@@ -23,6 +23,7 @@ import {
   secondsToMs,
   str,
 } from "../http.ts";
+import { type StreamedFile, StreamedForm, streamedVideo } from "../multipart.ts";
 import { providerOrigin } from "../origins.ts";
 import { escapeDiscord } from "./escape.ts";
 
@@ -109,23 +110,38 @@ function refusal(res: NetworkResponse, index: number): PublishOutcome {
   return { kind: "rejected", code: "rejected", message };
 }
 
+/** A message with a video, the whole exchange: tens of megabytes at a modest uplink. */
+const VIDEO_UPLOAD_MS = 600_000;
+
 /** Files per message (reference/uploading-files). */
 const MAX_FILES = 10;
 
 /**
  * A message with files, as Discord takes it: multipart with the JSON in `payload_json` and each file as
  * `files[n]`, described by `attachments[n]` (its filename and its alt text as `description`). The message and its
- * files are one request, so a post is never sent without its images.
+ * files are one request, so a post is never sent without its images. A video is streamed from storage into the
+ * request as it is sent, never held in memory; images are read whole.
  */
-async function withFiles(payload: Record<string, unknown>, media: PublishMedia[]): Promise<FormData> {
-  const form = new FormData();
+async function withFiles(
+  payload: Record<string, unknown>,
+  media: PublishMedia[],
+): Promise<FormData | StreamedForm> {
   const names = media.map((m, i) => `${i + 1}.${m.mime.split("/")[1]?.replace(/[^a-z0-9]/g, "") || "bin"}`);
   const attachments = media.map((m, i) => ({
     id: String(i),
     filename: names[i],
     ...(m.alt ? { description: m.alt.slice(0, 1024) } : {}),
   }));
-  form.append("payload_json", JSON.stringify({ ...payload, attachments }));
+  const json = JSON.stringify({ ...payload, attachments });
+  const videos = media.map((m, i) => streamedVideo(m, names[i]!));
+  if (videos.some((v) => v !== null)) {
+    const form = new StreamedForm();
+    form.append("payload_json", json);
+    for (const [i, m] of media.entries()) form.append(`files[${i}]`, videos[i] ?? (await inMemory(m, names[i]!)));
+    return form;
+  }
+  const form = new FormData();
+  form.append("payload_json", json);
   for (const [i, m] of media.entries())
     form.append(
       `files[${i}]`,
@@ -135,13 +151,19 @@ async function withFiles(payload: Record<string, unknown>, media: PublishMedia[]
   return form;
 }
 
+/** An image beside a video in one streamed body: small, so read whole. */
+async function inMemory(m: PublishMedia, filename: string): Promise<StreamedFile> {
+  const bytes = (await m.read!()) as Uint8Array<ArrayBuffer>;
+  return { filename, type: m.mime, size: bytes.byteLength, open: async () => new Blob([bytes]).stream() };
+}
+
 async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
   const w = parseWebhookUrl(input.channel.secrets.webhook_url);
   if (!w) return { kind: "auth_revoked", message: BAD_URL };
   const guild = str(input.channel.settings.guild_id);
   let permalink: string | null = input.done.find((d) => d.index === 0)?.remote_url ?? null;
   for (const part of input.parts)
-    if (part.media.length > MAX_FILES || part.media.some((m) => !m.read))
+    if (part.media.length > MAX_FILES || part.media.some((m) => !m.read && !streamedVideo(m, "")))
       return {
         kind: "rejected",
         code: "media_rejected",
@@ -162,11 +184,14 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
     const payload = { content, allowed_mentions: { parse: [] } };
     let res: NetworkResponse;
     try {
+      const files = part.media.length ? await withFiles(payload, part.media) : null;
       res = await networkRequest(app, {
         method: "POST",
         // wait=true: Discord answers with the message, so svc learns its ID.
         url: `${webhookUrl(app, w)}?wait=true`,
-        ...(part.media.length ? { multipart: await withFiles(payload, part.media) } : { json: payload }),
+        ...(files ? { multipart: files } : { json: payload }),
+        // A video takes longer to send than a message.
+        ...(files instanceof StreamedForm ? { timeoutMs: VIDEO_UPLOAD_MS } : {}),
       });
     } catch (err) {
       if (!(err instanceof NoAnswer)) throw err;

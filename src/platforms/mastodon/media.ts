@@ -1,15 +1,19 @@
 // Media on a Mastodon (or Gab) status: each file is uploaded with POST /api/v2/media (multipart: `file`, and
-// `description` for the alt text), and its ID goes in the status's `media_ids`. Mastodon answers 200 when it
+// `description` for the alt text), and its ID goes in the status's `media_ids`. An image is read whole; a video is
+// streamed from storage into the request as it is sent, never held in memory. Mastodon answers 200 when it
 // processed the file at once and 202 when it is still processing (large images, video): then GET /api/v1/media/:id
 // answers 206 until it is done. An upload that no status uses is harmless (the server deletes it later), so
 // uploading again on a retry cannot post anything twice.
 import type { App } from "../../app/context.ts";
 import type { PublishMedia, PublishOutcome } from "../adapter.ts";
 import { field, type NetworkResponse, NoAnswer, networkRequest, str } from "../http.ts";
+import { StreamedForm, streamedVideo } from "../multipart.ts";
 
 /** How long to wait for a 202 upload to be processed before trying the whole publish again later. */
 const PROCESSING_POLLS = 60;
 const POLL_MS = 1000;
+/** A video upload's whole exchange: tens of megabytes at a modest uplink. */
+const VIDEO_UPLOAD_MS = 600_000;
 
 export interface MediaContext {
   app: App;
@@ -29,7 +33,11 @@ export async function uploadMedia(
   const ids: string[] = [];
   for (const [i, m] of media.entries()) {
     const what = `media ${i + 1} of ${media.length}`;
-    if (!m.read)
+    const ext = m.mime.split("/")[1]?.replace(/[^a-z0-9]/g, "") || "bin";
+    const filename = `${m.id}.${ext}`;
+    // A video is streamed from storage into the request; an image is small and read whole.
+    const video = streamedVideo(m, filename);
+    if (!video && !m.read)
       return {
         outcome: {
           kind: "rejected",
@@ -37,13 +45,14 @@ export async function uploadMedia(
           message: `${what}'s bytes are not available; nothing was posted.`,
         },
       };
-    const form = new FormData();
-    const ext = m.mime.split("/")[1]?.replace(/[^a-z0-9]/g, "") || "bin";
-    form.append(
-      "file",
-      new Blob([(await m.read()) as Uint8Array<ArrayBuffer>], { type: m.mime }),
-      `${m.id}.${ext}`,
-    );
+    let form: FormData | StreamedForm;
+    if (video) {
+      form = new StreamedForm();
+      form.append("file", video);
+    } else {
+      form = new FormData();
+      form.append("file", new Blob([(await m.read!()) as Uint8Array<ArrayBuffer>], { type: m.mime }), filename);
+    }
     if (m.alt) form.append("description", m.alt);
     let res: NetworkResponse;
     try {
@@ -52,7 +61,7 @@ export async function uploadMedia(
         url: `${c.origin}/api/v2/media`,
         headers: c.headers,
         multipart: form,
-        timeoutMs: 120_000,
+        timeoutMs: video ? VIDEO_UPLOAD_MS : 120_000,
       });
     } catch (err) {
       if (!(err instanceof NoAnswer)) throw err;

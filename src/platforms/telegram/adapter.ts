@@ -24,31 +24,43 @@ import {
   secondsToMs,
   str,
 } from "../http.ts";
+import { type StreamedFile, StreamedForm, streamedVideo } from "../multipart.ts";
 import { providerOrigin } from "../origins.ts";
+import { MP4 } from "../units.ts";
 
 export const TELEGRAM_ORIGIN = "https://api.telegram.org";
 const TOKEN = /^\d{3,20}:[A-Za-z0-9_-]{20,100}$/;
 
-function call(app: App, token: string, method: string, body: Record<string, unknown> | FormData | undefined) {
+function call(
+  app: App,
+  token: string,
+  method: string,
+  body: Record<string, unknown> | FormData | StreamedForm | undefined,
+) {
   const origin = providerOrigin(app, "telegram", TELEGRAM_ORIGIN).replace(/\/+$/, "");
+  const multipart = body instanceof FormData || body instanceof StreamedForm;
   return networkRequest(app, {
     method: "POST",
     url: `${origin}/bot${token}/${method}`,
-    ...(body instanceof FormData ? { multipart: body } : body ? { json: body } : {}),
-    // Files take longer to send than text.
-    timeoutMs: body instanceof FormData ? 120_000 : 30_000,
+    ...(multipart ? { multipart: body } : body ? { json: body } : {}),
+    // Files take longer to send than text, and a video (up to 50 MB) longer still.
+    timeoutMs: body instanceof StreamedForm ? 600_000 : multipart ? 120_000 : 30_000,
   });
 }
 
 /**
- * The first part with its images, uploaded in the same request (Sending files: multipart/form-data): one image is
- * sendPhoto with the text as its caption; two to ten are one album (sendMediaGroup), each photo attached as
- * `attach://photoN`, the caption on the first. Telegram has no alt text for photos: the alt text is not sent.
+ * The first part with its media, uploaded in the same request (Sending files: multipart/form-data): a video is
+ * sendVideo, streamed from storage as it is sent (never held in memory), with its size and length when known and
+ * supports_streaming so it plays while it loads; one image is sendPhoto; two to ten are one album
+ * (sendMediaGroup), each photo attached as `attach://photoN`. The text is the caption (on an album's first item).
+ * Telegram has no alt text: the alt text is not sent. A video is always alone in its post (video_alone).
  */
 async function mediaRequest(
   chat: number | string,
   part: PublishPart,
-): Promise<{ method: string; form: FormData }> {
+): Promise<{ method: string; form: FormData | StreamedForm }> {
+  const video = part.media.length === 1 ? streamedVideo(part.media[0]!, "video.mp4") : null;
+  if (video) return { method: "sendVideo", form: videoForm(chat, part.text, part.media[0]!, video) };
   const form = new FormData();
   form.append("chat_id", String(chat));
   const file = async (m: PublishMedia) =>
@@ -66,6 +78,19 @@ async function mediaRequest(
   form.append("media", JSON.stringify(media));
   for (const [i, m] of part.media.entries()) form.append(`photo${i}`, await file(m), `photo${i}.jpg`);
   return { method: "sendMediaGroup", form };
+}
+
+function videoForm(chat: number | string, text: string, m: PublishMedia, file: StreamedFile): StreamedForm {
+  const form = new StreamedForm();
+  form.append("chat_id", String(chat));
+  if (text) form.append("caption", text);
+  if (m.width) form.append("width", String(m.width));
+  if (m.height) form.append("height", String(m.height));
+  // Telegram takes whole seconds; a video shorter than half a second still lasts one.
+  if (m.video?.duration_ms) form.append("duration", String(Math.max(1, Math.round(m.video.duration_ms / 1000))));
+  form.append("supports_streaming", "true");
+  form.append("video", file);
+  return form;
 }
 
 function errorText(res: NetworkResponse): string {
@@ -139,15 +164,22 @@ function refusal(res: NetworkResponse, index: number): PublishOutcome {
   return { kind: "rejected", code: "rejected", message };
 }
 
+/** A medium svc can send: an image with its bytes, or an MP4 video with its stream and size. */
+const sendable = (m: PublishMedia) =>
+  m.kind === "video"
+    ? m.mime === MP4 && streamedVideo(m, "") !== null
+    : m.mime.startsWith("image/") && m.read !== undefined;
+
 async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
   const token = input.channel.secrets.bot_token ?? "";
   let permalink: string | null = input.done.find((d) => d.index === 0)?.remote_url ?? null;
   for (const part of input.parts)
-    if (part.media.some((m) => m.kind === "video" || !m.mime.startsWith("image/") || !m.read))
+    if (!part.media.every(sendable) || (part.media.length > 1 && part.media.some((m) => m.kind === "video")))
       return {
         kind: "rejected",
         code: "media_rejected",
-        message: "svc sends only images to Telegram (video is not supported yet); nothing was posted.",
+        message:
+          "svc sends Telegram images (one, or an album of up to ten) or one MP4 video alone, each with its bytes; nothing was posted.",
       };
   for (const part of remainingParts(input.parts, input.done)) {
     if (input.signal.aborted)

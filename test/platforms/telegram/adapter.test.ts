@@ -1,7 +1,8 @@
 // Telegram against a local stand-in of the Bot API, every request and answer checked against its OpenAPI
 // description: connecting checks the bot (getMe) and its chat (getChat), a live post goes out through the real
-// publish worker with no parse_mode (the text arrives as written), parts go as consecutive messages, and each
-// documented failure is classified.
+// publish worker with no parse_mode (the text arrives as written), images go as a photo or an album, a video goes
+// whole by sendVideo (streamed from the bucket), parts go as consecutive messages, and each documented failure is
+// classified.
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { adapterFor } from "../../../src/platforms/adapters.ts";
 import type { TestApp } from "../../helpers/app.ts";
@@ -9,6 +10,8 @@ import { dialects } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
 import { jpeg, upload } from "../../helpers/media.ts";
 import { connectLive, drain, networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
+import { type LocalS3, localS3 } from "../../helpers/s3.ts";
+import { makeVideo, sha256, videoMedia } from "../../helpers/video.ts";
 import { expectClean } from "../../stand-ins/server.ts";
 import { validationNote } from "../../stand-ins/spec.ts";
 import {
@@ -30,6 +33,7 @@ for (const dialect of dialects) {
     let bot: TelegramBot;
     let channel: TelegramChat;
     let hidden: TelegramChat;
+    let s3: LocalS3;
     const adapter = adapterFor("telegram")!;
     const inChannel = () => tg.messages.filter((m) => m.chat_id === channel.id);
 
@@ -38,13 +42,16 @@ for (const dialect of dialects) {
       bot = tg.addBot("svc_release_bot");
       channel = tg.addChat({ type: "channel", title: "Release notes", username: "releasenotes" }, [bot]);
       hidden = tg.addChat({ type: "supergroup", title: "Team room", username: null }, []);
-      t = await networkApp(dialect, { telegram: tg.url });
+      // Video lives in a bucket.
+      s3 = await localS3();
+      t = await networkApp(dialect, { telegram: tg.url }, s3.env);
       a = await tenant(t.app);
     });
     afterEach(() => expectClean(tg));
     afterAll(async () => {
       await t.close();
       tg.stop();
+      await s3.close();
     });
 
     const connect = (bot_token: string, chat_id: string) =>
@@ -122,6 +129,92 @@ for (const dialect of dialects) {
       expect([first!.text, second!.text]).toEqual(["Two charts", ""]);
       expect([first!.photo!.width, second!.photo!.width]).toEqual([120, 80]);
       expect(album.permalink).toBe(`https://t.me/releasenotes/${first!.message_id}`);
+    });
+
+    test("a video goes whole by sendVideo, with its caption, size, length and streaming flag", async () => {
+      const ch = await connectLive(t, a, "telegram", { bot_token: bot.token, chat_id: "@releasenotes" });
+      const bytes = makeVideo({ seconds: 2, width: 320, height: 240 });
+      const clip = await upload(t, a.liveKey, {
+        brand: a.brandId,
+        alt: "Launch clip",
+        file: { bytes, name: "launch.mp4", type: "video/mp4" },
+      });
+      expect(clip.status).toBe(201);
+      const r = await t.request("POST", "/v1/posts", {
+        key: a.liveKey,
+        body: { brand: a.brandId, channels: [ch.id], content: { body: "We launched" }, media: [clip.body.id] },
+      });
+      expect(r.status).toBe(201);
+      await drain(t);
+      const target = (await t.request("GET", `/v1/posts/${r.body.id}`, { key: a.liveKey })).body.targets[0];
+      expect(target.status).toBe("published");
+      const m = inChannel().at(-1)!;
+      expect(m.text).toBe("We launched");
+      expect(m.video).toMatchObject({
+        size: bytes.length,
+        width: 320,
+        height: 240,
+        duration: 2,
+        supports_streaming: true,
+      });
+      expect(sha256(m.video!.file.bytes)).toBe(sha256(bytes));
+      expect(m.video!.file.type).toBe("video/mp4");
+      expect(target.permalink).toBe(`https://t.me/releasenotes/${m.message_id}`);
+      const row = await t.app.db
+        .selectFrom("post_targets")
+        .select("remote_parts")
+        .where("id", "=", target.id)
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(row.remote_parts)).toEqual([
+        { index: 0, remote_id: String(m.message_id), remote_url: target.permalink },
+      ]);
+      // Sent with its length announced, not chunked: the Bot API's servers take it as any client's upload.
+      const sent = tg.requests.filter((x) => x.path === "/sendVideo").at(-1)!;
+      expect(sent.headers["transfer-encoding"]).toBeUndefined();
+      expect(Number(sent.headers["content-length"])).toBeGreaterThan(bytes.length);
+    });
+
+    test("a video's failures are classified; a source that fails mid-upload posts nothing", async () => {
+      const bytes = makeVideo({ seconds: 1, width: 160, height: 120 });
+      const facts = { width: 160, height: 120, duration_ms: 1000 };
+      const opts = {
+        settings: { chat_id: "@releasenotes" },
+        secrets: { bot_token: bot.token },
+        parts: ["Clip"],
+        media: [videoMedia(bytes, facts)],
+      };
+      tg.fail("rate_limited");
+      expect((await publishDirect(t, "telegram", opts)).outcome).toEqual({
+        kind: "rate_limited",
+        retryAfterMs: 35_000,
+        message: "Telegram answered 429 to part 1: Too Many Requests: retry after 35",
+      });
+      tg.fail("server_error");
+      expect((await publishDirect(t, "telegram", opts)).outcome.kind).toBe("transient");
+      const before = inChannel().length;
+      tg.fail("reset_after_read");
+      expect((await publishDirect(t, "telegram", opts)).outcome.kind).toBe("uncertain");
+      expect(inChannel().length).toBe(before + 1);
+      expect(sha256(inChannel().at(-1)!.video!.file.bytes)).toBe(sha256(bytes));
+
+      // The bucket fails after the first bytes: the request is cut before it is whole, so nothing can be posted.
+      const broken = videoMedia(bytes, facts, () => {
+        let sent = false;
+        return new ReadableStream<Uint8Array>({
+          pull(c) {
+            if (sent) c.error(new Error("the bucket stopped answering"));
+            else {
+              sent = true;
+              c.enqueue(bytes.subarray(0, 4096));
+            }
+          },
+        });
+      });
+      const cut = await publishDirect(t, "telegram", { ...opts, media: [broken] });
+      expect(cut.outcome.kind).toBe("transient");
+      expect(cut.outcome.kind === "transient" && cut.outcome.message).toContain("the bucket stopped answering");
+      expect(cut.parts).toEqual([]);
+      expect(inChannel().length).toBe(before + 1);
     });
 
     test("parts go as consecutive messages", async () => {

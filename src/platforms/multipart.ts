@@ -1,0 +1,112 @@
+// A multipart/form-data body built as a stream, for uploading a video to a network without holding it in memory:
+// the fields and each part's headers are small strings, and a file's bytes are read from its source as the request
+// is sent. Its length is counted up front from the files' known sizes, so it goes with a Content-Length (servers
+// that refuse chunked uploads take it), and a file whose source gives another number of bytes fails the upload
+// before it is whole.
+import type { PublishMedia } from "./adapter.ts";
+
+export interface StreamedFile {
+  filename: string;
+  type: string;
+  /** Exactly how many bytes `open` gives. */
+  size: number;
+  open(): Promise<ReadableStream<Uint8Array>>;
+}
+
+type Part = { name: string; value: string } | { name: string; file: StreamedFile };
+
+const CRLF = "\r\n";
+const encoder = new TextEncoder();
+
+// As browsers write names in a part's header: a quote or a line break cannot end it early.
+const quoted = (s: string) => s.replaceAll('"', "%22").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
+
+export class StreamedForm {
+  readonly boundary = `svc-${crypto.randomUUID().replaceAll("-", "")}`;
+  private readonly parts: Part[] = [];
+
+  append(name: string, value: string): void;
+  append(name: string, file: StreamedFile): void;
+  append(name: string, value: string | StreamedFile): void {
+    this.parts.push(typeof value === "string" ? { name, value } : { name, file: value });
+  }
+
+  get contentType(): string {
+    return `multipart/form-data; boundary=${this.boundary}`;
+  }
+
+  private head(p: Part): Uint8Array {
+    const disposition = `Content-Disposition: form-data; name="${quoted(p.name)}"`;
+    return encoder.encode(
+      "file" in p
+        ? `--${this.boundary}${CRLF}${disposition}; filename="${quoted(p.file.filename)}"${CRLF}Content-Type: ${p.file.type}${CRLF}${CRLF}`
+        : `--${this.boundary}${CRLF}${disposition}${CRLF}${CRLF}`,
+    );
+  }
+
+  private tail(): Uint8Array {
+    return encoder.encode(`--${this.boundary}--${CRLF}`);
+  }
+
+  /** The body's length in bytes. */
+  get length(): number {
+    let n = this.tail().byteLength;
+    for (const p of this.parts) {
+      n += this.head(p).byteLength + 2;
+      n += "file" in p ? p.file.size : encoder.encode(p.value).byteLength;
+    }
+    return n;
+  }
+
+  /** The body, read part by part as it is sent; cancelling it releases the file being read. */
+  stream(): ReadableStream<Uint8Array> {
+    const chunks = this.chunks();
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await chunks.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      async cancel() {
+        await chunks.return(undefined);
+      },
+    });
+  }
+
+  private async *chunks(): AsyncGenerator<Uint8Array, void, undefined> {
+    const newline = encoder.encode(CRLF);
+    for (const p of this.parts) {
+      yield this.head(p);
+      if ("file" in p) yield* fileBytes(p.file);
+      else yield encoder.encode(p.value);
+      yield newline;
+    }
+    yield this.tail();
+  }
+}
+
+async function* fileBytes(file: StreamedFile): AsyncGenerator<Uint8Array, void, undefined> {
+  const reader = (await file.open()).getReader();
+  let read = 0;
+  let whole = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      read += value.byteLength;
+      if (read > file.size) throw new Error(`${file.filename} is longer than its ${file.size} bytes`);
+      yield value;
+    }
+    whole = true;
+  } finally {
+    if (!whole) await reader.cancel().catch(() => {});
+  }
+  if (read !== file.size) throw new Error(`${file.filename} ended after ${read} of its ${file.size} bytes`);
+}
+
+/** A medium as a streamed file, when it can be one: a video with its bytes' stream and size. */
+export function streamedVideo(m: PublishMedia, filename: string): StreamedFile | null {
+  if (m.kind !== "video" || !m.stream || m.size === undefined) return null;
+  const open = m.stream.bind(m);
+  return { filename, type: m.mime, size: m.size, open };
+}
