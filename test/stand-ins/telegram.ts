@@ -181,7 +181,8 @@ export async function startTelegram(): Promise<TelegramStandIn> {
           if (!c.members.has(bot.id)) return error(403, "Forbidden: bot was kicked from the channel chat");
           if (typeof body.video !== "object" || body.video === null)
             return error(400, "Bad Request: wrong file identifier/HTTP URL specified");
-          if ((body.caption?.length ?? 0) > 1024) return error(400, "Bad Request: message caption is too long");
+          if ((body.caption?.length ?? 0) > 1024)
+            return error(400, "Bad Request: message caption is too long");
           const file = body.video;
           // Uploads past a bot's 50 MB are refused before anything is posted.
           if (file.bytes.length > 50_000_000) return error(413, "Request Entity Too Large");

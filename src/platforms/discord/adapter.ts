@@ -137,7 +137,8 @@ async function withFiles(
   if (videos.some((v) => v !== null)) {
     const form = new StreamedForm();
     form.append("payload_json", json);
-    for (const [i, m] of media.entries()) form.append(`files[${i}]`, videos[i] ?? (await inMemory(m, names[i]!)));
+    for (const [i, m] of media.entries())
+      form.append(`files[${i}]`, videos[i] ?? (await inMemory(m, names[i]!)));
     return form;
   }
   const form = new FormData();

@@ -51,7 +51,11 @@ export async function uploadMedia(
       form.append("file", video);
     } else {
       form = new FormData();
-      form.append("file", new Blob([(await m.read!()) as Uint8Array<ArrayBuffer>], { type: m.mime }), filename);
+      form.append(
+        "file",
+        new Blob([(await m.read!()) as Uint8Array<ArrayBuffer>], { type: m.mime }),
+        filename,
+      );
     }
     if (m.alt) form.append("description", m.alt);
     let res: NetworkResponse;

@@ -87,7 +87,8 @@ function videoForm(chat: number | string, text: string, m: PublishMedia, file: S
   if (m.width) form.append("width", String(m.width));
   if (m.height) form.append("height", String(m.height));
   // Telegram takes whole seconds; a video shorter than half a second still lasts one.
-  if (m.video?.duration_ms) form.append("duration", String(Math.max(1, Math.round(m.video.duration_ms / 1000))));
+  if (m.video?.duration_ms)
+    form.append("duration", String(Math.max(1, Math.round(m.video.duration_ms / 1000))));
   form.append("supports_streaming", "true");
   form.append("video", file);
   return form;

@@ -142,7 +142,12 @@ for (const dialect of dialects) {
       expect(clip.status).toBe(201);
       const r = await t.request("POST", "/v1/posts", {
         key: a.liveKey,
-        body: { brand: a.brandId, channels: [ch.id], content: { body: "We launched" }, media: [clip.body.id] },
+        body: {
+          brand: a.brandId,
+          channels: [ch.id],
+          content: { body: "We launched" },
+          media: [clip.body.id],
+        },
       });
       expect(r.status).toBe(201);
       await drain(t);
@@ -212,7 +217,9 @@ for (const dialect of dialects) {
       });
       const cut = await publishDirect(t, "telegram", { ...opts, media: [broken] });
       expect(cut.outcome.kind).toBe("transient");
-      expect(cut.outcome.kind === "transient" && cut.outcome.message).toContain("the bucket stopped answering");
+      expect(cut.outcome.kind === "transient" && cut.outcome.message).toContain(
+        "the bucket stopped answering",
+      );
       expect(cut.parts).toEqual([]);
       expect(inChannel().length).toBe(before + 1);
     });
