@@ -1,7 +1,7 @@
 // Discord against a local stand-in of its webhook API, every request and answer checked against Discord's API
 // description: connecting reads the webhook, a live post goes out through the real publish worker, markdown is
-// escaped so the text shows as written (links untouched), nobody is pinged, parts go as consecutive messages, and
-// each documented failure is classified.
+// escaped so the text shows as written (links untouched), nobody is pinged, images and a video (streamed from the
+// bucket) go with their message, parts go as consecutive messages, and each documented failure is classified.
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { adapterFor } from "../../../src/platforms/adapters.ts";
 import { escapeDiscord } from "../../../src/platforms/discord/escape.ts";
@@ -10,6 +10,8 @@ import { dialects } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
 import { jpeg, upload } from "../../helpers/media.ts";
 import { connectLive, drain, networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
+import { type LocalS3, localS3 } from "../../helpers/s3.ts";
+import { makeVideo, sha256 } from "../../helpers/video.ts";
 import {
   type DiscordStandIn,
   type DiscordWebhook,
@@ -42,19 +44,23 @@ for (const dialect of dialects) {
     let a: Tenant;
     let d: DiscordStandIn;
     let hook: DiscordWebhook;
+    let s3: LocalS3;
     const adapter = adapterFor("discord")!;
     const mine = () => d.messages.filter((m) => m.webhook_id === hook.id);
 
     beforeAll(async () => {
       d = await startDiscord();
       hook = d.addWebhook("Release bot");
-      t = await networkApp(dialect, { discord: d.url });
+      // Video lives in a bucket.
+      s3 = await localS3();
+      t = await networkApp(dialect, { discord: d.url }, s3.env);
       a = await tenant(t.app);
     });
     afterEach(() => expectClean(d));
     afterAll(async () => {
       await t.close();
       d.stop();
+      await s3.close();
     });
 
     const connect = (webhook_url: string) =>
@@ -142,6 +148,40 @@ for (const dialect of dialects) {
         m.attachments.map(async (x) => (await sharp(x.file.bytes).metadata()).width),
       );
       expect(widths).toEqual([320, 100]);
+    });
+
+    test("a live post with a video: streamed from the bucket into the message, it arrives whole", async () => {
+      const ch = await connectLive(t, a, "discord", { webhook_url: hook.url });
+      const bytes = makeVideo({ seconds: 2, width: 320, height: 240 });
+      const clip = await upload(t, a.liveKey, {
+        brand: a.brandId,
+        alt: "Launch clip",
+        file: { bytes, name: "launch.mp4", type: "video/mp4" },
+      });
+      expect(clip.status).toBe(201);
+      const r = await t.request("POST", "/v1/posts", {
+        key: a.liveKey,
+        body: {
+          brand: a.brandId,
+          channels: [ch.id],
+          content: { body: "We launched" },
+          media: [clip.body.id],
+        },
+      });
+      expect(r.status).toBe(201);
+      await drain(t);
+      const target = (await t.request("GET", `/v1/posts/${r.body.id}`, { key: a.liveKey })).body.targets[0];
+      expect(target.status).toBe("published");
+      const m = mine().at(-1)!;
+      expect(m.content).toBe("We launched");
+      expect(m.attachments.map((x) => [x.filename, x.description, x.file.type, x.file.bytes.length])).toEqual(
+        [["1.mp4", "Launch clip", "video/mp4", bytes.length]],
+      );
+      expect(sha256(m.attachments[0]!.file.bytes)).toBe(sha256(bytes));
+      // Sent with its length announced, not chunked.
+      const sent = d.requests.filter((x) => x.method === "POST").at(-1)!;
+      expect(sent.headers["transfer-encoding"]).toBeUndefined();
+      expect(Number(sent.headers["content-length"])).toBeGreaterThan(bytes.length);
     });
 
     test("parts go as consecutive messages and a retry resumes after the parts already sent", async () => {

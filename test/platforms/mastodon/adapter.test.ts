@@ -2,7 +2,8 @@
 // the Mastodon API description: connecting reads the account, a live post goes out through the real publish
 // worker (a thread as a reply chain), each documented failure is classified, Mastodon's Idempotency-Key makes a
 // repeat harmless, an uncertain attempt is settled by `find`, engagement is read, and images are uploaded
-// (POST /api/v2/media, waiting while the server processes them) and attached by media_ids.
+// (POST /api/v2/media, waiting while the server processes them) and attached by media_ids; a video is streamed
+// from the bucket into its upload and arrives whole.
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { adapterFor } from "../../../src/platforms/adapters.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
@@ -10,6 +11,8 @@ import { dialects } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
 import { jpeg, upload } from "../../helpers/media.ts";
 import { connectLive, drain, networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
+import { type LocalS3, localS3 } from "../../helpers/s3.ts";
+import { makeVideo, sha256 } from "../../helpers/video.ts";
 import { type MastodonAccount, type MastodonStandIn, startMastodon } from "../../stand-ins/mastodon.ts";
 import { expectClean } from "../../stand-ins/server.ts";
 import { validationNote } from "../../stand-ins/spec.ts";
@@ -25,6 +28,7 @@ for (const dialect of dialects) {
       let a: Tenant;
       let m: MastodonStandIn;
       let me: MastodonAccount;
+      let s3: LocalS3;
       const adapter = adapterFor(provider)!;
       // Mastodon's server is the channel's own field; Gab has one server, pointed at the stand-in.
       const settings = (): Record<string, string> => (provider === "mastodon" ? { instance: m.url } : {});
@@ -34,13 +38,16 @@ for (const dialect of dialects) {
       beforeAll(async () => {
         m = await startMastodon({ gab: provider === "gab" });
         me = m.addAccount("svcbot", "Svc Bot");
-        t = await networkApp(dialect, provider === "gab" ? { gab: m.url } : {});
+        // Video lives in a bucket.
+        s3 = await localS3();
+        t = await networkApp(dialect, provider === "gab" ? { gab: m.url } : {}, s3.env);
         a = await tenant(t.app);
       });
       afterEach(() => expectClean(m));
       afterAll(async () => {
         await t.close();
         m.stop();
+        await s3.close();
       });
 
       test("connect verifies the token and reads the account", async () => {
@@ -138,6 +145,44 @@ for (const dialect of dialects) {
         const { default: sharp } = await import("sharp");
         const sizes = await Promise.all(files.map(async (f) => (await sharp(f.bytes).metadata()).width));
         expect(sizes).toEqual([400, 200]);
+      });
+
+      test("a live post with a video: streamed from the bucket into its upload, it arrives whole", async () => {
+        const ch = await connectLive(t, a, provider, fields());
+        const bytes = makeVideo({ seconds: 2, width: 320, height: 240 });
+        const clip = await upload(t, a.liveKey, {
+          brand: a.brandId,
+          alt: "Launch clip",
+          file: { bytes, name: "launch.mp4", type: "video/mp4" },
+        });
+        expect(clip.status).toBe(201);
+        const r = await t.request("POST", "/v1/posts", {
+          key: a.liveKey,
+          body: {
+            brand: a.brandId,
+            channels: [ch.id],
+            content: { body: "We launched" },
+            media: [clip.body.id],
+          },
+        });
+        expect(r.status).toBe(201);
+        await drain(t);
+        const target = (await t.request("GET", `/v1/posts/${r.body.id}`, { key: a.liveKey })).body.targets[0];
+        expect(target.status).toBe("published");
+        const status = mine().at(-1)!;
+        expect(status.text).toBe("We launched");
+        expect(target.permalink).toBe(`${m.url}/@svcbot/${status.id}`);
+        const video = m.media.find((x) => x.id === status.media_ids[0])!;
+        expect([video.file.type, video.description, video.file.bytes.length]).toEqual([
+          "video/mp4",
+          "Launch clip",
+          bytes.length,
+        ]);
+        expect(sha256(video.file.bytes)).toBe(sha256(bytes));
+        // Sent with its length announced, not chunked.
+        const sent = m.requests.filter((x) => x.method === "POST" && x.path === "/api/v2/media").at(-1)!;
+        expect(sent.headers["transfer-encoding"]).toBeUndefined();
+        expect(Number(sent.headers["content-length"])).toBeGreaterThan(bytes.length);
       });
 
       test("an upload still processing (202) is waited for; a refused file is media_rejected with nothing posted", async () => {
