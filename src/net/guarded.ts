@@ -41,6 +41,12 @@ export interface StreamBody {
   length: number;
 }
 
+/** What is used of a stream's reader (Bun's and node:stream/web's types differ in the rest). */
+interface ByteReader {
+  read(): Promise<{ done: boolean; value?: Uint8Array }>;
+  cancel(reason?: unknown): Promise<void>;
+}
+
 function isStreamBody(body: unknown): body is StreamBody {
   return typeof body === "object" && body !== null && "stream" in body;
 }
@@ -288,15 +294,23 @@ function sendHop(hop: Hop, ctx: HopContext): Promise<HopResult> {
   return new Promise<HopResult>((resolvePromise, rejectPromise) => {
     let settled = false;
     let req: http.ClientRequest | undefined;
+    // A streamed body's source, released as soon as the exchange ends (an early answer, the deadline, a failure)
+    // even while a read from it is pending.
+    const reader = isStreamBody(body) ? body.stream.getReader() : undefined;
+    const release = () => {
+      reader?.cancel().catch(() => {});
+    };
     const fail = (err: unknown) => {
       if (settled) return;
       settled = true;
+      release();
       req?.destroy();
       rejectPromise(toOutboundError(err, url));
     };
     const succeed = (result: HopResult) => {
       if (settled) return;
       settled = true;
+      release();
       resolvePromise(result);
     };
 
@@ -325,9 +339,9 @@ function sendHop(hop: Hop, ctx: HopContext): Promise<HopResult> {
     });
     req.on("error", fail);
     ctx.deadline.watch(fail);
-    if (isStreamBody(body)) {
-      writeStream(req, body, () => settled).catch((err) => fail(bodyFailed(url, err)));
-    } else req.end(body);
+    if (reader && isStreamBody(body)) {
+      writeStream(req, reader, body.length, () => settled).catch((err) => fail(bodyFailed(url, err)));
+    } else req.end(body as Uint8Array | undefined);
   });
 }
 
@@ -338,29 +352,27 @@ function bodyFailed(url: URL, err: unknown): OutboundError {
 
 /**
  * Writes a streamed body chunk by chunk, waiting for the socket to drain, so at most a few chunks are in memory.
- * Stops (and releases the source) once the exchange is over; fails when the source errs or gives more or fewer
- * bytes than announced, and then the request is cut before it is whole, so the server cannot act on it.
+ * Stops once the exchange is over; fails when the source errs or gives more or fewer bytes than announced, and then
+ * the request is cut before it is whole, so the server cannot act on it.
  */
-async function writeStream(req: http.ClientRequest, body: StreamBody, over: () => boolean): Promise<void> {
-  const reader = body.stream.getReader();
+async function writeStream(
+  req: http.ClientRequest,
+  reader: ByteReader,
+  length: number,
+  over: () => boolean,
+): Promise<void> {
   let sent = 0;
-  let whole = false;
-  try {
-    for (;;) {
-      if (over()) return;
-      const { done, value } = await reader.read();
-      if (done) break;
-      sent += value.byteLength;
-      if (sent > body.length) throw new Error(`it is longer than the ${body.length} bytes announced`);
-      if (!req.write(value)) await drained(req);
-    }
-    whole = true;
-  } finally {
-    // The exchange ended first (an early answer, the deadline) or the source failed: release the source.
-    if (!whole) await reader.cancel().catch(() => {});
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (over()) return;
+    if (done) break;
+    if (!value) continue;
+    sent += value.byteLength;
+    if (sent > length) throw new Error(`it is longer than the ${length} bytes announced`);
+    if (!req.write(value)) await drained(req);
   }
-  if (sent !== body.length) throw new Error(`it ended after ${sent} of the ${body.length} bytes announced`);
-  if (!over()) req.end();
+  if (sent !== length) throw new Error(`it ended after ${sent} of the ${length} bytes announced`);
+  req.end();
 }
 
 function drained(req: http.ClientRequest): Promise<void> {

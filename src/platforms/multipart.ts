@@ -13,6 +13,11 @@ export interface StreamedFile {
   open(): Promise<ReadableStream<Uint8Array>>;
 }
 
+/** What is used of a file's stream reader (Bun's and node:stream/web's types differ in the rest). */
+interface FileReader {
+  cancel(reason?: unknown): Promise<void>;
+}
+
 type Part = { name: string; value: string } | { name: string; file: StreamedFile };
 
 const CRLF = "\r\n";
@@ -58,9 +63,10 @@ export class StreamedForm {
     return n;
   }
 
-  /** The body, read part by part as it is sent; cancelling it releases the file being read. */
+  /** The body, read part by part as it is sent; cancelling it releases the file being read, even mid-read. */
   stream(): ReadableStream<Uint8Array> {
-    const chunks = this.chunks();
+    const reading: { file: FileReader | null } = { file: null };
+    const chunks = this.chunks(reading);
     return new ReadableStream<Uint8Array>({
       async pull(controller) {
         const next = await chunks.next();
@@ -68,16 +74,17 @@ export class StreamedForm {
         else controller.enqueue(next.value);
       },
       async cancel() {
+        await reading.file?.cancel().catch(() => {});
         await chunks.return(undefined);
       },
     });
   }
 
-  private async *chunks(): AsyncGenerator<Uint8Array, void, undefined> {
+  private async *chunks(reading: { file: FileReader | null }): AsyncGenerator<Uint8Array, void, undefined> {
     const newline = encoder.encode(CRLF);
     for (const p of this.parts) {
       yield this.head(p);
-      if ("file" in p) yield* fileBytes(p.file);
+      if ("file" in p) yield* fileBytes(p.file, reading);
       else yield encoder.encode(p.value);
       yield newline;
     }
@@ -85,8 +92,12 @@ export class StreamedForm {
   }
 }
 
-async function* fileBytes(file: StreamedFile): AsyncGenerator<Uint8Array, void, undefined> {
+async function* fileBytes(
+  file: StreamedFile,
+  reading: { file: FileReader | null },
+): AsyncGenerator<Uint8Array, void, undefined> {
   const reader = (await file.open()).getReader();
+  reading.file = reader;
   let read = 0;
   let whole = false;
   try {
@@ -99,6 +110,7 @@ async function* fileBytes(file: StreamedFile): AsyncGenerator<Uint8Array, void, 
     }
     whole = true;
   } finally {
+    reading.file = null;
     if (!whole) await reader.cancel().catch(() => {});
   }
   if (read !== file.size) throw new Error(`${file.filename} ended after ${read} of its ${file.size} bytes`);

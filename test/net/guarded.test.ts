@@ -24,6 +24,8 @@ beforeAll(() => {
     port: 0,
     async fetch(req) {
       const url = new URL(req.url);
+      // Answers at once, leaving the body unread (as a server refusing an upload by its headers does).
+      if (url.pathname === "/refuse-unread") return new Response("too large", { status: 413 });
       const body = await req.text();
       seen.push({ method: req.method, path: url.pathname, body, auth: req.headers.get("authorization") });
       switch (url.pathname) {
@@ -31,6 +33,12 @@ beforeAll(() => {
           return new Response("hello", { headers: { "x-test": "yes" } });
         case "/echo":
           return Response.json({ method: req.method, body, type: req.headers.get("content-type") });
+        case "/framing":
+          return Response.json({
+            body,
+            length: req.headers.get("content-length"),
+            chunked: req.headers.get("transfer-encoding"),
+          });
         case "/redirect":
           return new Response(null, {
             status: Number(url.searchParams.get("status") ?? 302),
@@ -348,6 +356,71 @@ describe("limits and failures", () => {
     const started = performance.now();
     await expectKind(guardedRequest({ url: `${base}/slow-body`, allow: "true", timeoutMs: 300 }), "timeout");
     expect(performance.now() - started).toBeLessThan(1500);
+  });
+
+  test("a streamed body goes with its announced length, read as it is sent; it cannot follow redirects", async () => {
+    const text = "0123456789".repeat(10_000);
+    const stream = () => new Blob([text]).stream();
+    const res = await guardedRequest({
+      method: "POST",
+      url: `${base}/framing`,
+      body: { stream: stream(), length: text.length },
+      allow: "true",
+    });
+    expect(JSON.parse(new TextDecoder().decode(res.body))).toEqual({
+      body: text,
+      length: String(text.length),
+      chunked: null,
+    });
+    expect(() =>
+      guardedRequest({
+        method: "POST",
+        url: `${base}/echo`,
+        body: { stream: stream(), length: text.length },
+        allow: "true",
+        followRedirects: true,
+      }),
+    ).toThrow("a streamed body is sent once: it cannot follow redirects");
+  });
+
+  test("a streamed body's source is released when the deadline passes mid-read, or an answer comes first", async () => {
+    const released: string[] = [];
+    const source = (name: string, chunks: number) => {
+      let given = 0;
+      return new ReadableStream<Uint8Array>({
+        async pull(c) {
+          // After `chunks` chunks the source stalls, as a bucket that stops answering.
+          if (given++ < chunks) c.enqueue(new Uint8Array(16_384));
+          else await new Promise(() => {});
+        },
+        cancel() {
+          released.push(name);
+        },
+      });
+    };
+    const started = performance.now();
+    const err = await expectKind(
+      guardedRequest({
+        method: "POST",
+        url: `${base}/echo`,
+        body: { stream: source("stalled", 2), length: 1_000_000 },
+        allow: "true",
+        timeoutMs: 300,
+      }),
+      "timeout",
+    );
+    expect(err.message).toBe("no complete response within 300 ms");
+    expect(performance.now() - started).toBeLessThan(1500);
+    const refused = await guardedRequest({
+      method: "POST",
+      url: `${base}/refuse-unread`,
+      body: { stream: source("answered", 2), length: 1_000_000 },
+      allow: "true",
+      timeoutMs: 5000,
+    });
+    expect(refused.status).toBe(413);
+    await sleep(20);
+    expect(released).toEqual(["stalled", "answered"]);
   });
 
   test("maxResponseBytes keeps the first bytes and still reports the status", async () => {
