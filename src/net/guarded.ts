@@ -16,7 +16,7 @@ export interface GuardedRequestOptions {
   method?: string;
   url: string | URL;
   headers?: Record<string, string>;
-  body?: string | Uint8Array;
+  body?: string | Uint8Array | StreamedBody;
   /** Deadline for the whole exchange, redirects and body included. Default 10 000 ms. */
   timeoutMs?: number;
   /** Keep at most this many bytes of the final response body; the rest is discarded. Default 1 MiB. */
@@ -30,6 +30,18 @@ export interface GuardedRequestOptions {
   /** Aborting it ends the exchange at once, like the deadline (an OutboundError of kind "timeout"). */
   signal?: AbortSignal;
 }
+
+/**
+ * A body sent as it is read, never held whole (a video from the bucket), with its length known beforehand: it goes
+ * out with that Content-Length, and a stream that yields more or fewer bytes fails the request. It can be sent
+ * once, so a redirect that would send it again is returned rather than followed.
+ */
+export interface StreamedBody {
+  stream: ReadableStream<Uint8Array>;
+  length: number;
+}
+
+const isStreamed = (b: Hop["body"]): b is StreamedBody => b !== undefined && !(b instanceof Uint8Array);
 
 export interface GuardedResponse {
   status: number;
@@ -128,7 +140,7 @@ interface Hop {
   url: URL;
   method: string;
   headers: Record<string, string>;
-  body: Uint8Array | undefined;
+  body: Uint8Array | StreamedBody | undefined;
 }
 
 interface HopResult {
@@ -163,7 +175,12 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
     for (let redirects = 0; ; redirects++) {
       const result = await sendHop(hop, { allow, resolve, agents, deadline, maxBytes });
       const location = result.headers.get("location");
-      if (!opts.followRedirects || !REDIRECTS.has(result.status) || location === null) {
+      if (
+        !opts.followRedirects ||
+        !REDIRECTS.has(result.status) ||
+        location === null ||
+        (isStreamed(hop.body) && keepsBody(hop.method, result.status))
+      ) {
         return { ...result, url: hop.url.href, durationMs: Math.round(performance.now() - started) };
       }
       if (redirects >= MAX_REDIRECTS) {
@@ -182,6 +199,12 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
       agents.https.destroy();
     }
   }
+}
+
+/** Whether following this redirect sends the request body again (307 and 308 always; 301/302 unless POST). */
+function keepsBody(method: string, status: number): boolean {
+  if (status === 303) return false;
+  return !((status === 301 || status === 302) && method === "POST");
 }
 
 function nextHop(hop: Hop, status: number, location: string): Hop {
@@ -262,13 +285,22 @@ function sendHop(hop: Hop, ctx: HopContext): Promise<HopResult> {
   const isHttps = url.protocol === "https:";
   const hostname = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
   const headers: Record<string, string> = {};
+  const body = hop.body;
   for (const [name, value] of Object.entries(hop.headers)) {
-    if (!/^(content-length|transfer-encoding)$/i.test(name)) headers[name] = value;
+    if (/^(content-length|transfer-encoding)$/i.test(name)) continue;
+    if (isStreamed(body) && /^connection$/i.test(name)) continue;
+    headers[name] = value;
   }
-  if (hop.body !== undefined) headers["content-length"] = String(hop.body.byteLength);
+  if (body !== undefined)
+    headers["content-length"] = String(isStreamed(body) ? body.length : body.byteLength);
+  // A server may answer before a streamed body is all sent: that connection is not reused for another request.
+  if (isStreamed(body)) headers.connection = "close";
 
   return new Promise<HopResult>((resolvePromise, rejectPromise) => {
     let settled = false;
+    // Once an answer has begun, the request's own errors no longer count: a server may answer (413) and hang up
+    // before a streamed body is all sent, and that answer is what the caller needs.
+    let answered = false;
     let req: http.ClientRequest | undefined;
     const fail = (err: unknown) => {
       if (settled) return;
@@ -296,6 +328,7 @@ function sendHop(hop: Hop, ctx: HopContext): Promise<HopResult> {
     };
     const mod = (isHttps ? require("node:https") : require("node:http")) as typeof https;
     req = mod.request(requestOptions, (res) => {
+      answered = true;
       const status = res.statusCode ?? 0;
       const resHeaders = toHeaders(res.rawHeaders);
       readBody(
@@ -305,9 +338,65 @@ function sendHop(hop: Hop, ctx: HopContext): Promise<HopResult> {
         fail,
       );
     });
-    req.on("error", fail);
+    req.on("error", (err) => {
+      if (!answered) fail(err);
+    });
     ctx.deadline.watch(fail);
-    req.end(hop.body);
+    if (isStreamed(body)) {
+      const r = req;
+      sendStream(r, body, () => answered || settled).then(
+        () => r.end(),
+        (err) => {
+          if (!answered) fail(err);
+        },
+      );
+    } else req.end(body);
+  });
+}
+
+/**
+ * Writes a streamed body chunk by chunk, waiting for the socket to drain, and stops reading when `stop` says the
+ * exchange is over (answered early, or failed). Throws when the stream fails or its length is not the one sent.
+ */
+async function sendStream(req: http.ClientRequest, body: StreamedBody, stop: () => boolean): Promise<void> {
+  const reader = body.stream.getReader();
+  let sent = 0;
+  try {
+    for (;;) {
+      if (stop()) return;
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch (err) {
+        // Not the reader's words: they may carry the bucket's address or the object's key.
+        throw new OutboundError("connection", "the request body could not be read", { cause: err });
+      }
+      if (chunk.done) break;
+      sent += chunk.value.byteLength;
+      if (sent > body.length)
+        throw new OutboundError("connection", `the request body is longer than its ${body.length} bytes`);
+      if (!req.write(chunk.value) && !stop()) await drained(req);
+    }
+    if (sent < body.length)
+      throw new OutboundError(
+        "connection",
+        `the request body ended after ${sent} of its ${body.length} bytes`,
+      );
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
+
+/** Resolves when the socket takes more, or the request is gone. */
+function drained(req: http.ClientRequest): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const go = () => {
+      req.off("drain", go);
+      req.off("close", go);
+      resolve();
+    };
+    req.on("drain", go);
+    req.on("close", go);
   });
 }
 

@@ -9,8 +9,8 @@
 // nothing per part.
 import {
   AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
   type CompletedPart,
+  CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
   PutObjectCommand,
   type S3Client,
@@ -21,7 +21,9 @@ import {
  * verifies) already guards them, and SHA-256 per part cost more than everything else svc does with a video's
  * bytes. The headers, with the checksum, are still signed. */
 function unsignedPayload(command: UploadPartCommand | PutObjectCommand) {
-  command.middlewareStack.add(
+  // One stack type for both commands: the union of their `add` overloads is not callable.
+  const stack = command.middlewareStack as PutObjectCommand["middlewareStack"];
+  stack.add(
     (next) => async (args) => {
       const request = args.request as { headers?: Record<string, string> };
       if (request.headers) request.headers["x-amz-content-sha256"] = "UNSIGNED-PAYLOAD";
@@ -116,7 +118,9 @@ export class BucketWriter {
     await Promise.allSettled(this.pending);
     if (this.uploadId === null) return;
     await this.o.client
-      .send(new AbortMultipartUploadCommand({ Bucket: this.o.bucket, Key: this.o.key, UploadId: this.uploadId }))
+      .send(
+        new AbortMultipartUploadCommand({ Bucket: this.o.bucket, Key: this.o.key, UploadId: this.uploadId }),
+      )
       .catch(() => {});
   }
 
@@ -128,7 +132,11 @@ export class BucketWriter {
   private async sendCurrent() {
     if (this.uploadId === null) {
       const out = await this.o.client.send(
-        new CreateMultipartUploadCommand({ Bucket: this.o.bucket, Key: this.o.key, ContentType: this.o.contentType }),
+        new CreateMultipartUploadCommand({
+          Bucket: this.o.bucket,
+          Key: this.o.key,
+          ContentType: this.o.contentType,
+        }),
       );
       this.uploadId = out.UploadId!;
     }
