@@ -115,8 +115,8 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
   }
   const c = credentialsOf(input.channel.settings, input.channel.secrets);
   let writing = false;
-  // What is being uploaded, while it is: the PDS refusing the file is the medium's refusal, not the post's.
-  let uploading: string | null = null;
+  // While the video is uploaded: the PDS refusing the file is the medium's refusal (media_rejected).
+  let uploadingVideo = false;
   try {
     return await withAgent(app, c, async (agent) => {
       const { did, handle } = agent.session!;
@@ -160,12 +160,12 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
             const parent = await refOf(part.index - 1);
             record.reply = { root, parent };
           }
-          // Images win over a link card (a post has one embed); the link keeps its facet either way.
+          // Media win over a link card (a post has one embed); the link keeps its facet either way.
           const link = findLinks(part.text)[0];
           if (part.media.length) {
-            uploading = part.media.some(isVideo) ? "the video" : "an image";
+            uploadingVideo = part.media.some(isVideo);
             record.embed = await mediaEmbed(agent, part.media, input.signal);
-            uploading = null;
+            uploadingVideo = false;
           } else if (link) record.embed = await linkCard(app, link.url, input.signal);
           writing = true;
           const r = await agent.com.atproto.repo.createRecord({
@@ -191,7 +191,7 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
   } catch (e) {
     if (isAuthError(e)) forgetSession(app, c);
     const o = classify(e, writing);
-    if (uploading === "the video" && o.kind === "rejected" && o.code === "rejected")
+    if (uploadingVideo && o.kind === "rejected" && o.code === "rejected")
       return {
         ...o,
         code: "media_rejected",
