@@ -1,6 +1,6 @@
 // The fetch-compatible face of the guarded client, as libraries use it: requests and answers pass through whole,
 // private addresses are refused unless allowed, an abort ends the request, and a failure says whether the request
-// may have reached the server.
+// may have reached the server; a stream of known length is sent as it is read (never first gathered whole).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import http from "node:http";
@@ -81,6 +81,11 @@ describe("guardedFetch with a streamed body", () => {
   let streamBase: string;
   beforeAll(async () => {
     streamServer = http.createServer((req, res) => {
+      if (req.url === "/again") {
+        res.writeHead(307, { location: "/upload", connection: "close" });
+        res.end();
+        return;
+      }
       if (req.url === "/too-large") {
         res.writeHead(413, { "content-type": "application/json", connection: "close" });
         res.end(JSON.stringify({ error: "PayloadTooLarge" }));
@@ -175,5 +180,17 @@ describe("guardedFetch with a streamed body", () => {
     } as RequestInit);
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ error: "PayloadTooLarge" });
+  });
+
+  test("a redirect that would send a streamed body again is returned, not followed (it can be sent once)", async () => {
+    const body = paced(2, 1024, false);
+    const res = await allowed(`${streamBase}/again`, {
+      method: "POST",
+      headers: { "content-length": String(body.length) },
+      body: body.stream,
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(307);
+    expect(res.headers.get("location")).toBe("/upload");
   });
 });
