@@ -5,15 +5,21 @@
 // A failure is thrown as the guarded client's OutboundError (the library usually wraps it; its `cause` keeps it),
 // so an adapter can tell "nothing was sent" (blocked address, refused, host not found) from "the network may have
 // it" (timeout or reset after sending): see `mayHaveBeenSent`.
+//
+// A ReadableStream body with a Content-Length header is sent as it is read (a video from the bucket), never held
+// whole; a stream without one is read into memory first, as the guarded client needs the length up front.
 import type { App } from "../app/context.ts";
 import type { AllowSetting } from "./allow.ts";
 import { OutboundError } from "./errors.ts";
-import { guardedRequest } from "./guarded.ts";
+import { guardedRequest, type StreamBody } from "./guarded.ts";
 
 export interface GuardedFetchOptions {
   /** Which non-public addresses may be reached (default none). */
   allow?: AllowSetting | string | null | undefined;
-  /** Deadline per request, redirects and body included. Default 30 000 ms. */
+  /**
+   * Deadline per request, redirects and body included. Default 30 000 ms. A request body adds one second per
+   * 256 KiB on top (a 100 MB upload over a slow uplink is not a hung server).
+   */
   timeoutMs?: number;
   /** Largest response body accepted; a longer one fails. Default 8 MiB. */
   maxResponseBytes?: number;
@@ -32,9 +38,11 @@ export function guardedFetch(opts: GuardedFetchOptions = {}): FetchLike {
     new Headers(init?.headers ?? req?.headers).forEach((value, name) => {
       headers[name] = value;
     });
-    const body = await bodyBytes(
+    const body = await requestBody(
       init?.body ?? (req && method !== "GET" && method !== "HEAD" ? req.body : null),
+      headers["content-length"],
     );
+    const length = body === undefined ? 0 : body instanceof Uint8Array ? body.byteLength : body.length;
     const signal = init?.signal ?? req?.signal ?? undefined;
     const res = await guardedRequest({
       url,
@@ -42,7 +50,7 @@ export function guardedFetch(opts: GuardedFetchOptions = {}): FetchLike {
       headers,
       body,
       allow: opts.allow ?? undefined,
-      timeoutMs: opts.timeoutMs ?? 30_000,
+      timeoutMs: (opts.timeoutMs ?? 30_000) + Math.ceil((length / UPLOAD_FLOOR_BYTES_PER_S) * 1000),
       maxResponseBytes: maxBytes,
       followRedirects: (init?.redirect ?? "follow") === "follow",
       signal: signal ?? undefined,
@@ -59,8 +67,16 @@ export function networkFetch(app: App, opts: Omit<GuardedFetchOptions, "allow"> 
   return guardedFetch({ ...opts, allow: app.config.allowPrivateNetworks });
 }
 
-async function bodyBytes(body: RequestInit["body"]): Promise<Uint8Array | undefined> {
+/** The slowest upload rate the deadline allows for (2 Mbit/s). */
+const UPLOAD_FLOOR_BYTES_PER_S = 256 * 1024;
+
+async function requestBody(
+  body: RequestInit["body"],
+  contentLength: string | undefined,
+): Promise<Uint8Array | StreamBody | undefined> {
   if (body === null || body === undefined) return undefined;
+  if (body instanceof ReadableStream && contentLength !== undefined && /^\d{1,15}$/.test(contentLength))
+    return { stream: body as ReadableStream<Uint8Array>, length: Number(contentLength) };
   if (typeof body === "string") return new TextEncoder().encode(body);
   if (body instanceof Uint8Array) return body;
   if (body instanceof ArrayBuffer) return new Uint8Array(body);

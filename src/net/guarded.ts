@@ -33,8 +33,11 @@ export interface GuardedRequestOptions {
 }
 
 /**
- * A body read as it is sent. Its length is announced up front (Content-Length: servers that refuse chunked
- * uploads take it), and it can be sent once only, so a request with one does not follow redirects.
+/**
+ * A body read as it is sent, never held whole (a video from the bucket). Its length is announced up front
+ * (Content-Length: servers that refuse chunked uploads take it), and a stream that yields more or fewer bytes fails
+ * the request, cut before it is whole. It can be sent once only, so a redirect that would send it again is returned
+ * rather than followed.
  */
 export interface StreamBody {
   stream: ReadableStream<Uint8Array>;
@@ -167,8 +170,6 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
   const maxBytes = Math.max(0, opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const body = typeof opts.body === "string" ? new TextEncoder().encode(opts.body) : opts.body;
-  if (isStreamBody(body) && opts.followRedirects)
-    throw new TypeError("a streamed body is sent once: it cannot follow redirects");
 
   let hop: Hop = {
     url: parseOutboundUrl(opts.url),
@@ -185,7 +186,12 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
     for (let redirects = 0; ; redirects++) {
       const result = await sendHop(hop, { allow, resolve, agents, deadline, maxBytes });
       const location = result.headers.get("location");
-      if (!opts.followRedirects || !REDIRECTS.has(result.status) || location === null) {
+      if (
+        !opts.followRedirects ||
+        !REDIRECTS.has(result.status) ||
+        location === null ||
+        (isStreamBody(hop.body) && keepsBody(hop.method, result.status))
+      ) {
         return { ...result, url: hop.url.href, durationMs: Math.round(performance.now() - started) };
       }
       if (redirects >= MAX_REDIRECTS) {
@@ -204,6 +210,12 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
       agents.https.destroy();
     }
   }
+}
+
+/** Whether following this redirect sends the request body again (307 and 308 always; 301/302 unless POST). */
+function keepsBody(method: string, status: number): boolean {
+  if (status === 303) return false;
+  return !((status === 301 || status === 302) && method === "POST");
 }
 
 function nextHop(hop: Hop, status: number, location: string): Hop {
@@ -284,15 +296,20 @@ function sendHop(hop: Hop, ctx: HopContext): Promise<HopResult> {
   const isHttps = url.protocol === "https:";
   const hostname = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(hop.headers)) {
-    if (!/^(content-length|transfer-encoding)$/i.test(name)) headers[name] = value;
-  }
   const body = hop.body;
+  for (const [name, value] of Object.entries(hop.headers)) {
+    if (/^(content-length|transfer-encoding)$/i.test(name)) continue;
+    if (isStreamBody(body) && /^connection$/i.test(name)) continue;
+    headers[name] = value;
+  }
   if (body !== undefined)
     headers["content-length"] = String(isStreamBody(body) ? body.length : body.byteLength);
 
   return new Promise<HopResult>((resolvePromise, rejectPromise) => {
     let settled = false;
+    // Once an answer has begun, the request's own errors no longer count: a server may answer (413) and hang up
+    // before a streamed body is all sent, and that answer is what the caller needs.
+    let answered = false;
     let req: http.ClientRequest | undefined;
     // A streamed body's source, released as soon as the exchange ends (an early answer, the deadline, a failure)
     // even while a read from it is pending.
@@ -311,6 +328,8 @@ function sendHop(hop: Hop, ctx: HopContext): Promise<HopResult> {
       if (settled) return;
       settled = true;
       release();
+      // Answered before a streamed body was all sent (a 413): that socket is mid-request, never to be reused.
+      if (reader && !req?.writableEnded) req?.destroy();
       resolvePromise(result);
     };
 
@@ -328,6 +347,7 @@ function sendHop(hop: Hop, ctx: HopContext): Promise<HopResult> {
     };
     const mod = (isHttps ? require("node:https") : require("node:http")) as typeof https;
     req = mod.request(requestOptions, (res) => {
+      answered = true;
       const status = res.statusCode ?? 0;
       const resHeaders = toHeaders(res.rawHeaders);
       readBody(
@@ -337,10 +357,14 @@ function sendHop(hop: Hop, ctx: HopContext): Promise<HopResult> {
         fail,
       );
     });
-    req.on("error", fail);
+    req.on("error", (err) => {
+      if (!answered) fail(err);
+    });
     ctx.deadline.watch(fail);
     if (reader && isStreamBody(body)) {
-      writeStream(req, reader, body.length, () => settled).catch((err) => fail(bodyFailed(url, err)));
+      writeStream(req, reader, body.length, () => settled || answered).catch((err) => {
+        if (!answered) fail(bodyFailed(url, err));
+      });
     } else req.end(body as Uint8Array | undefined);
   });
 }
@@ -352,8 +376,8 @@ function bodyFailed(url: URL, err: unknown): OutboundError {
 
 /**
  * Writes a streamed body chunk by chunk, waiting for the socket to drain, so at most a few chunks are in memory.
- * Stops once the exchange is over; fails when the source errs or gives more or fewer bytes than announced, and then
- * the request is cut before it is whole, so the server cannot act on it.
+ * Stops once the exchange is over (answered early, or failed); fails when the source errs or gives more or fewer
+ * bytes than announced, and then the request is cut before it is whole, so the server cannot act on it.
  */
 async function writeStream(
   req: http.ClientRequest,
@@ -369,12 +393,13 @@ async function writeStream(
     if (!value) continue;
     sent += value.byteLength;
     if (sent > length) throw new Error(`it is longer than the ${length} bytes announced`);
-    if (!req.write(value)) await drained(req);
+    if (!req.write(value) && !over()) await drained(req);
   }
   if (sent !== length) throw new Error(`it ended after ${sent} of the ${length} bytes announced`);
   req.end();
 }
 
+/** Resolves when the socket takes more, or the request is gone. */
 function drained(req: http.ClientRequest): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {

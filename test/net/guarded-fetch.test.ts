@@ -1,7 +1,8 @@
 // The fetch-compatible face of the guarded client, as libraries use it: requests and answers pass through whole,
 // private addresses are refused unless allowed, an abort ends the request, and a failure says whether the request
-// may have reached the server.
+// may have reached the server; a stream of known length is sent as it is read (never first gathered whole).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { guardedFetch, mayHaveBeenSent, outboundCause } from "../../src/net/guarded-fetch.ts";
@@ -69,5 +70,129 @@ describe("guardedFetch", () => {
     )!;
     expect(aborted.kind).toBe("timeout");
     expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe("guardedFetch with a streamed body", () => {
+  const allowed = guardedFetch({ allow: "true" });
+  // What the server has seen of each upload so far, and a server that refuses a large body before reading it.
+  let seen = 0;
+  let streamServer: http.Server;
+  let streamBase: string;
+  beforeAll(async () => {
+    streamServer = http.createServer((req, res) => {
+      if (req.url === "/again") {
+        res.writeHead(307, { location: "/upload", connection: "close" });
+        res.end();
+        return;
+      }
+      if (req.url === "/too-large") {
+        res.writeHead(413, { "content-type": "application/json", connection: "close" });
+        res.end(JSON.stringify({ error: "PayloadTooLarge" }));
+        return;
+      }
+      seen = 0;
+      const hash = createHash("sha256");
+      req.on("data", (c: Buffer) => {
+        seen += c.length;
+        hash.update(c);
+      });
+      req.on("end", () => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({
+            length: req.headers["content-length"] ?? null,
+            chunked: req.headers["transfer-encoding"] ?? null,
+            received: seen,
+            sha256: hash.digest("hex"),
+          }),
+        );
+      });
+      req.on("error", () => {});
+    });
+    await new Promise<void>((r) => streamServer.listen(0, "127.0.0.1", r));
+    streamBase = `http://127.0.0.1:${(streamServer.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    streamServer.close();
+  });
+
+  /** `count` chunks of `size` bytes; each after the first waits until the server has what came before. */
+  function paced(count: number, size: number, wait = true) {
+    const chunks = Array.from({ length: count }, (_, i) => new Uint8Array(size).fill(i + 1));
+    let i = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (i === count) return controller.close();
+        // Were the body read whole before it is sent, the server would see nothing and this would never end.
+        while (wait && i > 0 && seen < i * size) await Bun.sleep(2);
+        controller.enqueue(chunks[i++]!);
+      },
+    });
+    const all = createHash("sha256");
+    for (const c of chunks) all.update(c);
+    return { stream, sha256: all.digest("hex"), length: count * size };
+  }
+
+  test("a stream with a Content-Length is sent as it is read, with that length, and arrives whole", async () => {
+    const body = paced(8, 256 * 1024);
+    const res = await allowed(
+      new Request(`${streamBase}/upload`, {
+        method: "POST",
+        headers: { "content-type": "video/mp4", "content-length": String(body.length) },
+        body: body.stream,
+        duplex: "half",
+      } as RequestInit),
+    );
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      length: String(body.length),
+      chunked: null,
+      received: body.length,
+      sha256: body.sha256,
+    });
+  });
+
+  test("a stream shorter or longer than its Content-Length fails, and says so", async () => {
+    for (const declared of [3 * 1024 + 1, 3 * 1024 - 1]) {
+      const body = paced(3, 1024, false);
+      const err = await allowed(`${streamBase}/upload`, {
+        method: "POST",
+        headers: { "content-length": String(declared) },
+        body: body.stream,
+        duplex: "half",
+      } as RequestInit).catch((e) => e);
+      const cause = outboundCause(err)!;
+      expect(cause.kind).toBe("body");
+      expect(cause.message).toContain(
+        declared > body.length
+          ? "ended after 3072 of the 3073 bytes announced"
+          : "longer than the 3071 bytes announced",
+      );
+    }
+  });
+
+  test("a server that refuses the body before reading it: its answer is returned, not a broken pipe", async () => {
+    const body = paced(64, 256 * 1024, false);
+    const res = await allowed(`${streamBase}/too-large`, {
+      method: "POST",
+      headers: { "content-length": String(body.length) },
+      body: body.stream,
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ error: "PayloadTooLarge" });
+  });
+
+  test("a redirect that would send a streamed body again is returned, not followed (it can be sent once)", async () => {
+    const body = paced(2, 1024, false);
+    const res = await allowed(`${streamBase}/again`, {
+      method: "POST",
+      headers: { "content-length": String(body.length) },
+      body: body.stream,
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(307);
+    expect(res.headers.get("location")).toBe("/upload");
   });
 });

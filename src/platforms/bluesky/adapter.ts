@@ -2,7 +2,7 @@
 // record key is derived from the target and part (rkey.ts), and each part is looked up before it is created, so a
 // retry after an uncertain attempt finds the record instead of posting twice. Threads are reply chains (root and
 // parent strong references); links get facets (UTF-8 byte offsets) and the first link of a part a link card;
-// images are uploaded as blobs and embedded (images.ts), in place of the link card. Video is refused.
+// images or a video are uploaded as blobs and embedded (media.ts), in place of the link card.
 import { type AtpAgent, XRPCError } from "@atproto/api";
 import type { App } from "../../app/context.ts";
 import type {
@@ -19,10 +19,11 @@ import type {
 import { findLinks } from "../links.ts";
 import { linkCard } from "./card.ts";
 import { classify, isAuthError } from "./errors.ts";
-import { imagesEmbed, refusal } from "./images.ts";
+import { mediaEmbed, refusal } from "./media.ts";
 import { blueskyFacets } from "./richtext.ts";
 import { recordKey } from "./rkey.ts";
 import { type Credentials, credentialsOf, forgetSession, signedIn } from "./session.ts";
+import { isVideo } from "./video.ts";
 
 const POST = "app.bsky.feed.post";
 interface Ref {
@@ -109,11 +110,13 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
     };
   // Refused before anything is sent: a post is never published without the media it was written with.
   for (const part of input.parts) {
-    const why = part.media.length ? refusal(part.media) : null;
+    const why = refusal(part.media);
     if (why) return { kind: "rejected", code: "media_rejected", message: why };
   }
   const c = credentialsOf(input.channel.settings, input.channel.secrets);
   let writing = false;
+  // While the video is uploaded: the PDS refusing the file is the medium's refusal (media_rejected).
+  let uploadingVideo = false;
   try {
     return await withAgent(app, c, async (agent) => {
       const { did, handle } = agent.session!;
@@ -157,10 +160,13 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
             const parent = await refOf(part.index - 1);
             record.reply = { root, parent };
           }
-          // Images win over a link card (a post has one embed); the link keeps its facet either way.
+          // Media win over a link card (a post has one embed); the link keeps its facet either way.
           const link = findLinks(part.text)[0];
-          if (part.media.length) record.embed = await imagesEmbed(agent, part.media);
-          else if (link) record.embed = await linkCard(app, link.url, input.signal);
+          if (part.media.length) {
+            uploadingVideo = part.media.some(isVideo);
+            record.embed = await mediaEmbed(agent, part.media, input.signal);
+            uploadingVideo = false;
+          } else if (link) record.embed = await linkCard(app, link.url, input.signal);
           writing = true;
           const r = await agent.com.atproto.repo.createRecord({
             repo: did,
@@ -184,7 +190,14 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
     });
   } catch (e) {
     if (isAuthError(e)) forgetSession(app, c);
-    return classify(e, writing);
+    const o = classify(e, writing);
+    if (uploadingVideo && o.kind === "rejected" && o.code === "rejected")
+      return {
+        ...o,
+        code: "media_rejected",
+        message: `The PDS refused the video (${o.message}); nothing was posted.`,
+      };
+    return o;
   }
 }
 

@@ -7,10 +7,8 @@ import type { PublishMedia } from "../adapter.ts";
 /** At most four images per post (app.bsky.embed.images). */
 export const MAX_IMAGES = 4;
 
-/** Why this part's media cannot go to Bluesky, or null when it can. */
-export function refusal(media: PublishMedia[]): string | null {
-  if (media.some((m) => m.kind === "video" || m.mime.startsWith("video/")))
-    return "video to Bluesky is not supported yet; nothing was posted.";
+/** Why these images cannot go to Bluesky, or null when they can. */
+export function imageRefusal(media: PublishMedia[]): string | null {
   if (media.length > MAX_IMAGES)
     return `Bluesky takes at most ${MAX_IMAGES} images per post; this one has ${media.length}.`;
   if (media.some((m) => !m.read)) return "an image's bytes are not available; nothing was posted.";

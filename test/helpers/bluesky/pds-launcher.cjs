@@ -68,6 +68,8 @@ async function main() {
     bskyAppViewUrl: process.env.PDS_APPVIEW_URL || undefined,
     bskyAppViewDid: process.env.PDS_APPVIEW_DID || undefined,
     rateLimitsEnabled: false,
+    // The largest blob the PDS takes (its default is 5 MiB); a test lowers it to see a file refused.
+    blobUploadLimit: Number(process.env.PDS_BLOB_UPLOAD_LIMIT) || undefined,
     crawlers: [],
   };
   const server = await pds.PDS.create(pds.envToCfg(env), pds.envToSecrets(env));

@@ -35,9 +35,10 @@ export interface Pds {
 
 /**
  * A PDS alone (pds-launcher.cjs), or with `appview` a PDS whose app.bsky.* reads go to a real AppView indexing its
- * firehose (appview-launcher.mjs, on the local Postgres).
+ * firehose (appview-launcher.mjs, on the local Postgres). `blobUploadLimit` (bytes) replaces the PDS's 5 MiB limit
+ * on an uploaded blob (PDS alone).
  */
-export async function startPds(opts: { appview?: boolean } = {}): Promise<Pds> {
+export async function startPds(opts: { appview?: boolean; blobUploadLimit?: number } = {}): Promise<Pds> {
   const needed = opts.appview
     ? ".tools/devenv/node_modules/@atproto/dev-env"
     : ".tools/pds/node_modules/@atproto/pds";
@@ -54,7 +55,11 @@ export async function startPds(opts: { appview?: boolean } = {}): Promise<Pds> {
       stdin: "pipe",
       stdout: "pipe",
       stderr: "pipe",
-      env: { ...process.env, LOG_ENABLED: "false" },
+      env: {
+        ...process.env,
+        LOG_ENABLED: "false",
+        ...(opts.blobUploadLimit ? { PDS_BLOB_UPLOAD_LIMIT: String(opts.blobUploadLimit) } : {}),
+      },
     },
   );
   const reader = proc.stdout.getReader();
