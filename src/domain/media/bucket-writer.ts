@@ -19,7 +19,7 @@ import {
 
 /** S3 takes at most 10,000 parts, each (but the last) at least 5 MiB. */
 const MAX_PARTS = 10_000;
-const MIN_PART_BYTES = 8 * 1024 * 1024;
+const MIN_PART_BYTES = 5 * 1024 * 1024;
 
 export interface BucketWriterOptions {
   client: S3Client;
@@ -28,7 +28,8 @@ export interface BucketWriterOptions {
   contentType: string;
   /** The largest object this writer may be given (sizes its parts so 10,000 of them are enough). */
   maxBytes: number;
-  /** Parts uploading at once; memory is (inFlight + 1) x part size. */
+  /** Parts uploading at once (default 1: the next part fills while one goes out); memory is (inFlight + 1) x part
+   * size, 10 MiB by default. */
   inFlight?: number;
 }
 
@@ -46,7 +47,7 @@ export class BucketWriter {
 
   constructor(private readonly o: BucketWriterOptions) {
     this.partBytes = Math.max(MIN_PART_BYTES, Math.ceil(o.maxBytes / MAX_PARTS));
-    const buffers = (o.inFlight ?? 2) + 1;
+    const buffers = (o.inFlight ?? 1) + 1;
     for (let i = 0; i < buffers; i++) this.free.push(new Uint8Array(this.partBytes));
     this.current = this.free.pop()!;
   }

@@ -8,6 +8,7 @@ import busboy from "busboy";
 import type { App } from "../../app/context.ts";
 import { badRequest, invalid, problem, type ServiceError } from "../errors.ts";
 import { BucketWriter } from "./bucket-writer.ts";
+import { GrowthCollector } from "./growth.ts";
 import { objectKey, s3Client } from "./s3.ts";
 import { SNIFF_BYTES, type Sniffed, sniff } from "./sniff.ts";
 
@@ -177,6 +178,7 @@ async function receiveFile(
     for (const chunk of head) await writer.write(chunk);
   };
 
+  const collector = new GrowthCollector();
   // Read by hand, not with for-await: leaving a for-await early destroys the part, and busboy then never
   // finishes the form. On a refusal the rest of the part is read and dropped, so the form completes.
   const chunks = (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
@@ -194,6 +196,7 @@ async function receiveFile(
       if (st.video) {
         if (size > app.config.maxVideoBytes) throw tooLarge(app.config.maxVideoBytes, "A video");
         await st.video.writer.write(chunk);
+        collector.received(chunk.byteLength);
       } else {
         if (size > MAX_IMAGE_BYTES) throw tooLarge(MAX_IMAGE_BYTES, "An image");
         kept.push(chunk);

@@ -1,6 +1,7 @@
 // The S3-compatible bucket new media go to when SVC_S3_BUCKET is set. One client per process. Path-style
 // addressing (bucket in the path) everywhere except AWS itself: MinIO, Garage, R2 and local stores expect it.
 import { S3Client, type ServiceInputTypes, type ServiceOutputTypes } from "@aws-sdk/client-s3";
+import { FetchHttpHandler } from "@smithy/fetch-http-handler";
 import type { BuildMiddleware } from "@smithy/types";
 import type { Config } from "../../app/config.ts";
 import type { App } from "../../app/context.ts";
@@ -19,6 +20,8 @@ export function s3Client(app: App): S3Client | null {
       region: s3.region,
       forcePathStyle: !/\.amazonaws\.com$/i.test(new URL(s3.endpoint).hostname),
       credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+      // Bun's fetch sends a part's bytes as they are; node:http in Bun copied each part once more.
+      requestHandler: new FetchHttpHandler(),
     });
     client.middlewareStack.add(unsignedPayload, { step: "build", name: "svcUnsignedPayload" });
     clients.set(app.config, client);

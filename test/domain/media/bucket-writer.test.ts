@@ -74,7 +74,7 @@ describe("BucketWriter", () => {
       maxBytes: 200_000 * MiB,
     });
     expect(w.partBytes * 10_000).toBeGreaterThanOrEqual(200_000 * MiB);
-    expect(writer("k").partBytes).toBe(8 * MiB);
+    expect(writer("k").partBytes).toBe(5 * MiB);
   });
 
   test("abandoned after some parts: no object is left, and the writer takes no more", async () => {
