@@ -5,8 +5,8 @@
 // bounds memory, but costs a third of the throughput; younger-generation collections alone free nothing here.
 
 const GROWTH_BYTES = 40 * 1024 * 1024;
-/** How often the process's size is looked at, in bytes received. */
-const CHECK_BYTES = 1024 * 1024;
+/** How often the process's size is looked at, in bytes received (reading it costs about 0.15 ms). */
+const CHECK_BYTES = 4 * 1024 * 1024;
 
 export class GrowthCollector {
   private base = process.memoryUsage.rss();
