@@ -191,6 +191,21 @@ for (const dialect of dialects) {
         expect(
           got.every((g) => g.type === "video/quicktime" && g.bytes === null && g.media_id === video.mov),
         ).toBe(true);
+        // Its permalink page plays it from a signed link to this install, which serves the bucket's bytes.
+        const page = await t.http.handle(new Request(`http://localhost/sandbox/${videoTargets[0]}`));
+        const html = await page.text();
+        expect(page.headers.get("content-security-policy")).toContain("media-src http://localhost:8080");
+        const src = /<video controls preload="metadata" src="([^"]+)"/
+          .exec(html)?.[1]
+          ?.replaceAll("&amp;", "&");
+        expect(src).toStartWith(`http://localhost:8080/v1/media/${video.mov}/content?`);
+        const served = await t.http.handle(
+          new Request(src!.replace("http://localhost:8080", "http://localhost")),
+        );
+        expect(served.status).toBe(200);
+        expect(served.headers.get("content-type")).toBe("video/quicktime");
+        const size = (await t.request("GET", `/v1/media/${video.mov}`, { key: a.testKey })).body.size;
+        expect((await served.arrayBuffer()).byteLength).toBe(size);
       } finally {
         await w.stop();
         sandboxVideo.processingMs = 2000;

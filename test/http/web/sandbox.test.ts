@@ -48,7 +48,7 @@ for (const dialect of dialects) {
       expect(r.status).toBe(200);
       expect(r.headers.get("content-type")).toBe("text/html; charset=utf-8");
       expect(r.headers.get("content-security-policy")).toBe(
-        "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; media-src http://localhost:8080",
       );
       expect(r.headers.get("x-frame-options")).toBe("DENY");
       expect(r.headers.get("request-id")).toMatch(/^req_/);
