@@ -30,7 +30,8 @@ export function s3Client(app: App): S3Client | null {
 }
 
 /** Bytes sent to the bucket are not hashed again for the request's signature: the CRC32 checksum header the SDK
- * adds (which the bucket verifies, and which is signed with the other headers) already guards them, and SHA-256 of
+ * adds (which the bucket verifies, and which is signed with the other headers) guards them, as it guards any body
+ * the SDK streams (it sends those as STREAMING-UNSIGNED-PAYLOAD-TRAILER with a CRC32, over HTTP too). SHA-256 of
  * every part cost more than all else svc does with a video's bytes. */
 const unsignedPayload: BuildMiddleware<ServiceInputTypes, ServiceOutputTypes> =
   (next, context) => async (args) => {
