@@ -13,6 +13,8 @@ export interface HomeChannel {
   id: string;
   brand: string;
   provider: string;
+  /** The network a sandbox channel checks posts against. */
+  emulates: string | null;
   display_name: string | null;
   handle: string | null;
   status: string;
@@ -53,8 +55,10 @@ export function HomePage(props: {
                   <ul class="plain">
                     {chans.map((c) => (
                       <li>
-                        <span class="tag">{c.provider}</span> {c.display_name ?? c.handle ?? c.id}{" "}
+                        <span class="tag">{c.emulates ? `${c.provider} · ${c.emulates}` : c.provider}</span>{" "}
+                        {c.display_name ?? c.handle ?? c.id}{" "}
                         {c.status === "active" ? null : <span class="tag warn">{c.status}</span>}
+                        {c.display_name && c.handle ? <span class="muted handle">{c.handle}</span> : null}
                       </li>
                     ))}
                   </ul>
@@ -83,9 +87,9 @@ export function HomePage(props: {
               <tbody>
                 {props.posts.map((p) => (
                   <tr>
-                    <td>{when(p.publish_at)}</td>
+                    <td class="when">{when(p.publish_at)}</td>
                     <td>{brandName.get(p.brand) ?? p.brand}</td>
-                    <td>{p.channels.join(", ")}</td>
+                    <td class="channels">{p.channels.join(", ")}</td>
                     <td class="text">{p.text}</td>
                   </tr>
                 ))}

@@ -18,8 +18,7 @@ export function SessionRowView(props: { s: SessionRow; csrf: string }) {
   return (
     <tr id={`row-${s.id}`}>
       <td>
-        {s.user_agent ?? "Unknown browser"}
-        {s.current ? <span class="tag"> this browser</span> : null}
+        {s.user_agent ?? "Unknown browser"} {s.current ? <span class="tag">this browser</span> : null}
       </td>
       <td>{s.ip ?? "—"}</td>
       <td>{when(s.created_at)}</td>

@@ -8,6 +8,9 @@ import { listPosts } from "../../domain/posts/read.ts";
 import type { WebRoute } from "./index.tsx";
 import { frame, render, type Web } from "./page.ts";
 
+const channelLabel = (t: { channel_name: string | null; provider: string }, network: string | undefined) =>
+  `${t.channel_name ?? t.provider} (${network ?? t.provider})`;
+
 async function home(w: Web) {
   const m = w.member!;
   if (m.org.status === "suspended")
@@ -18,6 +21,8 @@ async function home(w: Web) {
     listChannels(w.app, actor, { limit: "100" }),
     listPosts(w.app, actor, { status: "scheduled", limit: "100" }),
   ]);
+  // Two channels of a brand often share a display name (one account on two networks): name the network too.
+  const network = new Map(channels.data.map((c) => [c.id, c.emulates ?? c.provider]));
   const next: HomePost[] = posts.data
     .filter((p) => p.publish_at)
     .sort((a, b) => a.publish_at!.localeCompare(b.publish_at!))
@@ -28,7 +33,7 @@ async function home(w: Web) {
       publish_at: p.publish_at,
       status: p.status,
       text: p.targets[0]?.parts.join("\n\n") ?? "",
-      channels: p.targets.map((t) => t.channel_name ?? t.provider),
+      channels: p.targets.map((t) => channelLabel(t, network.get(t.channel))),
     }));
   return render(
     w,
