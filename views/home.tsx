@@ -1,7 +1,7 @@
 // Home: the org at a glance — its brands, their channels in this mode, and the next scheduled posts.
 import type { Frame } from "./frame.ts";
 import { Layout } from "./layout.tsx";
-import { Section, when } from "./parts.tsx";
+import { Section, whenIn } from "./parts.tsx";
 
 export interface HomeBrand {
   id: string;
@@ -35,6 +35,7 @@ export function HomePage(props: {
   posts: HomePost[];
 }) {
   const brandName = new Map(props.brands.map((b) => [b.id, b.name]));
+  const brandZone = new Map(props.brands.map((b) => [b.id, b.timezone]));
   return (
     <Layout f={props.f}>
       <p class="lead">
@@ -87,7 +88,7 @@ export function HomePage(props: {
               <tbody>
                 {props.posts.map((p) => (
                   <tr>
-                    <td class="when">{when(p.publish_at)}</td>
+                    <td class="when">{whenIn(p.publish_at, brandZone.get(p.brand) ?? "UTC")}</td>
                     <td>{brandName.get(p.brand) ?? p.brand}</td>
                     <td class="channels">{p.channels.join(", ")}</td>
                     <td class="text">{p.text}</td>

@@ -77,3 +77,23 @@ export function Section(props: { title: string; children?: Child; id?: string })
 
 export const when = (iso: string | null | undefined) =>
   iso ? iso.replace("T", " ").slice(0, 16) + " UTC" : "—";
+
+/** A time as the brand's people read it: in its IANA zone, with the offset (2026-11-24 10:00 GMT-5). */
+export function whenIn(iso: string | null | undefined, timeZone: string): string {
+  if (!iso) return "—";
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-GB", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+      timeZoneName: "shortOffset",
+    })
+      .formatToParts(new Date(iso))
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute} ${parts.timeZoneName}`;
+}

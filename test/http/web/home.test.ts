@@ -62,5 +62,33 @@ for (const dialect of dialects) {
         );
       expect(row?.[1]?.split(", ").sort()).toEqual(["Harbour Bakery (bluesky)", "Harbour Bakery (mastodon)"]);
     });
+
+    test("a post's time is shown in its brand's time zone, with the offset", async () => {
+      const a = await tenant(t.app, "Lakeside Books");
+      const zone = await t.request("POST", `/v1/brands/${a.brandId}`, {
+        key: a.testKey,
+        body: { timezone: "America/New_York" },
+      });
+      expect(zone.status).toBe(200);
+      const channel = (await t.request("GET", "/v1/channels", { key: a.testKey })).body.data[0].id;
+      const year = new Date().getUTCFullYear() + 1;
+      const post = await t.request("POST", "/v1/posts", {
+        key: a.testKey,
+        body: {
+          brand: a.brandId,
+          channels: [channel],
+          content: { body: "Author evening in January." },
+          publish_at: `${year}-01-15T23:30:00Z`,
+        },
+      });
+      expect(post.status).toBe(201);
+      const br = new TestBrowser(t);
+      await br.signIn(a.email, PASSWORD);
+      const home = await br.get("/home");
+      // 23:30 UTC on the 15th is 18:30 on the same day in New York (EST, five hours behind).
+      expect(home.html).toMatch(
+        new RegExp(`<td class="when">${year}-01-15 18:30 GMT-5</td>\\s*<td>Lakeside Books Brand</td>`),
+      );
+    });
   });
 }
