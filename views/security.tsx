@@ -189,9 +189,15 @@ export function SecurityPage(props: SecurityProps) {
         <Totp {...props} />
       </Section>
       <Section title="Recovery codes">
-        <p>
-          {props.recoveryCodesLeft} unused recovery code{props.recoveryCodesLeft === 1 ? "" : "s"}.
-        </p>
+        {props.totp || props.passkeys.length > 0 ? (
+          <p>
+            {props.recoveryCodesLeft} unused recovery code{props.recoveryCodesLeft === 1 ? "" : "s"}.
+          </p>
+        ) : (
+          <p>
+            Recovery codes come with a second factor: turn on the authenticator app or add a passkey first.
+          </p>
+        )}
         {props.sudo && (props.totp || props.passkeys.length > 0) ? (
           <form method="post" action="/account/security/recovery">
             <Csrf token={props.f.csrf} />

@@ -57,8 +57,14 @@ for (const dialect of dialects) {
           (m: { id: string }) => m.id === a.userId,
         ).mfa;
       expect(await mfaOf()).toBe(false);
+      // No second factor yet: no count of codes that cannot exist, but how they come.
+      const before = (await b.get("/account/security")).html;
+      expect(before).toContain("Recovery codes come with a second factor");
+      expect(before).not.toContain("unused recovery code");
       const { secret, codes } = await enrol(b);
-      expect((await b.get("/account/security")).html).toContain("<strong>On.</strong>");
+      const after = (await b.get("/account/security")).html;
+      expect(after).toContain("<strong>On.</strong>");
+      expect(after).toContain("10 unused recovery codes.");
       expect(await mfaOf()).toBe(true);
 
       clock.advance(60_000);
