@@ -1,5 +1,7 @@
 // Sessions: every browser signed in as this person, with sign-out for each (htmx removes the row in place; the
 // plain form works without script).
+
+import { agentLabel } from "./agent.ts";
 import type { Frame } from "./frame.ts";
 import { Layout } from "./layout.tsx";
 import { Csrf, when } from "./parts.tsx";
@@ -17,8 +19,8 @@ export function SessionRowView(props: { s: SessionRow; csrf: string }) {
   const s = props.s;
   return (
     <tr id={`row-${s.id}`}>
-      <td>
-        {s.user_agent ?? "Unknown browser"} {s.current ? <span class="tag">this browser</span> : null}
+      <td title={s.user_agent ?? undefined}>
+        {agentLabel(s.user_agent)} {s.current ? <span class="tag">this browser</span> : null}
       </td>
       <td>{s.ip ?? "—"}</td>
       <td>{when(s.created_at)}</td>

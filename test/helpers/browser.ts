@@ -17,6 +17,8 @@ export class TestBrowser {
   readonly cookies = new Map<string, string>();
   /** The CSRF token of the last page that had one. */
   csrf = "";
+  /** Headers sent with every request (a User-Agent, say). */
+  readonly headers: Record<string, string> = {};
 
   /** The client address the test app trusts from X-Client-Ip (see `webApp`), one per browser. */
   readonly ip = `198.51.${Math.floor(++browsers / 250) % 250}.${(browsers % 250) + 1}`;
@@ -49,7 +51,7 @@ export class TestBrowser {
     const res = await this.t.http.handle(
       new Request(`${this.origin}${path}`, {
         method,
-        headers: { cookie: this.cookieHeader(), "x-client-ip": this.ip, ...init.headers },
+        headers: { cookie: this.cookieHeader(), "x-client-ip": this.ip, ...this.headers, ...init.headers },
         body: init.body,
         redirect: "manual",
       }),

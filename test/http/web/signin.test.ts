@@ -178,10 +178,15 @@ for (const dialect of dialects) {
 
     test("the sessions page lists sessions and signs another one out", async () => {
       const other = new TestBrowser(t);
+      const phone =
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+      other.headers["user-agent"] = phone;
       await other.signIn(a.email, PASSWORD);
       const b = new TestBrowser(t);
       await b.signIn(a.email, PASSWORD);
       const page = await b.get("/account/sessions");
+      // Each browser as a person knows it, the whole User-Agent on hover.
+      expect(page.html).toContain(`<td title="${phone}">Safari 17 on iOS </td>`);
       const ids = [...page.html.matchAll(/\/account\/sessions\/(sess_[a-z0-9]+)\/revoke/g)].map((m) => m[1]!);
       expect(ids.length).toBeGreaterThan(0);
       for (const id of ids) await b.post(`/account/sessions/${id}/revoke`, {});
