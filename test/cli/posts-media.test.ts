@@ -14,7 +14,6 @@ import { type ListeningApp, listeningApp } from "../helpers/listening.ts";
 import { jpeg, mp4Header, png, upload } from "../helpers/media.ts";
 
 const POST_ID = /^post_[0-7][0-9a-z]{25}$/;
-const MEDIA_ID = /media_[0-7][0-9a-z]{25}/;
 
 for (const dialect of dialects) {
   describe(`svc posts create --media FILES (${dialect})`, () => {
@@ -281,9 +280,14 @@ for (const dialect of dialects) {
       const lines = p.screen.trimEnd().split("\n");
       const id = lines.at(-1)!;
       expect(id).toMatch(POST_ID);
-      const uploaded = lines.find((l) => l.includes("Uploaded photo.jpg"));
-      expect(uploaded).toContain(`Uploaded photo.jpg (${byteSize(photoBytes.length)}) `);
-      const mediaId = MEDIA_ID.exec(uploaded!)![0];
+      // The progress line is rewritten in place and left as one finished line: name, size, ID.
+      const size = byteSize(photoBytes.length).replace(".", "\\.");
+      const finished = new RegExp(
+        `\\r\\x1b\\[2K\\x1b\\[32m✓\\x1b\\[39m Uploaded photo\\.jpg \\(${size}\\) (media_[0-9a-z]{26})\\r?\\n`,
+      ).exec(p.raw);
+      expect(finished).not.toBeNull();
+      const mediaId = finished![1]!;
+      expect(p.raw).toContain(`Uploading photo.jpg (${byteSize(photoBytes.length)}) 100%`);
       expect((await get(`/v1/posts/${id}`)).media.map((m: { id: string }) => m.id)).toEqual([mediaId]);
     });
 

@@ -62,7 +62,7 @@ export async function guidedInput(ctx: Ctx, given: GivenInput, uploaded: string[
     }
   }
   const attach = givenMedia ?? (await askFiles());
-  if (attach.length) input.media = await attachMedia(ctx, input.brand!, attach, uploaded);
+  if (attach.length) input.media = await attachMedia(ctx, input.brand!, attach, uploaded, true);
   // Preview until it fits (or the person gives up).
   for (;;) {
     const p = (await ctx.api("POST", "/v1/posts/preview", { body: input })).body as Preview;

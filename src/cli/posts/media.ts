@@ -6,6 +6,7 @@ import { basename } from "node:path";
 import type { Ctx } from "../client/command.ts";
 import { streamedForm } from "../client/multipart.ts";
 import { spinner } from "../client/prompt.ts";
+import { statusLine } from "../client/status-line.ts";
 import { UsageError } from "../output.ts";
 
 export interface LocalFile {
@@ -90,14 +91,15 @@ export function byteSize(n: number): string {
 
 /**
  * The media IDs in order, uploading each file into the brand. `uploaded` collects the IDs made here, so a caller
- * that fails later can remove them. At a terminal each upload shows its progress on stderr and ends as one line
- * (name, size, ID); stdout is left to the command's own output.
+ * that fails later can remove them. With stderr a terminal each upload shows its progress there and ends as one
+ * line (name, size, ID), in the guided session's frame when `guided`; stdout is left to the command's output.
  */
 export async function attachMedia(
   ctx: Ctx,
   brand: string,
   sources: MediaSource[],
   uploaded: string[],
+  guided = false,
 ): Promise<string[]> {
   const ids: string[] = [];
   for (const s of sources) {
@@ -107,31 +109,53 @@ export async function attachMedia(
     }
     const f = s.file;
     const label = `${f.name} (${byteSize(f.size)})`;
-    const progress = ctx.stderrTty ? spinner(process.stderr) : null;
-    progress?.start(`Uploading ${label}`);
-    let shown = -1;
+    const report = ctx.stderrTty ? progress(ctx, guided) : null;
+    report?.update(`Uploading ${label}`);
     const form = streamedForm(
       { brand, ...(f.alt !== undefined ? { alt: f.alt } : {}) },
       { field: "file", path: f.path, filename: f.name, size: f.size, type: f.type },
-      (sent) => {
-        const pct = Math.floor((sent / f.size) * 100);
-        if (pct !== shown && f.size > 0) {
-          shown = pct;
-          progress?.message(`Uploading ${label} ${pct}%`);
-        }
-      },
+      (sent) => report?.update(`Uploading ${label} ${Math.floor((sent / f.size) * 100)}%`),
     );
     try {
       const r = await ctx.api("POST", "/v1/media", { stream: form });
       uploaded.push(r.body.id);
       ids.push(r.body.id);
-      progress?.stop(`Uploaded ${label} ${r.body.id}`);
+      report?.done(`Uploaded ${label} ${r.body.id}`);
     } catch (e) {
-      progress?.error(`Could not upload ${label}`);
+      report?.failed(`Could not upload ${label}`);
       throw e;
     }
   }
   return ids;
+}
+
+interface Progress {
+  update(text: string): void;
+  done(text: string): void;
+  failed(text: string): void;
+}
+
+function progress(ctx: Ctx, guided: boolean): Progress {
+  if (guided) {
+    const s = spinner(process.stderr);
+    let started = false;
+    return {
+      update(text) {
+        if (started) s.message(text);
+        else s.start(text);
+        started = true;
+      },
+      done: (text) => s.stop(text),
+      failed: (text) => s.error(text),
+    };
+  }
+  const line = statusLine();
+  return {
+    update: (text) => line.update(text),
+    done: (text) => line.done(`${ctx.c.green("✓")} ${text}`),
+    // The error itself follows on the next line, as every command prints it.
+    failed: (text) => line.done(`${ctx.c.red("✗")} ${text}`),
+  };
 }
 
 /** Removes media uploaded for a post that was not made (they would otherwise wait a day to be pruned). */
