@@ -1,9 +1,10 @@
 // `svc posts create --media` with local files: each is uploaded (POST /v1/media, multipart, streamed from disk)
 // into the post's brand and its ID takes its place among the given IDs. A value that is neither a file nor a
 // media ID is a usage error before anything is sent; a refused upload prints the API's code and leaves nothing
-// behind. The real binary against a real server, piped and in a pseudo-terminal.
+// behind; a video goes whole into the install's bucket. The real binary against a real server (and a real local
+// S3 server), piped and in a pseudo-terminal.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { byteSize } from "../../src/cli/posts/media.ts";
@@ -12,6 +13,8 @@ import { dialects } from "../helpers/db.ts";
 import { type Tenant, tenant } from "../helpers/factories.ts";
 import { type ListeningApp, listeningApp } from "../helpers/listening.ts";
 import { jpeg, mp4Header, png, upload } from "../helpers/media.ts";
+import { type LocalS3, localS3 } from "../helpers/s3.ts";
+import { paddedVideoHead } from "../helpers/video.ts";
 
 const POST_ID = /^post_[0-7][0-9a-z]{25}$/;
 
@@ -149,7 +152,9 @@ for (const dialect of dialects) {
         "b",
       ]);
       expect(alts.code).toBe(2);
-      expect(alts.err).toContain("--alt given 2 times for 1 file to upload");
+      expect(alts.err).toBe(
+        "svc posts create: 2 --alt for 1 file to upload (each --alt goes with one file, in order)\n",
+      );
       // a bad --at is found before the upload too
       const at = await c.run([
         "posts",
@@ -307,5 +312,56 @@ for (const dialect of dialects) {
       expect(r.out).toContain("--media IDS|FILES");
       expect(r.out).toContain("--alt TEXT");
     });
+  });
+
+  describe(`svc posts create --media VIDEO, on an install with S3 (${dialect})`, () => {
+    let s3: LocalS3;
+    let t: ListeningApp;
+    let acme: Tenant;
+    let c: Cli;
+    let dir: string;
+    beforeAll(async () => {
+      s3 = await localS3();
+      t = await listeningApp(dialect, { env: s3.env });
+      acme = await tenant(t.app, "Acme");
+      c = cli();
+      const r = await c.run(["auth", "login", "--hostname", t.url, "--with-token"], { stdin: acme.testKey });
+      expect(r.code).toBe(0);
+      dir = mkdtempSync(join(tmpdir(), "svc-climedia-video-"));
+    });
+    afterAll(async () => {
+      c.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+      await t.close();
+      await s3.close();
+    });
+
+    test("a 64 MiB video from a path goes into the bucket whole and is the post's medium", async () => {
+      // Four times the image limit: only a video can be this large, and it is sent as read from disk.
+      const size = 64 * 1024 * 1024;
+      const path = join(dir, "clip.mp4");
+      const fd = openSync(path, "w");
+      writeSync(fd, paddedVideoHead(size));
+      ftruncateSync(fd, size);
+      closeSync(fd);
+      const r = await c.run([
+        "posts",
+        "create",
+        "--brand",
+        acme.brandSlug,
+        "--body",
+        "A clip",
+        "--media",
+        path,
+      ]);
+      expect(r).toMatchObject({ code: 0, err: "" });
+      const post = (await t.request("GET", `/v1/posts/${r.out.trim()}`, { key: acme.testKey })).body;
+      expect(post.media).toHaveLength(1);
+      const medium = (await t.request("GET", `/v1/media/${post.media[0].id}`, { key: acme.testKey })).body;
+      expect(medium).toMatchObject({ type: "video/mp4", size, filename: "clip.mp4" });
+      expect(medium.sha256).toBe(
+        new Bun.CryptoHasher("sha256").update(await Bun.file(path).bytes()).digest("hex"),
+      );
+    }, 60_000);
   });
 }

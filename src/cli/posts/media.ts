@@ -65,7 +65,7 @@ export function mediaSources(values: string[] | undefined, alts: string[] | unde
   const given = alts ?? [];
   if (given.length > files.length)
     throw new UsageError(
-      `--alt given ${given.length} times for ${files.length} file${files.length === 1 ? "" : "s"} to upload (each --alt goes with one file, in order)`,
+      `${given.length} --alt for ${files.length} file${files.length === 1 ? "" : "s"} to upload (each --alt goes with one file, in order)`,
     );
   given.forEach((alt, i) => {
     files[i]!.alt = alt;
