@@ -1,7 +1,7 @@
 // HTTP to /v1 for client commands: bearer credential, Svc-Org, User-Agent svc-cli/<version>. A problem response
 // becomes an ApiError carrying every listed problem; an unreachable server a plain message.
 import pkg from "../../../package.json" with { type: "json" };
-import type { StreamedBody } from "./multipart.ts";
+import { SourceChanged, type StreamedBody } from "./multipart.ts";
 
 export interface Problem {
   code?: string;
@@ -90,7 +90,7 @@ export async function send(
   try {
     res = await fetch(url, { method, headers, body, signal: o.signal, redirect: "manual" });
   } catch (e) {
-    if (o.signal?.aborted) throw e;
+    if (o.signal?.aborted || e instanceof SourceChanged) throw e;
     throw new Error(`cannot reach ${target.url}: ${reason(e)}`);
   }
   const text = await res.text();

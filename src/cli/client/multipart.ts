@@ -19,6 +19,9 @@ export interface StreamedBody {
   contentType: string;
 }
 
+/** The file changed while it was being sent: the body is abandoned, and the message says so (not a network fault). */
+export class SourceChanged extends Error {}
+
 const enc = new TextEncoder();
 
 // The HTML form encoding of a name in a header parameter: quotes and line breaks percent-encoded.
@@ -71,12 +74,12 @@ export function streamedForm(
             sent += next.value.byteLength;
             // A file that grew since it was measured would break the declared length: refuse rather than send
             // a body the server reads as another form.
-            if (sent > file.size) throw new Error(`${file.path} changed while it was being sent`);
+            if (sent > file.size) throw new SourceChanged(`${file.path} changed while it was being sent`);
             progress?.(sent);
             c.enqueue(next.value);
             return;
           }
-          if (sent !== file.size) throw new Error(`${file.path} changed while it was being sent`);
+          if (sent !== file.size) throw new SourceChanged(`${file.path} changed while it was being sent`);
           stage = "tail";
         }
         if (stage === "tail") {

@@ -13,7 +13,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { streamedForm } from "../../../src/cli/client/multipart.ts";
+import { send } from "../../../src/cli/client/api.ts";
+import { SourceChanged, streamedForm } from "../../../src/cli/client/multipart.ts";
 import { jpeg } from "../../helpers/media.ts";
 
 describe("streamedForm", () => {
@@ -48,12 +49,29 @@ describe("streamedForm", () => {
   test("a file that grows after it was measured is refused, not sent with a wrong length", async () => {
     const path = join(dir, "grows.bin");
     writeFileSync(path, "0123456789");
-    const f = streamedForm(
-      {},
-      { field: "file", path, filename: "g", size: 10, type: "application/octet-stream" },
-    );
+    const form = () =>
+      streamedForm({}, { field: "file", path, filename: "g", size: 10, type: "application/octet-stream" });
+    const f = form();
     appendFileSync(path, "more");
-    await expect(new Response(f.body).arrayBuffer()).rejects.toThrow("changed while it was being sent");
+    await expect(new Response(f.body).arrayBuffer()).rejects.toThrow(
+      `${path} changed while it was being sent`,
+    );
+    // Through the CLI's client it reads as what happened, not as a server that cannot be reached.
+    const server = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: async (req) => new Response(String((await req.arrayBuffer()).byteLength)),
+    });
+    try {
+      writeFileSync(path, "0123456789");
+      const g = form();
+      appendFileSync(path, "more");
+      await expect(
+        send({ url: `http://127.0.0.1:${server.port}` }, "POST", "/v1/media", { stream: g }),
+      ).rejects.toThrow(new SourceChanged(`${path} changed while it was being sent`));
+    } finally {
+      server.stop(true);
+    }
   });
 
   test("a 512 MiB file goes through fetch to a server with memory flat (not read whole)", async () => {
