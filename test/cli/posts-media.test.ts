@@ -296,6 +296,30 @@ for (const dialect of dialects) {
       expect((await get(`/v1/posts/${id}`)).media.map((m: { id: string }) => m.id)).toEqual([mediaId]);
     });
 
+    test("in a terminal, a refused upload: the files already up are named as removed, then the error", async () => {
+      const notes = file("notes2.txt", "not an image\n");
+      const p = c.pty([
+        "posts",
+        "create",
+        "--brand",
+        acme.brandSlug,
+        "--body",
+        "x",
+        "--media",
+        `${photo},${notes}`,
+      ]);
+      expect(await p.exited).toBe(1);
+      const up = /✓ Uploaded photo\.jpg \([^)]+\) (media_[0-9a-z]{26})/.exec(p.screen);
+      expect(up).not.toBeNull();
+      expect(p.screen).toContain("✗ Could not upload notes2.txt (13 bytes)");
+      const lines = p.screen.trimEnd().split("\n").slice(-2);
+      expect(lines).toEqual([
+        `Removed what was uploaded (${up![1]}); no post was created.`,
+        "svc posts create: The file is not a JPEG, PNG, GIF or WebP image, nor an MP4 or QuickTime video. (media_type_unsupported)",
+      ]);
+      expect((await t.request("GET", `/v1/media/${up![1]}`, { key: acme.testKey })).status).toBe(404);
+    });
+
     test("sizes read as a person reads them", () => {
       expect([1, 900, 1536, 20_000, 5 * 1024 ** 3].map(byteSize)).toEqual([
         "1 byte",

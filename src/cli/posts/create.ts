@@ -71,7 +71,7 @@ Examples:
       else ctx.io.out(r.body.id);
       return 0;
     } finally {
-      if (!made) await discardUploads(ctx, uploaded);
+      if (!made) await discardUploads(ctx, uploaded, true);
     }
   },
 };

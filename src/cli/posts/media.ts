@@ -158,7 +158,12 @@ function progress(ctx: Ctx, guided: boolean): Progress {
   };
 }
 
-/** Removes media uploaded for a post that was not made (they would otherwise wait a day to be pruned). */
-export async function discardUploads(ctx: Ctx, ids: string[]): Promise<void> {
+/**
+ * Removes media uploaded for a post that was not made (they would otherwise wait a day to be pruned). `tell`: at a
+ * terminal, say so, since an "Uploaded" line for each is already on the screen.
+ */
+export async function discardUploads(ctx: Ctx, ids: string[], tell = false): Promise<void> {
   for (const id of ids) await ctx.api("DELETE", `/v1/media/${id}`).catch(() => {});
+  if (tell && ids.length && ctx.stderrTty)
+    ctx.io.err(`Removed what was uploaded (${ids.join(", ")}); no post was created.`);
 }
