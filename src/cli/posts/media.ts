@@ -73,8 +73,6 @@ export function mediaSources(values: string[] | undefined, alts: string[] | unde
   return sources;
 }
 
-export const hasFiles = (sources: MediaSource[]) => sources.some((s) => "file" in s);
-
 /** 1234567 → "1.2 MiB". */
 export function byteSize(n: number): string {
   const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
