@@ -1,14 +1,15 @@
-// Guided sessions in a real pseudo-terminal: `svc posts create` (brand, channels, text, preview with a violation,
-// edit, when) and `svc admin bootstrap` (email, org, brand). Without a terminal the same commands name the missing
-// flag instead (covered in posts.test.ts and admin.test.ts).
+// Guided sessions in a real pseudo-terminal: `svc posts create` (brand, channels, text, files to attach, preview
+// with a violation, edit, when) and `svc admin bootstrap` (email, org, brand). Without a terminal the same
+// commands name the missing flag instead (covered in posts.test.ts and admin.test.ts).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Cli, cli } from "../helpers/cli.ts";
 import { dialects } from "../helpers/db.ts";
 import { type Tenant, tenant } from "../helpers/factories.ts";
 import { type ListeningApp, listeningApp } from "../helpers/listening.ts";
+import { jpeg } from "../helpers/media.ts";
 import { KEY, spawnPty } from "../helpers/pty.ts";
 
 for (const dialect of dialects) {
@@ -57,6 +58,8 @@ for (const dialect of dialects) {
       p.write(KEY.enter); // write the text
       await step(/Text/);
       p.write(`${"y".repeat(320)}${KEY.enter}`);
+      await step(/Attach files\?/);
+      p.write(KEY.enter); // none
       await step(/It does not fit every channel\./);
       // The violation names the Bluesky-like channel only; Mastodon takes 500.
       expect(p.screen).toContain(`${bluesky} (sandbox): The text measures 320; Sandbox takes at most 300`);
@@ -78,6 +81,44 @@ for (const dialect of dialects) {
       );
       // printed alone on the last line, as in a pipe
       expect(p.screen.trimEnd().split("\n").at(-1)).toBe(id);
+    }, 40_000);
+
+    test("posts create attaches files: a wrong path is named and asked again, then each file's alt text", async () => {
+      const dir = mkdtempSync(join(tmpdir(), "svc-guided-media-"));
+      try {
+        const photo = join(dir, "photo.jpg");
+        const bytes = await jpeg(400, 300);
+        writeFileSync(photo, bytes);
+        const p = c.pty(["posts", "create", "--brand", acme.brandSlug, "--channels", mastodon]);
+        let mark = 0;
+        const step = async (re: RegExp) => {
+          await p.waitFor(re, 15_000, mark);
+          mark = p.raw.length;
+        };
+        await step(/Text or template\?/);
+        p.write(KEY.enter);
+        await step(/Text/);
+        p.write(`With a photo${KEY.enter}`);
+        await step(/Attach files\?/);
+        p.write(`${join(dir, "nope.jpg")}${KEY.enter}`);
+        await step(/no such file, and not a media ID[\s\S]*Attach files\?/);
+        p.write(`${photo}${KEY.enter}`);
+        await step(/Alt text for photo\.jpg/);
+        p.write(`A red square${KEY.enter}`);
+        await step(/Looks right\?/);
+        expect(p.screen).toMatch(/Uploaded photo\.jpg \(\d+(\.\d)? KiB\) media_/);
+        p.write(KEY.enter);
+        await step(/When\?/);
+        p.write(KEY.enter); // next slot
+        expect(await p.exited).toBe(0);
+        const id = p.screen.trimEnd().split("\n").at(-1)!;
+        const post = (await t.request("GET", `/v1/posts/${id}`, { key: acme.testKey })).body;
+        expect(post.media).toHaveLength(1);
+        const medium = (await t.request("GET", `/v1/media/${post.media[0].id}`, { key: acme.testKey })).body;
+        expect(medium).toMatchObject({ size: bytes.length, type: "image/jpeg", alt: "A red square" });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     }, 40_000);
 
     test("Ctrl-C at a prompt cancels and creates nothing", async () => {

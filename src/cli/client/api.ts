@@ -1,6 +1,7 @@
 // HTTP to /v1 for client commands: bearer credential, Svc-Org, User-Agent svc-cli/<version>. A problem response
 // becomes an ApiError carrying every listed problem; an unreachable server a plain message.
 import pkg from "../../../package.json" with { type: "json" };
+import { SourceChanged, type StreamedBody } from "./multipart.ts";
 
 export interface Problem {
   code?: string;
@@ -32,6 +33,8 @@ export interface RequestOptions {
   body?: unknown;
   /** A raw body (sent as JSON unless a content-type header says otherwise). */
   raw?: string | Uint8Array;
+  /** A body streamed with its length and type (a file upload). */
+  stream?: StreamedBody;
   headers?: Record<string, string>;
   signal?: AbortSignal;
 }
@@ -72,16 +75,22 @@ export async function send(
   const headers: Record<string, string> = { "user-agent": USER_AGENT, accept: "application/json" };
   if (target.token) headers.authorization = `Bearer ${target.token}`;
   if (target.org) headers["svc-org"] = target.org;
-  let body: string | Uint8Array | undefined;
+  let body: string | Uint8Array | ReadableStream<Uint8Array> | undefined;
   if (o.body !== undefined) body = JSON.stringify(o.body);
   else if (o.raw !== undefined) body = o.raw;
   if (body !== undefined) headers["content-type"] = "application/json";
+  if (o.stream) {
+    body = o.stream.body;
+    headers["content-type"] = o.stream.contentType;
+    // Declared, so the body goes with a Content-Length rather than chunked.
+    headers["content-length"] = String(o.stream.length);
+  }
   Object.assign(headers, lower(o.headers ?? {}));
   let res: Response;
   try {
     res = await fetch(url, { method, headers, body, signal: o.signal, redirect: "manual" });
   } catch (e) {
-    if (o.signal?.aborted) throw e;
+    if (o.signal?.aborted || e instanceof SourceChanged) throw e;
     throw new Error(`cannot reach ${target.url}: ${reason(e)}`);
   }
   const text = await res.text();

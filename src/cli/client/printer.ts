@@ -22,16 +22,21 @@ function pick(obj: unknown, fields: string[] | null): unknown {
   return Object.fromEntries(fields.map((f) => [f, o[f] ?? null]));
 }
 
+/** Throws for a --json field the command does not have (a command that changes things checks before it acts). */
+export function checkJsonFields(ctx: Ctx): void {
+  const fields = ctx.global.json;
+  if (!fields?.length || !ctx.cmd.fields) return;
+  const unknown = fields.filter((f) => !ctx.cmd.fields!.includes(f));
+  if (unknown.length)
+    throw new Error(
+      `unknown JSON field ${unknown.map((f) => JSON.stringify(f)).join(", ")}; run with --json alone for the list`,
+    );
+}
+
 /** Prints JSON: the chosen fields of each object, through --jq when given. */
 export async function printJson(ctx: Ctx, value: unknown, opts: { select?: boolean } = {}): Promise<void> {
   const fields = opts.select === false ? null : ctx.global.json;
-  if (fields?.length && ctx.cmd.fields) {
-    const unknown = fields.filter((f) => !ctx.cmd.fields!.includes(f));
-    if (unknown.length)
-      throw new Error(
-        `unknown JSON field ${unknown.map((f) => JSON.stringify(f)).join(", ")}; run with --json alone for the list`,
-      );
-  }
+  if (opts.select !== false) checkJsonFields(ctx);
   const shaped = Array.isArray(value) ? value.map((v) => pick(v, fields)) : pick(value, fields);
   if (ctx.global.jq !== undefined) {
     ctx.io.out(await runJq(shaped, ctx.global.jq));

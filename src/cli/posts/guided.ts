@@ -1,14 +1,18 @@
-// The guided `svc posts create` at a terminal: brand, channels, text or template and data, the preview with any
-// violations (edit until it fits), then when.
+// The guided `svc posts create` at a terminal: brand, channels, text or template and data, files to attach (each
+// with its alt text; uploaded before the preview), the preview with any violations (edit until it fits), then when.
 import type { Ctx } from "../client/command.ts";
 import { listItems } from "../client/pages.ts";
 import { ask, intro, logStep, logWarn, note } from "../client/prompt.ts";
-import { type PostInput, parseAt, parseData } from "./input.ts";
+import { UsageError } from "../output.ts";
+import { type GivenInput, type PostInput, parseAt, parseData } from "./input.ts";
+import { attachMedia, type MediaSource, mediaSources } from "./media.ts";
 import { type Preview, renderPreview, violationLines } from "./renditions.ts";
 
-export async function guidedInput(ctx: Ctx, given: Partial<PostInput>): Promise<PostInput> {
+/** `uploaded` collects the media uploaded here, for the caller to remove if the post is not made. */
+export async function guidedInput(ctx: Ctx, given: GivenInput, uploaded: string[]): Promise<PostInput> {
   intro("New post");
-  const input: Partial<PostInput> = { ...given };
+  const { attach: givenMedia, ...rest } = given;
+  const input: Partial<PostInput> = rest;
   if (!input.brand) {
     const brands = await listItems(ctx, "/v1/brands", {});
     if (brands.length === 0) throw new Error("this org has no brand yet; create one first");
@@ -57,6 +61,8 @@ export async function guidedInput(ctx: Ctx, given: Partial<PostInput>): Promise<
       input.data = await askData();
     }
   }
+  const attach = givenMedia ?? (await askFiles());
+  if (attach.length) input.media = await attachMedia(ctx, input.brand!, attach, uploaded, true);
   // Preview until it fits (or the person gives up).
   for (;;) {
     const p = (await ctx.api("POST", "/v1/posts/preview", { body: input })).body as Preview;
@@ -74,6 +80,33 @@ export async function guidedInput(ctx: Ctx, given: Partial<PostInput>): Promise<
     else input.content = { body: await ask.text("Text", { initial: input.content?.body }) };
   }
   return input as PostInput;
+}
+
+/** Files to attach (none is fine), each with its alt text. */
+async function askFiles(): Promise<MediaSource[]> {
+  for (;;) {
+    const raw = await ask.text("Attach files? (paths, comma-separated; Enter for none)", { required: false });
+    if (!raw) return [];
+    let sources: MediaSource[];
+    try {
+      sources = mediaSources([raw], undefined);
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      logWarn(e.message.replace(/^--media /, ""));
+      continue;
+    }
+    for (const s of sources)
+      if ("file" in s) {
+        const alt = await ask.text(
+          `Alt text for ${s.file.name} (what a screen reader says; Enter for none)`,
+          {
+            required: false,
+          },
+        );
+        if (alt) s.file.alt = alt;
+      }
+    return sources;
+  }
 }
 
 async function askData(initial?: string): Promise<unknown> {

@@ -1,8 +1,9 @@
 // The post input flags shared by preview and create: --brand, --body | --body-file FILE|- | --template KEY[@N]
-// --data JSON, --channels, --media.
+// --data JSON, --channels, --media IDS|FILES with --alt.
 import { readFileSync } from "node:fs";
 import type { Ctx } from "../client/command.ts";
 import { UsageError } from "../output.ts";
+import { type MediaSource, mediaSources } from "./media.ts";
 
 export const INPUT_OPTIONS = {
   brand: { type: "string" },
@@ -12,6 +13,7 @@ export const INPUT_OPTIONS = {
   data: { type: "string" },
   channels: { type: "string", multiple: true },
   media: { type: "string", multiple: true },
+  alt: { type: "string", multiple: true },
 } as const;
 
 export const INPUT_HELP = `  --brand BRAND        the brand (ID or slug)
@@ -20,7 +22,9 @@ export const INPUT_HELP = `  --brand BRAND        the brand (ID or slug)
   --template KEY[@N]   a template by key (or key@version, or ID) instead of text
   --data JSON          the template's data
   --channels IDS       only these channels (comma-separated or repeated; default: every active one)
-  --media IDS          media to attach (comma-separated or repeated)`;
+  --media IDS|FILES    media to attach, in order: media IDs or local files, which are uploaded first
+                       (comma-separated or repeated; images, or a video on an install with S3)
+  --alt TEXT           alt text for an uploaded file (repeated: the n-th --alt for the n-th file)`;
 
 export interface PostInput {
   brand: string;
@@ -29,6 +33,11 @@ export interface PostInput {
   data?: unknown;
   channels?: string[];
   media?: string[];
+}
+
+/** What the flags (or a guided session) gave: the media still as IDs and files, uploaded only once checked. */
+export interface GivenInput extends Omit<Partial<PostInput>, "media"> {
+  attach?: MediaSource[];
 }
 
 const list = (v: string[] | undefined) =>
@@ -65,13 +74,13 @@ export function parseData(raw: string | undefined): unknown {
 }
 
 /** The input from flags alone; null fields are what a guided session would ask for. */
-export async function inputFromFlags(ctx: Ctx): Promise<Partial<PostInput>> {
+export async function inputFromFlags(ctx: Ctx): Promise<GivenInput> {
   const f = ctx.flags;
   const body = await bodyFrom(ctx);
   if (body !== undefined && f.template !== undefined)
     throw new UsageError("give text or --template, not both");
   if (f.data !== undefined && f.template === undefined) throw new UsageError("--data goes with --template");
-  const input: Partial<PostInput> = {};
+  const input: GivenInput = {};
   if (f.brand !== undefined) input.brand = f.brand;
   if (body !== undefined) input.content = { body };
   if (f.template !== undefined) {
@@ -80,17 +89,18 @@ export async function inputFromFlags(ctx: Ctx): Promise<Partial<PostInput>> {
   }
   const channels = list(f.channels);
   if (channels?.length) input.channels = channels;
-  const media = list(f.media);
-  if (media?.length) input.media = media;
+  const attach = mediaSources(f.media, f.alt);
+  if (attach.length) input.attach = attach;
   return input;
 }
 
 /** Names the first missing flag (exit 2) for a command that cannot ask. */
-export function requireInput(input: Partial<PostInput>): PostInput {
+export function requireInput(given: GivenInput): { input: PostInput; attach: MediaSource[] } {
+  const { attach = [], ...input } = given;
   if (!input.brand) throw new UsageError("--brand is required (no terminal to ask on)");
-  if (!input.content && !input.template && !input.media?.length)
+  if (!input.content && !input.template && !attach.length)
     throw new UsageError("--body, --body-file or --template is required (no terminal to ask on)");
-  return input as PostInput;
+  return { input: input as PostInput, attach };
 }
 
 /** --at: now, next_slot, an RFC 3339 time, or a local "YYYY-MM-DD HH:MM". */

@@ -1,8 +1,9 @@
 // svc posts preview: what each channel would receive. Exits 1 when any channel has a violation, listing each
-// with its channel on stderr.
+// with its channel on stderr. Local files in --media are uploaded for the preview and removed after it.
 import type { ClientCommand } from "../client/command.ts";
 import { printJson, wantsJson } from "../client/printer.ts";
 import { INPUT_HELP, INPUT_OPTIONS, inputFromFlags, requireInput } from "./input.ts";
+import { attachMedia, discardUploads } from "./media.ts";
 import { type Preview, renderPreview, violationLines } from "./renditions.ts";
 
 export const PREVIEW_FIELDS = ["object", "valid", "renditions"] as const;
@@ -16,8 +17,15 @@ export const postsPreview: ClientCommand = {
   options: INPUT_OPTIONS,
   fields: PREVIEW_FIELDS,
   async run(ctx) {
-    const input = requireInput(await inputFromFlags(ctx));
-    const p = (await ctx.api("POST", "/v1/posts/preview", { body: input })).body as Preview;
+    const { input, attach } = requireInput(await inputFromFlags(ctx));
+    const uploaded: string[] = [];
+    let p: Preview;
+    try {
+      if (attach.length) input.media = await attachMedia(ctx, input.brand, attach, uploaded);
+      p = (await ctx.api("POST", "/v1/posts/preview", { body: input })).body as Preview;
+    } finally {
+      await discardUploads(ctx, uploaded);
+    }
     if (wantsJson(ctx)) await printJson(ctx, p);
     else ctx.io.out(renderPreview(p, ctx.c));
     const lines = violationLines(p);
