@@ -5,9 +5,9 @@
 // can be handed this client (masto 8 calls the global fetch, @slack/web-api uses axios), and rule 7 needs every
 // request to a tenant's server to go through it.
 import type { App } from "../app/context.ts";
+import { StreamedForm } from "../lib/streamed-form.ts";
 import { guardedRequest, OutboundError, type StreamBody } from "../net/guarded.ts";
 import type { PublishOutcome } from "./adapter.ts";
-import { StreamedForm } from "./multipart.ts";
 
 export interface NetworkResponse {
   status: number;

@@ -5,6 +5,7 @@
 // Errors as Discord documents them: 401/404 with code 10015 "Unknown Webhook" (deleted: the channel must be
 // connected again), 429 with retry_after and X-RateLimit-Reset-After, 400 with code 50035 and field errors.
 import type { App } from "../../app/context.ts";
+import { type StreamedFile, StreamedForm } from "../../lib/streamed-form.ts";
 import type {
   Adapter,
   ConnectInput,
@@ -23,8 +24,8 @@ import {
   secondsToMs,
   str,
 } from "../http.ts";
-import { type StreamedFile, StreamedForm, streamedVideo } from "../multipart.ts";
 import { providerOrigin } from "../origins.ts";
+import { streamedVideo } from "../streamed-video.ts";
 import { escapeDiscord } from "./escape.ts";
 
 export const DISCORD_ORIGIN = "https://discord.com";

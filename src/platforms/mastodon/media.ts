@@ -5,9 +5,10 @@
 // answers 206 until it is done. An upload that no status uses is harmless (the server deletes it later), so
 // uploading again on a retry cannot post anything twice.
 import type { App } from "../../app/context.ts";
+import { StreamedForm } from "../../lib/streamed-form.ts";
 import type { PublishMedia, PublishOutcome } from "../adapter.ts";
 import { field, type NetworkResponse, NoAnswer, networkRequest, str } from "../http.ts";
-import { StreamedForm, streamedVideo } from "../multipart.ts";
+import { streamedVideo } from "../streamed-video.ts";
 
 /** How long to wait for a 202 upload to be processed before trying the whole publish again later. */
 const PROCESSING_POLLS = 60;

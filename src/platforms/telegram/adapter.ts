@@ -5,6 +5,7 @@
 // token was revoked), 403 Forbidden (the bot was removed from the chat or blocked), 400 Bad Request (for example
 // "chat not found"), 429 with parameters.retry_after in seconds, 5xx.
 import type { App } from "../../app/context.ts";
+import { type StreamedFile, StreamedForm } from "../../lib/streamed-form.ts";
 import type {
   Adapter,
   ConnectInput,
@@ -24,8 +25,8 @@ import {
   secondsToMs,
   str,
 } from "../http.ts";
-import { type StreamedFile, StreamedForm, streamedVideo } from "../multipart.ts";
 import { providerOrigin } from "../origins.ts";
+import { streamedVideo } from "../streamed-video.ts";
 import { MP4 } from "../units.ts";
 
 export const TELEGRAM_ORIGIN = "https://api.telegram.org";

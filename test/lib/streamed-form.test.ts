@@ -4,8 +4,8 @@
 // file whose source fails or falls short cuts the request before it is whole, so no server can act on it.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Server } from "bun";
+import { StreamedForm } from "../../src/lib/streamed-form.ts";
 import { NoAnswer, networkRequest } from "../../src/platforms/http.ts";
-import { StreamedForm } from "../../src/platforms/multipart.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { networkApp } from "../helpers/networks.ts";
 import { sha256 } from "../helpers/video.ts";

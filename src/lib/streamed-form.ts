@@ -1,9 +1,10 @@
-// A multipart/form-data body built as a stream, for uploading a video to a network without holding it in memory:
-// the fields and each part's headers are small strings, and a file's bytes are read from its source as the request
-// is sent. Its length is counted up front from the files' known sizes, so it goes with a Content-Length (servers
-// that refuse chunked uploads take it), and a file whose source gives another number of bytes fails the upload
-// before it is whole.
-import type { PublishMedia } from "./adapter.ts";
+// A multipart/form-data body built as a stream, for uploading a large file without holding it in memory (a video
+// to a network, a file from the CLI): the fields and each part's headers are small strings, and a file's bytes are
+// read from its source as the request is sent, no further ahead than the request takes them. Its length is counted
+// up front from the files' known sizes, so it goes with a Content-Length (servers that refuse chunked uploads take
+// it), and a file whose source gives another number of bytes fails the upload before it is whole.
+// (Bun's fetch reads a FormData holding a Bun.file() whole into memory, and a Blob of [head, file, tail] loses the
+// file's bytes, so the parts are framed here.)
 
 export interface StreamedFile {
   filename: string;
@@ -26,6 +27,19 @@ const encoder = new TextEncoder();
 // As browsers write names in a part's header: a quote or a line break cannot end it early.
 const quoted = (s: string) => s.replaceAll('"', "%22").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
 
+/** A file's name in its part's header. One outside ASCII also goes as RFC 5987 `filename*`, which parsers prefer;
+ * the plain one, with `_` for what is not ASCII, is the fallback. */
+function filenameParams(filename: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: printable ASCII is what passes as is
+  if (/^[\x20-\x7e]*$/.test(filename)) return `; filename="${quoted(filename)}"`;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: printable ASCII is what passes as is
+  const plain = filename.replace(/[^\x20-\x7e]/g, "_");
+  return `; filename="${quoted(plain)}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+/** A file's source gave more or fewer bytes than its declared size: the body was cut before it was whole. */
+export class SourceLengthError extends Error {}
+
 export class StreamedForm {
   readonly boundary = `svc-${crypto.randomUUID().replaceAll("-", "")}`;
   private readonly parts: Part[] = [];
@@ -44,7 +58,7 @@ export class StreamedForm {
     const disposition = `Content-Disposition: form-data; name="${quoted(p.name)}"`;
     return encoder.encode(
       "file" in p
-        ? `--${this.boundary}${CRLF}${disposition}; filename="${quoted(p.file.filename)}"${CRLF}Content-Type: ${p.file.type}${CRLF}${CRLF}`
+        ? `--${this.boundary}${CRLF}${disposition}${filenameParams(p.file.filename)}${CRLF}Content-Type: ${p.file.type}${CRLF}${CRLF}`
         : `--${this.boundary}${CRLF}${disposition}${CRLF}${CRLF}`,
     );
   }
@@ -67,17 +81,21 @@ export class StreamedForm {
   stream(): ReadableStream<Uint8Array> {
     const reading: { file: FileReader | null } = { file: null };
     const chunks = this.chunks(reading);
-    return new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const next = await chunks.next();
-        if (next.done) controller.close();
-        else controller.enqueue(next.value);
+    return new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          const next = await chunks.next();
+          if (next.done) controller.close();
+          else controller.enqueue(next.value);
+        },
+        async cancel() {
+          await reading.file?.cancel().catch(() => {});
+          await chunks.return(undefined);
+        },
       },
-      async cancel() {
-        await reading.file?.cancel().catch(() => {});
-        await chunks.return(undefined);
-      },
-    });
+      // Nothing queued ahead: the next chunk is read when the request asks for it.
+      { highWaterMark: 0 },
+    );
   }
 
   private async *chunks(reading: { file: FileReader | null }): AsyncGenerator<Uint8Array, void, undefined> {
@@ -105,7 +123,8 @@ async function* fileBytes(
       const { done, value } = await reader.read();
       if (done) break;
       read += value.byteLength;
-      if (read > file.size) throw new Error(`${file.filename} is longer than its ${file.size} bytes`);
+      if (read > file.size)
+        throw new SourceLengthError(`${file.filename} is longer than its ${file.size} bytes`);
       yield value;
     }
     whole = true;
@@ -113,12 +132,6 @@ async function* fileBytes(
     reading.file = null;
     if (!whole) await reader.cancel().catch(() => {});
   }
-  if (read !== file.size) throw new Error(`${file.filename} ended after ${read} of its ${file.size} bytes`);
-}
-
-/** A medium as a streamed file, when it can be one: a video with its bytes' stream and size. */
-export function streamedVideo(m: PublishMedia, filename: string): StreamedFile | null {
-  if (m.kind !== "video" || !m.stream || m.size === undefined) return null;
-  const open = m.stream.bind(m);
-  return { filename, type: m.mime, size: m.size, open };
+  if (read !== file.size)
+    throw new SourceLengthError(`${file.filename} ended after ${read} of its ${file.size} bytes`);
 }
