@@ -8,6 +8,8 @@ import { adapterFor } from "../../src/platforms/adapters.ts";
 import { startPublishWorker } from "../../src/queue/publish/worker.ts";
 import { type TestApp, testApp } from "./app.ts";
 import type { Tenant } from "./factories.ts";
+import { upload } from "./media.ts";
+import { makeVideo } from "./video.ts";
 
 /**
  * A test App reaching the stand-ins: `origins` is what SVC_PROVIDER_ORIGINS would say; `env` adds settings (a
@@ -92,15 +94,28 @@ export async function publishLive(
   a: Tenant,
   channel: string,
   content: { body?: string; parts?: string[] },
+  media?: string[],
   // biome-ignore lint/suspicious/noExplicitAny: the API's JSON
 ): Promise<any> {
   const r = await t.request("POST", "/v1/posts", {
     key: a.liveKey,
-    body: { brand: a.brandId, content, channels: [channel] },
+    body: { brand: a.brandId, content, channels: [channel], ...(media ? { media } : {}) },
   });
   expect(r.status).toBe(201);
   await drain(t);
   return (await t.request("GET", `/v1/posts/${r.body.id}`, { key: a.liveKey })).body;
+}
+
+/** A real 2-second MP4 (320x240, made by ffmpeg) uploaded in live mode with its alt text: its ID and bytes. */
+export async function liveVideo(t: TestApp, a: Tenant, alt: string): Promise<{ id: string; bytes: Buffer }> {
+  const bytes = makeVideo({ seconds: 2, width: 320, height: 240 });
+  const r = await upload(t, a.liveKey, {
+    brand: a.brandId,
+    alt,
+    file: { bytes, name: "launch.mp4", type: "video/mp4" },
+  });
+  expect(r.status).toBe(201);
+  return { id: r.body.id, bytes };
 }
 
 /** Runs one publish worker with the real adapters until nothing is due now. */

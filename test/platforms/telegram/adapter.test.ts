@@ -9,7 +9,14 @@ import type { TestApp } from "../../helpers/app.ts";
 import { dialects } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
 import { jpeg, upload } from "../../helpers/media.ts";
-import { connectLive, drain, networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
+import {
+  connectLive,
+  drain,
+  liveVideo,
+  networkApp,
+  publishDirect,
+  publishLive,
+} from "../../helpers/networks.ts";
 import { type LocalS3, localS3 } from "../../helpers/s3.ts";
 import { makeVideo, sha256, videoMedia } from "../../helpers/video.ts";
 import { expectClean } from "../../stand-ins/server.ts";
@@ -133,25 +140,8 @@ for (const dialect of dialects) {
 
     test("a video goes whole by sendVideo, with its caption, size, length and streaming flag", async () => {
       const ch = await connectLive(t, a, "telegram", { bot_token: bot.token, chat_id: "@releasenotes" });
-      const bytes = makeVideo({ seconds: 2, width: 320, height: 240 });
-      const clip = await upload(t, a.liveKey, {
-        brand: a.brandId,
-        alt: "Launch clip",
-        file: { bytes, name: "launch.mp4", type: "video/mp4" },
-      });
-      expect(clip.status).toBe(201);
-      const r = await t.request("POST", "/v1/posts", {
-        key: a.liveKey,
-        body: {
-          brand: a.brandId,
-          channels: [ch.id],
-          content: { body: "We launched" },
-          media: [clip.body.id],
-        },
-      });
-      expect(r.status).toBe(201);
-      await drain(t);
-      const target = (await t.request("GET", `/v1/posts/${r.body.id}`, { key: a.liveKey })).body.targets[0];
+      const { id: clip, bytes } = await liveVideo(t, a, "Launch clip");
+      const target = (await publishLive(t, a, ch.id, { body: "We launched" }, [clip])).targets[0];
       expect(target.status).toBe("published");
       const m = inChannel().at(-1)!;
       expect(m.text).toBe("We launched");
