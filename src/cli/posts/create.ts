@@ -17,9 +17,10 @@ export const postsCreate: ClientCommand = {
   usage:
     "svc posts create --brand BRAND (--body TEXT | --body-file FILE|- | --template KEY[@N] --data JSON) [--media IDS|FILES [--alt TEXT]] [--at WHEN] [--by TIME] [--idempotency-key KEY]",
   help: `Flags:\n${INPUT_HELP}
-  --at WHEN              now, next_slot (default), an RFC 3339 time or "YYYY-MM-DD HH:MM" (local)
-  --by TIME              publish by this time or give up
-  --idempotency-key KEY  a retry with the same key creates nothing new (API keys; files are uploaded again)
+  --at WHEN            now, next_slot (default), an RFC 3339 time or "YYYY-MM-DD HH:MM" (local)
+  --by TIME            publish by this time or give up
+  --idempotency-key KEY
+                       a retry with the same key creates nothing new (API keys; files are uploaded again)
 
 Files in --media are checked before anything is sent, then uploaded one at a time into the brand; at a terminal
 each shows its name, size and new media ID on stderr. If an upload or the post fails, nothing is created.
