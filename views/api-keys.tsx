@@ -152,12 +152,12 @@ export function ApiKeysPage(props: KeysProps) {
                       </td>
                       <td>{k.scopes.length ? k.scopes.join(", ") : "full integration access"}</td>
                       <td>{k.brand ? (brandName.get(k.brand) ?? k.brand) : "every brand"}</td>
-                      <td>
+                      <td class="when">
                         {when(k.created_at)}
                         <br />
                         <span class="muted">{k.last_used_at ? when(k.last_used_at) : "never used"}</span>
                       </td>
-                      <td>{k.expires_at ? when(k.expires_at) : "never"}</td>
+                      <td class="when">{k.expires_at ? when(k.expires_at) : "never"}</td>
                       <td>{st}</td>
                       <td>
                         {st === "active" && props.sudo ? (

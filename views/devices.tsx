@@ -21,8 +21,8 @@ export function DeviceRowView(props: { d: DeviceRow; csrf: string }) {
         {d.name} <span class="muted">{d.hint}</span>
       </td>
       <td>{d.livemode ? <span class="tag warn">live</span> : <span class="tag">test</span>}</td>
-      <td>{when(d.created_at)}</td>
-      <td>{when(d.last_used_at)}</td>
+      <td class="when">{when(d.created_at)}</td>
+      <td class="when">{when(d.last_used_at)}</td>
       <td>
         <form method="post" action={action} hx-post={action} hx-target={`#row-${d.id}`} hx-swap="outerHTML">
           <Csrf token={props.csrf} />

@@ -109,7 +109,7 @@ export function MembersPage(props: {
                     )}
                   </td>
                   <td>{m.role}</td>
-                  <td>{when(m.joined_at)}</td>
+                  <td class="when">{when(m.joined_at)}</td>
                   {props.canManage ? (
                     <td>
                       <form method="post" action={`/members/${m.id}/role`} class="inline">
@@ -183,7 +183,7 @@ export function MembersPage(props: {
                       <tr id={`inv-${i.id}`}>
                         <td>{i.email}</td>
                         <td>{i.role}</td>
-                        <td>{when(i.expires_at)}</td>
+                        <td class="when">{when(i.expires_at)}</td>
                         <td>
                           <form method="post" action={`/members/invitations/${i.id}/revoke`} class="inline">
                             <Csrf token={f.csrf} />

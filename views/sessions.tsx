@@ -23,8 +23,8 @@ export function SessionRowView(props: { s: SessionRow; csrf: string }) {
         {agentLabel(s.user_agent)} {s.current ? <span class="tag">this browser</span> : null}
       </td>
       <td>{s.ip ?? "—"}</td>
-      <td>{when(s.created_at)}</td>
-      <td>{when(s.last_seen_at)}</td>
+      <td class="when">{when(s.created_at)}</td>
+      <td class="when">{when(s.last_seen_at)}</td>
       <td>
         {s.current ? null : (
           <form
