@@ -6,11 +6,14 @@
 import type http from "node:http";
 import type https from "node:https";
 import { type AllowSetting, NOTHING_ALLOWED, parseAllowSetting } from "./allow.ts";
+import { Deadline } from "./deadline.ts";
 import { OutboundError, originOf, toOutboundError } from "./errors.ts";
 import { checkLiteralHost, guardedLookup, type Resolver, resolveChecked, systemResolver } from "./lookup.ts";
+import { bodyFailed, isStreamBody, type StreamBody, writeStream } from "./stream-body.ts";
 
 export { OutboundError, type OutboundErrorKind } from "./errors.ts";
 export type { ResolvedAddress, Resolver } from "./lookup.ts";
+export type { StreamBody } from "./stream-body.ts";
 
 export interface GuardedRequestOptions {
   method?: string;
@@ -30,28 +33,6 @@ export interface GuardedRequestOptions {
   resolve?: Resolver;
   /** Aborting it ends the exchange at once, like the deadline (an OutboundError of kind "timeout"). */
   signal?: AbortSignal;
-}
-
-/**
-/**
- * A body read as it is sent, never held whole (a video from the bucket). Its length is announced up front
- * (Content-Length: servers that refuse chunked uploads take it), and a stream that yields more or fewer bytes fails
- * the request, cut before it is whole. It can be sent once only, so a redirect that would send it again is returned
- * rather than followed.
- */
-export interface StreamBody {
-  stream: ReadableStream<Uint8Array>;
-  length: number;
-}
-
-/** What is used of a stream's reader (Bun's and node:stream/web's types differ in the rest). */
-interface ByteReader {
-  read(): Promise<{ done: boolean; value?: Uint8Array }>;
-  cancel(reason?: unknown): Promise<void>;
-}
-
-function isStreamBody(body: unknown): body is StreamBody {
-  return typeof body === "object" && body !== null && "stream" in body;
 }
 
 export interface GuardedResponse {
@@ -245,43 +226,6 @@ function nextHop(hop: Hop, status: number, location: string): Hop {
   return { url, method, headers, body };
 }
 
-/** The total time budget; whatever is in flight when it runs out is destroyed with a timeout error. */
-class Deadline {
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private expired = false;
-  private why: string | undefined;
-  private onExpire: ((err: OutboundError) => void) | undefined;
-  private readonly timeoutMs: number;
-
-  constructor(timeoutMs: number) {
-    this.timeoutMs = timeoutMs;
-    this.timer = setTimeout(() => {
-      this.expired = true;
-      this.onExpire?.(new OutboundError("timeout", `no complete response within ${this.timeoutMs} ms`));
-    }, timeoutMs);
-  }
-
-  /** Registers what to abort; if the budget is already spent, aborts at once. */
-  watch(abort: (err: OutboundError) => void): void {
-    this.onExpire = abort;
-    if (this.expired)
-      abort(new OutboundError("timeout", this.why ?? `no complete response within ${this.timeoutMs} ms`));
-  }
-
-  /** Spends the budget now (the caller gave up): whatever is in flight is destroyed. */
-  expireNow(why: string): void {
-    clearTimeout(this.timer);
-    this.expired = true;
-    this.why = why;
-    this.onExpire?.(new OutboundError("timeout", why));
-  }
-
-  clear(): void {
-    clearTimeout(this.timer);
-    this.onExpire = undefined;
-  }
-}
-
 interface HopContext {
   allow: AllowSetting;
   resolve: Resolver;
@@ -366,49 +310,6 @@ function sendHop(hop: Hop, ctx: HopContext): Promise<HopResult> {
         if (!answered) fail(bodyFailed(url, err));
       });
     } else req.end(body as Uint8Array | undefined);
-  });
-}
-
-function bodyFailed(url: URL, err: unknown): OutboundError {
-  const why = err instanceof Error ? err.message : String(err);
-  return new OutboundError("body", `the body for ${originOf(url)} could not be read: ${why}`, { cause: err });
-}
-
-/**
- * Writes a streamed body chunk by chunk, waiting for the socket to drain, so at most a few chunks are in memory.
- * Stops once the exchange is over (answered early, or failed); fails when the source errs or gives more or fewer
- * bytes than announced, and then the request is cut before it is whole, so the server cannot act on it.
- */
-async function writeStream(
-  req: http.ClientRequest,
-  reader: ByteReader,
-  length: number,
-  over: () => boolean,
-): Promise<void> {
-  let sent = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (over()) return;
-    if (done) break;
-    if (!value) continue;
-    sent += value.byteLength;
-    if (sent > length) throw new Error(`it is longer than the ${length} bytes announced`);
-    if (!req.write(value) && !over()) await drained(req);
-  }
-  if (sent !== length) throw new Error(`it ended after ${sent} of the ${length} bytes announced`);
-  req.end();
-}
-
-/** Resolves when the socket takes more, or the request is gone. */
-function drained(req: http.ClientRequest): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      req.off("drain", done);
-      req.off("close", done);
-      resolve();
-    };
-    req.on("drain", done);
-    req.on("close", done);
   });
 }
 
