@@ -87,6 +87,13 @@ export async function startTelegram(): Promise<TelegramStandIn> {
     title: c.title,
     ...(c.username ? { username: c.username } : {}),
   });
+  /** What every sent Message starts with; a channel's posts have no sender. */
+  const messageJson = (bot: TelegramBot, c: TelegramChat, m: TelegramMessage) => ({
+    message_id: m.message_id,
+    date: Math.floor(Date.now() / 1000),
+    chat: chatJson(c),
+    ...(c.type === "channel" ? {} : { from: { id: bot.id, is_bot: true, first_name: bot.first_name } }),
+  });
 
   const s = startStandIn({
     spec,
@@ -164,12 +171,7 @@ export async function startTelegram(): Promise<TelegramStandIn> {
             body: {
               ok: true,
               result: {
-                message_id: m.message_id,
-                date: Math.floor(Date.now() / 1000),
-                chat: chatJson(c),
-                ...(c.type === "channel"
-                  ? {}
-                  : { from: { id: bot.id, is_bot: true, first_name: bot.first_name } }),
+                ...messageJson(bot, c, m),
                 text,
               },
             },
@@ -208,12 +210,7 @@ export async function startTelegram(): Promise<TelegramStandIn> {
             body: {
               ok: true,
               result: {
-                message_id: m.message_id,
-                date: Math.floor(Date.now() / 1000),
-                chat: chatJson(c),
-                ...(c.type === "channel"
-                  ? {}
-                  : { from: { id: bot.id, is_bot: true, first_name: bot.first_name } }),
+                ...messageJson(bot, c, m),
                 video: {
                   file_id: `video-${c.id}-${m.message_id}`,
                   file_unique_id: `v${c.id}${m.message_id}`,
@@ -274,12 +271,7 @@ export async function startTelegram(): Promise<TelegramStandIn> {
             messages.push(m);
           }
           const json = sent.map((m, i) => ({
-            message_id: m.message_id,
-            date: Math.floor(Date.now() / 1000),
-            chat: chatJson(c),
-            ...(c.type === "channel"
-              ? {}
-              : { from: { id: bot.id, is_bot: true, first_name: bot.first_name } }),
+            ...messageJson(bot, c, m),
             ...(m.media_group_id ? { media_group_id: m.media_group_id } : {}),
             photo: [
               {
