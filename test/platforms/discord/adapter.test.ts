@@ -9,14 +9,7 @@ import type { TestApp } from "../../helpers/app.ts";
 import { dialects } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
 import { jpeg, upload } from "../../helpers/media.ts";
-import {
-  connectLive,
-  drain,
-  liveVideo,
-  networkApp,
-  publishDirect,
-  publishLive,
-} from "../../helpers/networks.ts";
+import { connectLive, liveVideo, networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
 import { type LocalS3, localS3 } from "../../helpers/s3.ts";
 import { sha256 } from "../../helpers/video.ts";
 import {
@@ -131,18 +124,9 @@ for (const dialect of dialects) {
         file: { bytes: await jpeg(100, 100), name: "plain.jpg", type: "image/jpeg" },
       });
       expect([chart.status, plain.status]).toEqual([201, 201]);
-      const r = await t.request("POST", "/v1/posts", {
-        key: a.liveKey,
-        body: {
-          brand: a.brandId,
-          channels: [ch.id],
-          content: { body: "Quarterly numbers" },
-          media: [chart.body.id, plain.body.id],
-        },
-      });
-      expect(r.status).toBe(201);
-      await drain(t);
-      const target = (await t.request("GET", `/v1/posts/${r.body.id}`, { key: a.liveKey })).body.targets[0];
+      const target = (
+        await publishLive(t, a, ch.id, { body: "Quarterly numbers" }, [chart.body.id, plain.body.id])
+      ).targets[0];
       expect(target.status).toBe("published");
       const m = mine().at(-1)!;
       expect(m.content).toBe("Quarterly numbers");
