@@ -1,7 +1,7 @@
 // Devices: the command-line clients signed in as this person (user tokens), with sign-out for each.
 import type { Frame } from "./frame.ts";
 import { Layout } from "./layout.tsx";
-import { Csrf, when } from "./parts.tsx";
+import { ActionTable, Csrf, when } from "./parts.tsx";
 
 export interface DeviceRow {
   id: string;
@@ -45,26 +45,11 @@ export function DevicesPage(props: { f: Frame; devices: DeviceRow[] }) {
       {props.devices.length === 0 ? (
         <p id="no-devices">No command-line client is signed in as you.</p>
       ) : (
-        <div class="table-wrap">
-          <table id="devices">
-            <thead>
-              <tr>
-                <th scope="col">Device</th>
-                <th scope="col">Mode</th>
-                <th scope="col">Signed in</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span class="muted">Action</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.devices.map((d) => (
-                <DeviceRowView d={d} csrf={props.f.csrf} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ActionTable id="devices" label="Devices" columns={["Device", "Mode", "Signed in", "Last used"]}>
+          {props.devices.map((d) => (
+            <DeviceRowView d={d} csrf={props.f.csrf} />
+          ))}
+        </ActionTable>
       )}
     </Layout>
   );

@@ -75,6 +75,28 @@ export function Section(props: { title: string; children?: Child; id?: string })
   );
 }
 
+/** A table that scrolls sideways on a narrow screen (focusable, so a keyboard can scroll it), with a last column
+ * of per-row actions under a quiet heading. */
+export function ActionTable(props: { id: string; label: string; columns: string[]; children?: Child }) {
+  return (
+    <section class="table-wrap" tabindex={0} aria-label={`${props.label} (scrolls sideways)`}>
+      <table id={props.id}>
+        <thead>
+          <tr>
+            {props.columns.map((c) => (
+              <th scope="col">{c}</th>
+            ))}
+            <th scope="col">
+              <span class="muted">Action</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>{props.children}</tbody>
+      </table>
+    </section>
+  );
+}
+
 export const when = (iso: string | null | undefined) =>
   iso ? iso.replace("T", " ").slice(0, 16) + " UTC" : "—";
 

@@ -4,7 +4,7 @@
 import { agentLabel } from "./agent.ts";
 import type { Frame } from "./frame.ts";
 import { Layout } from "./layout.tsx";
-import { Csrf, when } from "./parts.tsx";
+import { ActionTable, Csrf, when } from "./parts.tsx";
 
 export interface SessionRow {
   id: string;
@@ -53,26 +53,11 @@ export function SessionsPage(props: { f: Frame; sessions: SessionRow[] }) {
   return (
     <Layout f={props.f}>
       <p>Browsers signed in as you. Signing one out ends it at its next request.</p>
-      <section class="table-wrap" tabindex={0} aria-label="Sessions (scrolls sideways)">
-        <table id="sessions">
-          <thead>
-            <tr>
-              <th scope="col">Browser</th>
-              <th scope="col">Address</th>
-              <th scope="col">Signed in</th>
-              <th scope="col">Last seen</th>
-              <th scope="col">
-                <span class="muted">Action</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.sessions.map((s) => (
-              <SessionRowView s={s} csrf={props.f.csrf} />
-            ))}
-          </tbody>
-        </table>
-      </section>
+      <ActionTable id="sessions" label="Sessions" columns={["Browser", "Address", "Signed in", "Last seen"]}>
+        {props.sessions.map((s) => (
+          <SessionRowView s={s} csrf={props.f.csrf} />
+        ))}
+      </ActionTable>
     </Layout>
   );
 }
