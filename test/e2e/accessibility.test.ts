@@ -34,7 +34,7 @@ async function violations(page: Page): Promise<string[]> {
   );
 }
 
-const PAGES = ["/home", "/org", "/api-keys", "/account/security", "/account/sessions"];
+const PAGES = ["/home", "/org", "/members", "/api-keys", "/account/security", "/account/sessions", "/account/devices"];
 
 for (const dialect of dialects) {
   describe(`dashboard accessibility (${dialect})`, () => {
