@@ -34,7 +34,15 @@ async function violations(page: Page): Promise<string[]> {
   );
 }
 
-const PAGES = ["/home", "/org", "/members", "/api-keys", "/account/security", "/account/sessions", "/account/devices"];
+const PAGES = [
+  "/home",
+  "/org",
+  "/members",
+  "/api-keys",
+  "/account/security",
+  "/account/sessions",
+  "/account/devices",
+];
 
 for (const dialect of dialects) {
   describe(`dashboard accessibility (${dialect})`, () => {
