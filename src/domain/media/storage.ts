@@ -78,8 +78,12 @@ export async function openStream(
     return new Blob([bytes as Uint8Array<ArrayBuffer>]).stream();
   }
   const { client, Bucket, Key } = bucketOf(app, row);
-  const out = await client.send(new GetObjectCommand({ Bucket, Key }));
-  return out.Body!.transformToWebStream() as ReadableStream<Uint8Array>;
+  try {
+    const out = await client.send(new GetObjectCommand({ Bucket, Key }));
+    return out.Body!.transformToWebStream() as ReadableStream<Uint8Array>;
+  } catch (e) {
+    throw unreadable(`the bucket answered ${(e as Error).name}.`);
+  }
 }
 
 /** Removes the bucket's copy (the database copy goes with its row). */

@@ -1,7 +1,8 @@
 // Where media bytes live: the database by default, an S3-compatible bucket (a real local server) once
 // SVC_S3_BUCKET is set; media stored before stay readable where they are, and deleting removes the object.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { GetObjectCommand, HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { mediaUrl } from "../../../src/domain/media/link.ts";
 import { readBytes } from "../../../src/domain/media/storage.ts";
 import { FakeClock } from "../../../src/lib/clock.ts";
 import { pruneMedia } from "../../../src/queue/tasks/media-prune.ts";
@@ -81,6 +82,21 @@ for (const dialect of dialects) {
       await bucket.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: key }));
       expect((await withS3.request("DELETE", `/v1/media/${m.id}`, { key: a.testKey })).status).toBe(200);
       await expect(bucket.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: key }))).rejects.toThrow();
+    });
+
+    test("an object gone from the bucket: its signed link answers media_unreadable, not a server error", async () => {
+      const m = (await upload(withS3, a.testKey, { brand: a.brandId, file: { bytes: await jpeg(10, 10) } }))
+        .body;
+      await bucket.send(
+        new DeleteObjectCommand({ Bucket: s3.bucket, Key: (await row(withS3, m.id)).object_key! }),
+      );
+      const link = mediaUrl(withS3.app, m.id, "sandbox").replace(
+        withS3.app.config.baseUrl,
+        "http://localhost",
+      );
+      const res = await withS3.http.handle(new Request(link));
+      expect(res.status).toBe(422);
+      expect(((await res.json()) as { code: string }).code).toBe("media_unreadable");
     });
 
     test("a video without an index is refused as media_unreadable and its streamed object removed", async () => {
