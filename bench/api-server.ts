@@ -5,6 +5,7 @@ import { Elysia } from "elysia";
 import { loadConfig } from "../src/app/config.ts";
 import { createApp } from "../src/app/context.ts";
 import { silentLogger } from "../src/app/log.ts";
+import { registerHooks } from "../src/boot.ts";
 import { createHttp } from "../src/http/server.ts";
 
 const port = Number(process.env.PORT);
@@ -21,6 +22,7 @@ if (process.argv[2] === "bare") {
   // Imported only here: it opens the database when loaded.
   (await import("./required-writes-server.ts")).requiredWritesServer(port);
 } else {
+  registerHooks();
   const app = createApp(loadConfig(), { log: silentLogger });
   const http = createHttp(app);
   Bun.serve({ hostname: "127.0.0.1", port, fetch: (r) => http.handle(r) });

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { loadConfig } from "../src/app/config.ts";
 import { type App, createApp } from "../src/app/context.ts";
 import { silentLogger } from "../src/app/log.ts";
+import { registerHooks } from "../src/boot.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { adminActor } from "../src/domain/actor.ts";
 import { createApiKey } from "../src/domain/api-keys/service.ts";
@@ -32,6 +33,7 @@ export async function apiWorld(name: string): Promise<ApiWorld> {
     SVC_MASTER_KEYS: `b:${randomBytes(32).toString("base64")}`,
     SVC_AUTO_MIGRATE: "true",
   };
+  registerHooks();
   const app = createApp(loadConfig(env), { log: silentLogger });
   await migrate(app.db, app.dialect);
   const b = await bootstrap(app, { email: "bench@example.com", org: "Bench", sandbox: false });

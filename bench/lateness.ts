@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { loadConfig } from "../src/app/config.ts";
 import { createApp } from "../src/app/context.ts";
 import { silentLogger } from "../src/app/log.ts";
+import { registerHooks } from "../src/boot.ts";
 import { migrate } from "../src/db/migrate.ts";
 import type { Adapter } from "../src/platforms/adapter.ts";
 import { startPublishWorker } from "../src/queue/publish/worker.ts";
@@ -22,6 +23,7 @@ const LATENCY_MS = 20;
 const IN_FLIGHT = 10;
 
 const url = `sqlite:${join(mkdtempSync(join(tmpdir(), "svc-bench-late-")), "l.db")}`;
+registerHooks();
 const app = createApp(
   loadConfig({
     SVC_DATABASE_URL: url,

@@ -12,6 +12,7 @@ import { sql } from "kysely";
 import { loadConfig } from "../src/app/config.ts";
 import { createApp } from "../src/app/context.ts";
 import { silentLogger } from "../src/app/log.ts";
+import { registerHooks } from "../src/boot.ts";
 import { openDatabase } from "../src/db/index.ts";
 import { migrate } from "../src/db/migrate.ts";
 import type { Adapter } from "../src/platforms/adapter.ts";
@@ -31,6 +32,7 @@ const config = loadConfig({
 });
 const database = openDatabase(url);
 await migrate(database.db, "sqlite");
+registerHooks();
 const app = createApp(config, { database, log: silentLogger });
 await seedQueue(app, N, 1000, Date.now() - 1000);
 await sql`ANALYZE`.execute(app.db);

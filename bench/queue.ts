@@ -13,6 +13,7 @@ import pg from "pg";
 import { loadConfig } from "../src/app/config.ts";
 import { type App, createApp } from "../src/app/context.ts";
 import { silentLogger } from "../src/app/log.ts";
+import { registerHooks } from "../src/boot.ts";
 import { openDatabase } from "../src/db/index.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { columns, marks, raw, rowMarks } from "../src/db/raw.ts";
@@ -62,6 +63,7 @@ async function freshApp(
   });
   const database = openDatabase(url, { poolSize: 4 });
   await migrate(database.db, dialect);
+  registerHooks();
   return { url, app: createApp(config, { database, log: silentLogger }), drop };
 }
 

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { loadConfig } from "../src/app/config.ts";
 import { createApp } from "../src/app/context.ts";
 import { silentLogger } from "../src/app/log.ts";
+import { registerHooks } from "../src/boot.ts";
 import { openDatabase } from "../src/db/index.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { adminActor } from "../src/domain/actor.ts";
@@ -45,6 +46,7 @@ const url = `http://127.0.0.1:${port}/hook`;
 
 const database = openDatabase(databaseUrl);
 await migrate(database.db, database.dialect);
+registerHooks();
 const app = createApp(
   loadConfig({
     SVC_DATABASE_URL: databaseUrl,

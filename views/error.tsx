@@ -1,5 +1,5 @@
 // A refused or failed request: what happened in words, its code, and the request ID to quote.
-import type { ServiceError } from "../src/domain/errors.ts";
+import type { ServiceError } from "../src/lib/errors.ts";
 import type { Frame } from "./frame.ts";
 import { Layout } from "./layout.tsx";
 

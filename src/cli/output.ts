@@ -1,5 +1,5 @@
 // Printing for commands: errors on stderr as `svc <cmd>: <message>`; exit 1 for runtime/API errors, 2 for usage.
-import { ServiceError } from "../domain/errors.ts";
+import { ServiceError } from "../lib/errors.ts";
 import { ApiError } from "./client/api.ts";
 import { Cancelled } from "./client/prompt.ts";
 

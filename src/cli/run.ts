@@ -28,7 +28,22 @@ Administration (where the deployment configuration is):
 Run 'svc <command> --help' for a command's flags; docs/cli.md has examples.
 `;
 
-export async function run(args: string[], io: Io = processIo): Promise<number> {
+/**
+ * What the composition root lends the command line: the process roles, and its hooks for the commands that act
+ * on the database directly (admin, migrate). main.ts passes it; it loads only for those commands.
+ */
+export interface Root {
+  serve(role: "server" | "worker" | "all"): Promise<number>;
+  registerHooks(): void;
+}
+
+const rootOf = async (): Promise<Root> => import("../boot.ts");
+
+export async function run(
+  args: string[],
+  io: Io = processIo,
+  root: () => Promise<Root> = rootOf,
+): Promise<number> {
   const argv = hoistGlobalFlags(args);
   const [cmd, ...rest] = argv;
   try {
@@ -57,13 +72,16 @@ export async function run(args: string[], io: Io = processIo): Promise<number> {
       case "server":
       case "worker":
       case "all":
-        return await serve(cmd);
+        // The server and worker code loads only for these roles, so client commands start in a fraction of the time.
+        return await (await root()).serve(cmd);
       case "admin":
+        (await root()).registerHooks();
         return await admin(rest, io);
       default:
         if (clientGroups.has(cmd)) return await client(argv, io);
         if (LEGACY_ADMIN.has(cmd)) {
           io.err(`svc ${cmd} is now svc admin ${cmd}; running that.`);
+          (await root()).registerHooks();
           return await admin(argv, io);
         }
         throw new UsageError(`unknown command ${JSON.stringify(cmd)}\n\n${USAGE}`);
@@ -158,20 +176,4 @@ async function admin(args: string[], io: Io): Promise<number> {
   }
   await found.cmd.run(found.rest, io);
   return typeof process.exitCode === "number" ? process.exitCode : 0;
-}
-
-async function serve(role: "server" | "worker" | "all"): Promise<number> {
-  const app = createApp(loadConfig());
-  // The server and worker code loads only for these roles, so client commands start in a fraction of the time.
-  const { start } = await import("../app/boot.ts");
-  const running = await start(app, role);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGTERM", stop);
-    process.once("SIGINT", stop);
-  });
-  app.log.info("shutting down");
-  // Give in-flight work up to 45 s to finish (reference §6), then leave.
-  await Promise.race([running.stop(), Bun.sleep(45_000)]);
-  return 0;
 }

@@ -2,7 +2,7 @@
 // org's data key, bound to table, row and column (ARCHITECTURE rule 6).
 import { randomBytes } from "node:crypto";
 import type { Db, Tx } from "../db/index.ts";
-import { ServiceError } from "../domain/errors.ts";
+import { ServiceError } from "../lib/errors.ts";
 import { decrypt, encrypt } from "./aead.ts";
 import type { MasterKeys } from "./master.ts";
 

@@ -1,6 +1,6 @@
 // Who is acting: an API key, a person with a user token, or the operator through `svc admin`. Every service
 // function takes one; permission checks read it and audit rows record it.
-import { ServiceError } from "./errors.ts";
+import { ServiceError } from "../lib/errors.ts";
 import type { Role, Scope } from "./scopes.ts";
 
 export interface Actor {

@@ -5,7 +5,7 @@
 // - JSON nested deeper than MAX_JSON_DEPTH, which a recursive walk (validation, templates, JSON.stringify) would
 //   overflow the stack on. The walk here is iterative, so any depth JSON.parse accepts is measured safely.
 // Each refusal is 400 parameter_invalid naming the field (dotted path, array indexes as numbers).
-import { badRequest } from "./errors.ts";
+import { badRequest } from "../lib/errors.ts";
 
 /** Deep enough for any document svc takes (a template's variables schema included), far from the stack's end. */
 export const MAX_JSON_DEPTH = 100;

@@ -2,8 +2,8 @@
 // `starting_after` for older items, `ending_before` for newer; no totals.
 import { type SelectQueryBuilder, sql } from "kysely";
 import type { DB } from "../db/schema.ts";
+import { badRequest } from "../lib/errors.ts";
 import { isId, type Prefix } from "../lib/ids.ts";
-import { badRequest } from "./errors.ts";
 
 export interface ListParams {
   limit: number;

@@ -1,7 +1,7 @@
 // Input validation with valibot. A schema says both the shape (wrong type, unknown or missing field: 400) and
 // the rules (422 with the spec's code). Rule actions carry their code in the message as "code: text".
 import * as v from "valibot";
-import { invalid, type Problem, ServiceError } from "./errors.ts";
+import { invalid, type Problem, ServiceError } from "../lib/errors.ts";
 
 /** A rule message carrying its stable code, e.g. rule("name_invalid", "Name must be 1 to 100 characters."). */
 export const rule = (code: string, text: string) => `${code}: ${text}`;

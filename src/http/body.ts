@@ -1,8 +1,9 @@
 // The request body of a /v1 route (reference §1): at most 1 MiB of UTF-8, JSON (an empty body is `{}`), sent as
 // application/json, an object, storable and not too deep (domain/input.ts); a route that takes no body refuses
 // any field.
-import { badRequest, ServiceError } from "../domain/errors.ts";
+
 import { guardJson } from "../domain/input.ts";
+import { badRequest, ServiceError } from "../lib/errors.ts";
 import type { RouteDef } from "./route.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;

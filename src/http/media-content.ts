@@ -1,9 +1,9 @@
 // GET /v1/media/{id}/content?expires&for&signature: a medium's bytes by signed link, for networks that fetch media
 // by URL. No credential: the signature is the permission. Any bad, expired or unknown link is the same 404.
 import type { App } from "../app/context.ts";
-import { ServiceError } from "../domain/errors.ts";
 import { verifyMediaLink } from "../domain/media/link.ts";
 import { openStream } from "../domain/media/storage.ts";
+import { ServiceError } from "../lib/errors.ts";
 import { isId, newId } from "../lib/ids.ts";
 import { asServiceError, problemResponse, SECURITY_HEADERS } from "./pipeline.ts";
 

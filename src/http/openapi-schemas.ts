@@ -1,37 +1,6 @@
 // Response shapes for the OpenAPI document, as JSON Schema. Tests validate real responses against them, so a
 // presenter and its documented shape cannot drift apart.
-export const EVENT_TYPES = [
-  "post.created",
-  "post.approval_requested",
-  "post.approved",
-  "post.rescheduled",
-  "post.rejected",
-  "post.published",
-  "post.partially_published",
-  "post.failed",
-  "post.canceled",
-  "post_target.published",
-  "post_target.failed",
-  "post_target.needs_attention",
-  "post_target.uncertain",
-  "channel.connected",
-  "channel.needs_reauth",
-  "template.version_created",
-  "template.version_published",
-  "approval.requested",
-  "newsletter.created",
-  "newsletter.updated",
-  "newsletter.approval_requested",
-  "newsletter.approved",
-  "newsletter.rejected",
-  "newsletter.scheduled",
-  "newsletter.rescheduled",
-  "newsletter.unscheduled",
-  "newsletter.canceled",
-  "newsletter.sent",
-  "newsletter.failed",
-  "webhook_endpoint.disabled",
-] as const;
+import { EVENT_TYPES } from "../domain/events/types.ts";
 
 // JSON Schema pieces the route files share for their response shapes.
 export const str = { type: "string" } as const;

@@ -6,7 +6,6 @@ import { type Actor, credentialOf } from "../domain/actor.ts";
 import { auditDenied } from "../domain/audit/service.ts";
 import { authenticate } from "../domain/auth/authenticate.ts";
 import { authenticateOperator, type OperatorActor } from "../domain/auth/operator.ts";
-import { badRequest, ServiceError } from "../domain/errors.ts";
 import { AnswerInTx, KeyTakenMeanwhile, storeAnswer } from "../domain/idempotency/in-tx.ts";
 import { type AnswerSeal, openAnswer, sealAnswer, showsSecret } from "../domain/idempotency/sealed.ts";
 import {
@@ -21,6 +20,7 @@ import {
 import { guardText } from "../domain/input.ts";
 import { operatorActor } from "../domain/operator/actor.ts";
 import type { RequestLog } from "../domain/requests/log.ts";
+import { badRequest, ServiceError } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { jsonOf } from "../lib/json-text.ts";
 import { readJsonBody } from "./body.ts";

@@ -1,5 +1,5 @@
 // ServiceError → RFC 9457 problem details with our extensions (reference §1).
-import { type Problem, ServiceError } from "../domain/errors.ts";
+import { type Problem, ServiceError } from "../lib/errors.ts";
 
 const TITLES: Record<number, string> = {
   400: "Bad Request",

@@ -1,6 +1,7 @@
 // Runs a PublicRouteDef (see public-route.ts).
-import { badRequest, ServiceError } from "../domain/errors.ts";
+
 import { guardJson } from "../domain/input.ts";
+import { badRequest, ServiceError } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { readBody } from "./body.ts";
 import { asServiceError, type HttpContext, jsonResponse, problemResponse } from "./pipeline.ts";

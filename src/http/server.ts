@@ -2,8 +2,8 @@
 // known path with another method is method_not_allowed with Allow.
 import { Elysia } from "elysia";
 import type { App } from "../app/context.ts";
-import { ServiceError } from "../domain/errors.ts";
 import { RequestLog } from "../domain/requests/log.ts";
+import { ServiceError } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { mcpHandler } from "../mcp/http.ts";
 import { v1PublicRoutes, v1Routes, v1Schemas } from "./api/v1/index.ts";

@@ -2,7 +2,7 @@
 // send answer 503 `mail_unavailable` and nothing pretends to have sent.
 import nodemailer from "nodemailer";
 import type { App } from "../app/context.ts";
-import { ServiceError } from "../domain/errors.ts";
+import { ServiceError } from "../lib/errors.ts";
 
 export interface MailMessage {
   to: string;

@@ -5,10 +5,10 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { App } from "../app/context.ts";
 import { authenticate } from "../domain/auth/authenticate.ts";
-import { ServiceError } from "../domain/errors.ts";
 import { guardJson } from "../domain/input.ts";
 import { readBody } from "../http/body.ts";
 import { asServiceError, MAX_BODY_BYTES, problemResponse, SECURITY_HEADERS } from "../http/pipeline.ts";
+import { ServiceError } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { type ApiCall, requestParts } from "./api.ts";
 import { createMcpServer } from "./server.ts";

@@ -11,9 +11,9 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { toJsonSchema } from "@valibot/to-json-schema";
 import pkg from "../../package.json" with { type: "json" };
-import { ServiceError } from "../domain/errors.ts";
 import { parse } from "../domain/validate.ts";
 import { problemBody } from "../http/problem.ts";
+import { ServiceError } from "../lib/errors.ts";
 import type { ApiAnswer, ApiCall } from "./api.ts";
 import type { Tool } from "./tool.ts";
 import { tools as allTools } from "./tools/index.ts";

@@ -3,7 +3,6 @@ import type { App } from "../app/context.ts";
 import { adapterFor } from "../platforms/adapters.ts";
 import { startPublishWorker } from "./publish/worker.ts";
 // Registers the webhook outbox hook in every process that runs the queue.
-import "../domain/webhooks/outbox.ts";
 import { channelsCheck } from "./tasks/channels-check.ts";
 import { engagementCollect } from "./tasks/engagement-collect.ts";
 import { eventsPrune } from "./tasks/events-prune.ts";

@@ -2,7 +2,7 @@
 // worker, and stop() shuts both down and closes the database.
 
 import { describe, expect, test } from "bun:test";
-import { start } from "../../src/app/boot.ts";
+import { start } from "../../src/boot.ts";
 import { tasks } from "../../src/queue/registry.ts";
 import { testApp } from "../helpers/app.ts";
 import { dialects, dropCreatedDatabases } from "../helpers/db.ts";

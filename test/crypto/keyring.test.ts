@@ -15,7 +15,7 @@ import {
 } from "../../src/crypto/credentials.ts";
 import { sha256hex } from "../../src/crypto/hash.ts";
 import { bootstrap } from "../../src/domain/bootstrap/service.ts";
-import { ServiceError } from "../../src/domain/errors.ts";
+import { ServiceError } from "../../src/lib/errors.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { dialects } from "../helpers/db.ts";
 import { type Tenant, tenant } from "../helpers/factories.ts";

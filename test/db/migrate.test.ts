@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { sql } from "kysely";
 import pg from "pg";
 import { migrations } from "../../migrations/index.ts";
-import { migrateInBackground } from "../../src/app/boot.ts";
+import { migrateInBackground } from "../../src/boot.ts";
 import { openDatabase } from "../../src/db/index.ts";
 import { latestVersion, MigrationLockTimeout, migrate, schemaVersion } from "../../src/db/migrate.ts";
 import type { Migration } from "../../src/db/migration.ts";

@@ -2,8 +2,8 @@
 // requested mode, shown once; "full access" is what the person's role may grant.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { issueCliKey } from "../../src/domain/api-keys/cli-key.ts";
-import { ServiceError } from "../../src/domain/errors.ts";
 import { INTEGRATION_SCOPES, scopesOfRole } from "../../src/domain/scopes.ts";
+import { ServiceError } from "../../src/lib/errors.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { dialects } from "../helpers/db.ts";
 import { member, type Tenant, tenant } from "../helpers/factories.ts";

@@ -5,7 +5,7 @@ import {
   createOperatorKey,
   revokeOperatorKey,
 } from "../../src/domain/auth/operator.ts";
-import type { ServiceError } from "../../src/domain/errors.ts";
+import type { ServiceError } from "../../src/lib/errors.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { dialects } from "../helpers/db.ts";
 import { type Tenant, tenant } from "../helpers/factories.ts";

@@ -1,7 +1,6 @@
 // Password reset by emailed link (30 minutes, once) and password change (needs the current one). Either way the
 // person's CLI tokens stop working and the account notice is mailed. Mail goes through a real SMTP receiver.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ServiceError } from "../../src/domain/errors.ts";
 import {
   changePassword,
   checkResetLink,
@@ -9,6 +8,7 @@ import {
   resetPasswordWithLink,
 } from "../../src/domain/passwords/service.ts";
 import { FakeClock } from "../../src/lib/clock.ts";
+import { ServiceError } from "../../src/lib/errors.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { dialects } from "../helpers/db.ts";
 import { type Tenant, tenant, userToken } from "../helpers/factories.ts";

@@ -3,11 +3,13 @@
 // independently of our database), then takes ADAPTER_DELAY_MS before answering.
 import { loadConfig } from "../../src/app/config.ts";
 import { createApp } from "../../src/app/context.ts";
+import { registerHooks } from "../../src/boot.ts";
 import type { Adapter } from "../../src/platforms/adapter.ts";
 import { startPublishWorker } from "../../src/queue/publish/worker.ts";
 
 const receiver = process.env.RECEIVER_URL!;
 const delay = Number(process.env.ADAPTER_DELAY_MS ?? "20");
+registerHooks();
 const app = createApp(loadConfig());
 
 const counting: Adapter = {

@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { loadConfig } from "../../src/app/config.ts";
 import { type App, createApp } from "../../src/app/context.ts";
 import { silentLogger } from "../../src/app/log.ts";
+import { registerHooks } from "../../src/boot.ts";
 import { openDatabase } from "../../src/db/index.ts";
 import type { Dialect } from "../../src/db/migration.ts";
 import { createHttp, type HttpServer } from "../../src/http/server.ts";
@@ -54,6 +55,7 @@ export async function testApp(dialect: Dialect, opts: TestAppOptions = {}): Prom
     ...opts.env,
     SVC_MASTER_KEYS: masterKeys,
   });
+  registerHooks();
   const app = createApp(config, {
     database,
     log: silentLogger,

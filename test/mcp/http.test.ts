@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { type Running, start } from "../../src/app/boot.ts";
+import { type Running, start } from "../../src/boot.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { dialects, dropCreatedDatabases } from "../helpers/db.ts";
 import { key, type Tenant, tenant } from "../helpers/factories.ts";

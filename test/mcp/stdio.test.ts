@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { type Running, start } from "../../src/app/boot.ts";
+import { type Running, start } from "../../src/boot.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { dialects, dropCreatedDatabases } from "../helpers/db.ts";
 import { type Tenant, tenant } from "../helpers/factories.ts";

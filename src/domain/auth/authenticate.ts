@@ -2,9 +2,9 @@
 import type { App } from "../../app/context.ts";
 import { parseCredential } from "../../crypto/credentials.ts";
 import { raw } from "../../db/raw.ts";
+import { ServiceError } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
 import type { Actor } from "../actor.ts";
-import { ServiceError } from "../errors.ts";
 import { type Role, scopesOfRole } from "../scopes.ts";
 import { scopesOfColumn } from "./key-scopes.ts";
 

@@ -3,8 +3,8 @@
 import type { App } from "../../app/context.ts";
 import { hintOf, newOperatorKey, parseCredential } from "../../crypto/credentials.ts";
 import { sha256hex } from "../../crypto/hash.ts";
+import { ServiceError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
-import { ServiceError } from "../errors.ts";
 
 const refuse = (code: "operator_key_invalid" | "operator_key_revoked", message: string) =>
   new ServiceError(401, code, message, { headers: { "WWW-Authenticate": 'Bearer realm="svc"' } });

@@ -2,7 +2,7 @@
 // sign-in, owner changes and deleting the org (interface.md Authentication 3 and 8). The dashboard session records
 // when its person last confirmed; domain functions that need it take that time and call requireRecentAuth.
 import type { App } from "../../app/context.ts";
-import { ServiceError } from "../errors.ts";
+import { ServiceError } from "../../lib/errors.ts";
 
 /** How long a password confirmation counts as recent. */
 export const SUDO_WINDOW_MS = 10 * 60_000;

@@ -3,10 +3,10 @@
 // for visibility: another person's token reads as missing.
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
+import { notFound, ServiceError } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
 import type { Actor } from "../actor.ts";
 import { audit } from "../audit/service.ts";
-import { notFound, ServiceError } from "../errors.ts";
 import { inTx } from "../tx.ts";
 import { presentUserToken } from "./user-token-present.ts";
 

@@ -4,8 +4,8 @@
 // verifies in constant time, rejects expired tokens and accepts each once (docs/hosting.md shows one).
 import { createHmac } from "node:crypto";
 import type { App } from "../../app/context.ts";
+import { ServiceError } from "../../lib/errors.ts";
 import type { Actor } from "../actor.ts";
-import { ServiceError } from "../errors.ts";
 
 export const HANDOFF_TTL_SECONDS = 300;
 

@@ -10,3 +10,8 @@ export type BootstrapHook = (
   brandId: string,
 ) => Promise<Record<string, unknown>>;
 export const afterBootstrapHooks: BootstrapHook[] = [];
+
+/** Adds a hook once (registering twice is harmless). */
+export function onBootstrap(hook: BootstrapHook): void {
+  if (!afterBootstrapHooks.includes(hook)) afterBootstrapHooks.push(hook);
+}

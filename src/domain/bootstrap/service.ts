@@ -5,7 +5,6 @@ import { adminActor } from "../actor.ts";
 import { audit } from "../audit/service.ts";
 import { presentBrand } from "../brands/present.ts";
 import { BrandCreate, DEFAULT_SLOTS } from "../brands/schema.ts";
-import "../channels/bootstrap.ts";
 import { slugify } from "../brands/service.ts";
 import { insertOrg, presentOrg } from "../orgs/service.ts";
 import { scopesOfRole } from "../scopes.ts";

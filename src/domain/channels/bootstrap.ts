@@ -1,11 +1,12 @@
 // Bootstrap gives the first brand a test-mode sandbox channel (emulating Bluesky), so a new install can post
-// in test mode at once. Imported by domain/bootstrap/service.ts, which runs the hooks.
-import { afterBootstrapHooks } from "../bootstrap/hooks.ts";
+// in test mode at once. Registered as a bootstrap hook by the composition root (src/boot.ts).
+import type { BootstrapHook } from "../bootstrap/hooks.ts";
 import { connectChannel } from "./service.ts";
 
-afterBootstrapHooks.push(async (tx, app, actor, brandId) => ({
+/** A bootstrap hook: the first brand gets a sandbox channel emulating Bluesky, so a new install can post at once. */
+export const sandboxChannel: BootstrapHook = async (tx, app, actor, brandId) => ({
   channel: await connectChannel(tx, app, { ...actor, livemode: false }, brandId, {
     provider: "sandbox",
     emulates: "bluesky",
   }),
-}));
+});

@@ -3,8 +3,8 @@
 import type { App } from "../../app/context.ts";
 import type { Db, Tx } from "../../db/index.ts";
 import type { ChannelsTable } from "../../db/tables/channels.ts";
+import { type Problem, problem, ServiceError } from "../../lib/errors.ts";
 import type { PlatformRules } from "../../platforms/types.ts";
-import { type Problem, problem, ServiceError } from "../errors.ts";
 
 export interface SplitFields {
   settings: Record<string, string>;

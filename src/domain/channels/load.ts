@@ -3,9 +3,9 @@
 import type { Db, Tx } from "../../db/index.ts";
 import { columns, dialectOf, raw } from "../../db/raw.ts";
 import type { ChannelsTable } from "../../db/tables/channels.ts";
+import { notFound, type Problem, problem } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
 import { type Actor, brandVisible } from "../actor.ts";
-import { notFound, type Problem, problem } from "../errors.ts";
 import { rowInScope } from "../scope.ts";
 
 export async function loadChannel(

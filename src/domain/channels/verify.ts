@@ -1,10 +1,10 @@
 // Checking a live channel's credentials with its network before it is saved (connect, reconnect) and every day
 // after (`channels.check`). The network is asked outside any transaction: a slow network never holds one.
 import type { App } from "../../app/context.ts";
+import { invalid, problem, ServiceError } from "../../lib/errors.ts";
 import type { ConnectedAccount, ConnectOutcome } from "../../platforms/adapter.ts";
 import { adapterFor } from "../../platforms/adapters.ts";
 import type { PlatformRules } from "../../platforms/types.ts";
-import { invalid, problem, ServiceError } from "../errors.ts";
 import type { SplitFields } from "./fields.ts";
 
 /** What the network said about the credentials, and what to keep in place of what was given. */

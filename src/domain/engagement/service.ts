@@ -5,9 +5,9 @@ import type { App } from "../../app/context.ts";
 import type { Db, Tx } from "../../db/index.ts";
 import type { TargetEngagementTable } from "../../db/tables/engagement.ts";
 import { iso } from "../../lib/clock.ts";
+import { invalid, problem } from "../../lib/errors.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { loadBrand } from "../brands/service.ts";
-import { invalid, problem } from "../errors.ts";
 import { loadTarget } from "../posts/load.ts";
 import { presentReading, totalOf } from "./present.ts";
 

@@ -5,6 +5,9 @@ import { flushPending, type PendingWrites, pendingWrites, raw, rowMarks } from "
 import { newId } from "../../lib/ids.ts";
 import type { Actor } from "../actor.ts";
 import { afterEventHooks } from "./hooks.ts";
+import type { RecordedEvent } from "./types.ts";
+
+export type { RecordedEvent };
 
 export interface EventScope {
   orgId: string;
@@ -17,16 +20,6 @@ export const scopeOf = (actor: Actor): EventScope => ({
   livemode: actor.livemode,
   requestId: actor.requestId,
 });
-
-export interface RecordedEvent {
-  id: string;
-  org_id: string;
-  livemode: boolean;
-  type: string;
-  request_id: string | null;
-  created_at: number;
-  data: { object: unknown };
-}
 
 export interface NewEvent {
   scope: EventScope;

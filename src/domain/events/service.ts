@@ -1,12 +1,12 @@
 // Reading events: the list (30 days, newest first, filter by type) and one event by ID. The live stream is in
 // stream.ts. Events are org-wide, so a brand-limited key may not read them (reference §1).
 import type { App } from "../../app/context.ts";
-import { EVENT_TYPES } from "../../http/openapi-schemas.ts";
+import { badRequest, forbidden, notFound } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
 import { type Actor, requireScope } from "../actor.ts";
-import { badRequest, forbidden, notFound } from "../errors.ts";
 import { listParams, page } from "../pagination.ts";
 import { presentEvent } from "./present.ts";
+import { EVENT_TYPES } from "./types.ts";
 
 export const EVENT_RETENTION_MS = 30 * 86400_000;
 

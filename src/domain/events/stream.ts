@@ -3,12 +3,12 @@
 // stream then writes `retry: 3000` and `: connected`, one frame per event, and `: ping` after 15 s idle; it
 // resumes after Last-Event-ID (or starting_after) in feed order, so a reconnect sees no gap and no duplicate.
 import type { App } from "../../app/context.ts";
+import { badRequest, notFound } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
 import type { Actor } from "../actor.ts";
 import { CREDENTIALS_SIGNAL, credentialStillValid } from "../auth/still-valid.ts";
-import { badRequest, notFound } from "../errors.ts";
 import { type Cursor, cursorOf, type FeedRow, headCursor, readAfter } from "./feed.ts";
-import { afterEventHooks } from "./hooks.ts";
+import type { EventHook } from "./hooks.ts";
 import { nudge } from "./nudge.ts";
 import { presentEvent } from "./present.ts";
 import { isEventType, requireEventsRead } from "./service.ts";
@@ -19,8 +19,8 @@ export const POLL_MS = 500;
 export const CREDENTIAL_CHECK_MS = 2_000;
 const BATCH = 100;
 
-// Every event written in this process wakes the streams it serves.
-afterEventHooks.push(async (_tx, app) => nudge(app, "events"));
+/** An event hook: every event written in this process wakes the streams it serves. */
+export const wakeStreams: EventHook = async (_tx, app) => nudge(app, "events");
 
 export interface StreamInput {
   types?: string | undefined;

@@ -3,7 +3,7 @@
 import type { App } from "../../app/context.ts";
 import { sha256hex } from "../../crypto/hash.ts";
 import { raw } from "../../db/raw.ts";
-import { conflict, ServiceError } from "../errors.ts";
+import { conflict, ServiceError } from "../../lib/errors.ts";
 import { isUniqueViolation } from "../tx.ts";
 
 const ABANDONED_MS = 5 * 60_000;

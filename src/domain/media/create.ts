@@ -5,12 +5,12 @@
 import { createHash } from "node:crypto";
 import type { App } from "../../app/context.ts";
 import type { MediaTable } from "../../db/tables/media.ts";
+import { badRequest, invalid, problem } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { guardedRequest, OutboundError, parseOutboundUrl } from "../../net/guarded.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
 import { loadBrand } from "../brands/service.ts";
-import { badRequest, invalid, problem } from "../errors.ts";
 import { inTx } from "../tx.ts";
 import { parse } from "../validate.ts";
 import { webhookAllow } from "../webhooks/allow.ts";

@@ -3,11 +3,11 @@
 // what it refuses (violations) and what publishing will resize (notices).
 import type { Db, Tx } from "../../db/index.ts";
 import type { MediaTable } from "../../db/tables/media.ts";
+import { type Problem, problem } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
 import { checkImage, checkVideo } from "../../platforms/media.ts";
 import type { Notice, PlatformRules, Violation } from "../../platforms/types.ts";
 import type { Actor } from "../actor.ts";
-import { type Problem, problem } from "../errors.ts";
 
 export async function loadPostMedia(
   db: Db | Tx,

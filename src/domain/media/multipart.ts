@@ -6,7 +6,7 @@ import { once } from "node:events";
 import type { Readable } from "node:stream";
 import busboy from "busboy";
 import type { App } from "../../app/context.ts";
-import { badRequest, invalid, problem, type ServiceError } from "../errors.ts";
+import { badRequest, invalid, problem, type ServiceError } from "../../lib/errors.ts";
 import { BucketWriter } from "./bucket-writer.ts";
 import { GrowthCollector } from "./growth.ts";
 import { objectKey, s3Client } from "./s3.ts";

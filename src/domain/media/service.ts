@@ -3,10 +3,10 @@
 import type { App } from "../../app/context.ts";
 import type { Db, Tx } from "../../db/index.ts";
 import type { MediaTable } from "../../db/tables/media.ts";
+import { conflict, notFound } from "../../lib/errors.ts";
 import { type Actor, brandVisible, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
 import { loadBrand } from "../brands/service.ts";
-import { conflict, notFound } from "../errors.ts";
 import { listParams, page } from "../pagination.ts";
 import { rowInScope } from "../scope.ts";
 import { inTx } from "../tx.ts";

@@ -4,7 +4,7 @@ import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from "@aws-sd
 import type { App } from "../../app/context.ts";
 import type { Db, Tx } from "../../db/index.ts";
 import type { MediaTable } from "../../db/tables/media.ts";
-import { ServiceError } from "../errors.ts";
+import { ServiceError } from "../../lib/errors.ts";
 import { objectKey, s3Client } from "./s3.ts";
 
 export type Placement = Pick<MediaTable, "storage" | "bucket" | "object_key">;

@@ -2,9 +2,9 @@
 // token, the dashboard, or the operator's `svc admin`), never an API key; and owner changes need a recent password
 // confirmation, which only the dashboard can give, so a user token is told to use the dashboard.
 import type { App } from "../../app/context.ts";
+import { ServiceError } from "../../lib/errors.ts";
 import type { Actor } from "../actor.ts";
 import { requireRecentAuth } from "../auth/sudo.ts";
-import { ServiceError } from "../errors.ts";
 
 /** Refuses API keys: members, invitations and org settings accept user tokens only. */
 export function requirePersonCredential(actor: Actor): void {

@@ -5,9 +5,9 @@
 import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
+import { ServiceError } from "../../lib/errors.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
-import { ServiceError } from "../errors.ts";
 import { requireOwnerChange, requirePersonCredential, type SudoOptions } from "../members/guard.ts";
 import { inTx } from "../tx.ts";
 import { loadOrg } from "./orgs.ts";

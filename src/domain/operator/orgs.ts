@@ -3,11 +3,11 @@
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
 import type { OrgsTable } from "../../db/schema.ts";
+import { conflict, notFound } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
 import type { Actor } from "../actor.ts";
 import { audit } from "../audit/service.ts";
 import type { OperatorActor } from "../auth/operator.ts";
-import { conflict, notFound } from "../errors.ts";
 import { presentOrg } from "../orgs/service.ts";
 import { listParams, page } from "../pagination.ts";
 import { inTx, isUniqueViolation } from "../tx.ts";

@@ -3,7 +3,7 @@
 import type { Db, Tx } from "../../db/index.ts";
 import { dialectOf, raw } from "../../db/raw.ts";
 import type { OrgsTable } from "../../db/schema.ts";
-import { ServiceError } from "../errors.ts";
+import { ServiceError } from "../../lib/errors.ts";
 
 export type LimitName = "brands" | "channels" | "members" | "posts_per_month";
 type Limits = Pick<OrgsTable, `limit_${LimitName}`>;

@@ -2,8 +2,8 @@
 // operator bills by; owners and admins see it against their limits (GET /v1/org). Brands, live channels and
 // members are counted as of now; posts and published targets are those of the month.
 import type { App } from "../../app/context.ts";
+import { badRequest } from "../../lib/errors.ts";
 import { idAtTime } from "../../lib/ids.ts";
-import { badRequest } from "../errors.ts";
 
 export function monthBounds(month: string | undefined, now: number): { start: number; end: number } {
   const d = new Date(now);

@@ -1,9 +1,9 @@
 // Cancel: every target not yet published, failed, publishing or canceled becomes canceled; nothing left to
 // cancel is 409 post_not_cancelable.
 import type { App } from "../../app/context.ts";
+import { conflict } from "../../lib/errors.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
-import { conflict } from "../errors.ts";
 import { recordEvent, scopeOf } from "../events/record.ts";
 import { releaseSlots } from "../slots/take.ts";
 import { inTx } from "../tx.ts";

@@ -1,8 +1,8 @@
 // Finding posts and targets in the actor's org and mode; anything else looks missing.
 import type { Db, Tx } from "../../db/index.ts";
 import type { PostsTable, PostTargetsTable } from "../../db/tables/posts.ts";
+import { notFound } from "../../lib/errors.ts";
 import { type Actor, brandVisible } from "../actor.ts";
-import { notFound } from "../errors.ts";
 import { rowInScope } from "../scope.ts";
 import { presentPost } from "./present.ts";
 

@@ -1,6 +1,6 @@
 // metadata: at most 50 string pairs, keys 1-40 characters, values at most 500 (metadata_invalid);
 // metadata.svc_simulate is reserved for test mode and known values (reference §3).
-import { type Problem, problem } from "../errors.ts";
+import { type Problem, problem } from "../../lib/errors.ts";
 
 export const SIMULATE_KEY = "svc_simulate";
 

@@ -2,8 +2,8 @@
 // the answer (valid: false), not an error; a request that cannot be rendered at all (unknown template, invalid
 // data, a missing channel) is a 422 as it would be for a create.
 import type { App } from "../../app/context.ts";
+import { invalid } from "../../lib/errors.ts";
 import { type Actor, requireScope } from "../actor.ts";
-import { invalid } from "../errors.ts";
 import { PREVIEW_POST_ID } from "../render/lazy.ts";
 import { parse } from "../validate.ts";
 import { preparePost } from "./prepare.ts";

@@ -1,6 +1,6 @@
 // publish_at: "now" (default), "next_slot" or RFC 3339, at most 366 days ahead and 15 minutes back (a time up to
 // 15 minutes past counts as now); publish_by: after publish_at and in the future, default publish_at + 24 h.
-import { type Problem, problem } from "../errors.ts";
+import { type Problem, problem } from "../../lib/errors.ts";
 
 export const MAX_AHEAD_MS = 366 * 86400_000;
 export const MAX_BACK_MS = 15 * 60_000;

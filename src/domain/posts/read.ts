@@ -1,10 +1,10 @@
 // Reading posts: get one (with its targets), list with filters, and a target's attempts.
 import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
+import { badRequest, invalid, problem } from "../../lib/errors.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { loadBrand } from "../brands/service.ts";
 import { engagementOf } from "../engagement/service.ts";
-import { badRequest, invalid, problem } from "../errors.ts";
 import { listParams, page } from "../pagination.ts";
 import { loadPost, loadTarget, targetsOf } from "./load.ts";
 import { presentAttempt, presentPost } from "./present.ts";

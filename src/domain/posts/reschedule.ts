@@ -4,11 +4,11 @@
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
 import type { PostsTable } from "../../db/tables/posts.ts";
+import { conflict, invalid, problem } from "../../lib/errors.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
 import type { Slot } from "../brands/schema.ts";
 import { loadBrand } from "../brands/service.ts";
-import { conflict, invalid, problem } from "../errors.ts";
 import { recordEvent, scopeOf } from "../events/record.ts";
 import { isSlotTime } from "../slots/next.ts";
 import { releaseSlots, takeExactSlot, takeNextSlot } from "../slots/take.ts";

@@ -3,11 +3,11 @@
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
 import type { PostsTable } from "../../db/tables/posts.ts";
+import { conflict, forbidden } from "../../lib/errors.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { isActingCredential } from "../api-keys/service.ts";
 import { audit } from "../audit/service.ts";
 import { loadBrand } from "../brands/service.ts";
-import { conflict, forbidden } from "../errors.ts";
 import { recordEvent, scopeOf } from "../events/record.ts";
 import { releaseSlots, takeNextSlot } from "../slots/take.ts";
 import { inTx } from "../tx.ts";

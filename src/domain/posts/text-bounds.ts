@@ -1,7 +1,7 @@
 // A post's own text (content.body, content.parts, overrides) is measured, cut, link-tagged and split per network
 // on the event loop every tenant shares, in time that grows with its length: a 1 MiB body held the process for
 // seconds. Like a template's rendered output, it is at most 64 KiB, checked before any of that work.
-import { type Problem, problem } from "../errors.ts";
+import { type Problem, problem } from "../../lib/errors.ts";
 import { TEMPLATE_LIMIT_BYTES, utf8Length } from "../templates/limits.ts";
 
 const tooLarge = (param: string, size: number) =>

@@ -2,11 +2,11 @@
 // It runs for each channel of every POST /v1/posts and preview, so it does no I/O, parses each template text once
 // (an LRU keyed by the text), and takes data that the caller has already checked against the variables schema.
 
+import { type Problem, problem } from "../../lib/errors.ts";
 import { measure } from "../../platforms/counting.ts";
 import { applyFit, checkParts, partLimit } from "../../platforms/fit.ts";
 import { DEFAULT_EMULATES, rulesFor } from "../../platforms/registry.ts";
 import type { Counting, Fit, Provider, Violation } from "../../platforms/types.ts";
-import { type Problem, problem } from "../errors.ts";
 import { type ParseResult, parseTemplate } from "../templates/language/parse.ts";
 import { renderTemplate } from "../templates/language/render.ts";
 import { Lru } from "../templates/lru.ts";

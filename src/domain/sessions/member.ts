@@ -1,8 +1,8 @@
 // Who a signed-in session acts as: the person, in the org the session has chosen (the org switcher), in the
 // session's mode (the test/live switcher). Pages call the domain with this Actor, like a user token would.
 import type { App } from "../../app/context.ts";
+import { notFound } from "../../lib/errors.ts";
 import type { Actor } from "../actor.ts";
-import { notFound } from "../errors.ts";
 import { type Role, scopesOfRole } from "../scopes.ts";
 import { inTx } from "../tx.ts";
 import type { Session } from "./service.ts";

@@ -7,8 +7,8 @@ import { randomBase62, safeEqual, sha256hex } from "../../crypto/hash.ts";
 import type { Db, Tx } from "../../db/index.ts";
 import type { SessionStage, WebSessionsTable } from "../../db/tables/sessions.ts";
 import { iso, isoOrNull } from "../../lib/clock.ts";
+import { notFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
-import { notFound } from "../errors.ts";
 import { inTx } from "../tx.ts";
 
 /** An anonymous session (before sign-in) lives 2 hours; a signed-in one 30 days, ended by 7 idle days. */

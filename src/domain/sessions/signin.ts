@@ -4,7 +4,7 @@
 import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
 import type { SessionStage } from "../../db/tables/sessions.ts";
-import { ServiceError } from "../errors.ts";
+import { ServiceError } from "../../lib/errors.ts";
 import { verifyPasskeySignIn } from "../mfa/passkeys.ts";
 import { spendRecoveryCode } from "../mfa/recovery.ts";
 import { hasSecondFactor, mfaOf, mfaRequiredFor } from "../mfa/status.ts";

@@ -3,8 +3,8 @@
 import { sql } from "kysely";
 import type { Dialect, Tx } from "../../db/index.ts";
 import type { BrandsTable } from "../../db/schema.ts";
+import { conflict, invalid, problem, ServiceError } from "../../lib/errors.ts";
 import type { Slot } from "../brands/schema.ts";
-import { conflict, invalid, problem, ServiceError } from "../errors.ts";
 import { SEARCH_DAYS, slotTimes } from "./next.ts";
 
 const RETRIES = 5;

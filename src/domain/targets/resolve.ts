@@ -2,10 +2,10 @@
 // published (they saw it on the network). Any other state is 409 target_not_resolvable.
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
+import { conflict } from "../../lib/errors.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
 import { startEngagement } from "../engagement/start.ts";
-import { conflict } from "../errors.ts";
 import { recordEvent, scopeOf } from "../events/record.ts";
 import { loadTarget } from "../posts/load.ts";
 import { lockPosts } from "../posts/lock.ts";

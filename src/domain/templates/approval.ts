@@ -1,6 +1,6 @@
 // A template's `approval` decides whether posts made from it wait for a person: `inherit` follows the brand's
 // policy, `required` and `not_required` override it (reference §6, Approval).
-import { type Problem, problem } from "../errors.ts";
+import { type Problem, problem } from "../../lib/errors.ts";
 
 export const APPROVALS = ["inherit", "required", "not_required"] as const;
 export type Approval = (typeof APPROVALS)[number];

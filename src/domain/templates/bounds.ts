@@ -1,7 +1,7 @@
 // What one template may cost. Its variables schema, examples and texts come from a tenant and are compiled,
 // checked and rendered in this process, on the event loop every tenant shares: each is bounded before any of that
 // work starts, so no template (and no preview of one) can hold the process for long.
-import { type Problem, problem } from "../errors.ts";
+import { type Problem, problem } from "../../lib/errors.ts";
 import { isRecord } from "./json.ts";
 import { TEMPLATE_LIMIT_BYTES, utf8Length } from "./limits.ts";
 import { compilePattern } from "./patterns.ts";

@@ -1,6 +1,6 @@
 // A template is named by a key its brand chooses (`release-notes`) and referenced by key, by `key@<version>`, or
 // by ID. Keys may not start with `tmpl_`, so a reference that does is always an ID and never ambiguous.
-import { type Problem, problem } from "../errors.ts";
+import { type Problem, problem } from "../../lib/errors.ts";
 
 const KEY = /^[a-z0-9_-]{1,100}$/;
 // `tmpl_` and a UUIDv7 in lowercase Crockford base32: 26 characters, the first 0-7 (reference §1, IDs).

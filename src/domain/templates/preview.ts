@@ -3,11 +3,11 @@
 // fit the variables, is a 422; a text that is too long for a network is a violation in the body, not an error.
 import type { App } from "../../app/context.ts";
 import type { BrandsTable } from "../../db/schema.ts";
+import { badRequest, invalid, type Problem, problem } from "../../lib/errors.ts";
 import { isProvider } from "../../platforms/registry.ts";
 import { providers as allProviders, type Provider } from "../../platforms/types.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { loadBrand } from "../brands/service.ts";
-import { badRequest, invalid, type Problem, problem } from "../errors.ts";
 import { loadRender, PREVIEW_POST_ID, type RenderViolation } from "../render/lazy.ts";
 import { findTemplate } from "./resolve.ts";
 import { parseCollecting, TemplatePreview } from "./schema.ts";

@@ -2,9 +2,9 @@
 // preview names (`key`, `key@N` or an ID) within one brand, where a miss is a problem of the request.
 import type { Db, Tx } from "../../db/index.ts";
 import type { TemplatesTable, TemplateVersionsTable } from "../../db/tables/templates.ts";
+import { invalid, notFound, type Problem, problem } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
 import { type Actor, brandVisible } from "../actor.ts";
-import { invalid, notFound, type Problem, problem } from "../errors.ts";
 import { isProblem, parseTemplateRef } from "./key.ts";
 import type { TemplateSource } from "./source.ts";
 

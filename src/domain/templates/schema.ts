@@ -1,7 +1,7 @@
 // Request shapes for templates. Valibot decides the shape (a wrong type or unknown field is a 400); the rules of a
 // template source are checked by validateSource, so one 422 can list the key, approval and every source problem.
 import * as v from "valibot";
-import { type Problem, ServiceError } from "../errors.ts";
+import { type Problem, ServiceError } from "../../lib/errors.ts";
 import { name, parse } from "../validate.ts";
 
 const source = {

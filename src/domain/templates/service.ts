@@ -3,12 +3,12 @@
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
 import type { TemplatesTable, TemplateVersionsTable } from "../../db/tables/templates.ts";
+import { badRequest, conflict, forbidden, invalid, notFound, type Problem } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { isProvider } from "../../platforms/registry.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
 import { loadBrand } from "../brands/service.ts";
-import { badRequest, conflict, forbidden, invalid, notFound, type Problem } from "../errors.ts";
 import { recordEvent, scopeOf } from "../events/record.ts";
 import { listParams, page } from "../pagination.ts";
 import { inTx, isUniqueViolation } from "../tx.ts";

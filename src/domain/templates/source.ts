@@ -2,7 +2,7 @@
 // an author (or an agent) fixing a template should see the full list in one round trip, each problem with the
 // `param` it belongs to.
 import type { ValidateFunction } from "ajv/dist/2020";
-import { type Problem, problem } from "../errors.ts";
+import { type Problem, problem } from "../../lib/errors.ts";
 import { examplesBound, textBound } from "./bounds.ts";
 import type { Template } from "./language/ast.ts";
 import { checkTemplate } from "./language/check.ts";

@@ -2,7 +2,7 @@
 // every preview and post checks data against it, so compiled validators are kept by the schema's JSON text.
 import type Ajv2020Type from "ajv/dist/2020";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020";
-import { type Problem, problem } from "../errors.ts";
+import { type Problem, problem } from "../../lib/errors.ts";
 import { nestsDeeperThan, TEMPLATE_BOUNDS, variablesBounds } from "./bounds.ts";
 import { isRecord } from "./json.ts";
 import { TEMPLATE_LIMIT_BYTES, utf8Length } from "./limits.ts";

@@ -6,9 +6,9 @@ import type { Tx } from "../../db/index.ts";
 import { raw } from "../../db/raw.ts";
 import type { WebhookDeliveriesTable } from "../../db/tables/webhooks.ts";
 import { newId } from "../../lib/ids.ts";
-import { afterEventHooks, type EventHook } from "../events/hooks.ts";
+import type { EventHook } from "../events/hooks.ts";
 import { nudge } from "../events/nudge.ts";
-import type { RecordedEvent } from "../events/record.ts";
+import type { RecordedEvent } from "../events/types.ts";
 
 export const subscribes = (enabledEvents: string, type: string): boolean => {
   const list = JSON.parse(enabledEvents) as string[];
@@ -58,5 +58,3 @@ export const enqueueDeliveries: EventHook = async (tx: Tx, app: App, events: Rec
   await tx.insertInto("webhook_deliveries").values(rows).execute();
   nudge(app, "webhooks");
 };
-
-if (!afterEventHooks.includes(enqueueDeliveries)) afterEventHooks.push(enqueueDeliveries);

@@ -3,17 +3,16 @@
 import type { App } from "../../app/context.ts";
 import type { Db, Tx } from "../../db/index.ts";
 import type { WebhookEndpointsTable } from "../../db/tables/webhooks.ts";
+import { notFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
-import { notFound } from "../errors.ts";
 import { refuseBrandLimited } from "../events/service.ts";
 import { listParams, page } from "../pagination.ts";
 import { rowInScope } from "../scope.ts";
 import { inTx } from "../tx.ts";
 import { parse } from "../validate.ts";
 // Whoever manages endpoints also writes their deliveries: importing the service registers the outbox hook.
-import "./outbox.ts";
 import { presentDelivery, presentEndpoint } from "./present.ts";
 import { EndpointCreate, EndpointUpdate, normalizeEvents, SecretRoll } from "./schema.ts";
 import { newEndpointSecret, sealSecret } from "./secrets.ts";

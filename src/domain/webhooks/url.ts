@@ -2,9 +2,9 @@
 // mode. An IP literal outside what SVC_ALLOW_PRIVATE_WEBHOOKS allows is refused now for a quick answer; names are
 // not resolved here: the guarded client checks every resolved address when it connects (ARCHITECTURE rule 7).
 import type { App } from "../../app/context.ts";
+import { invalid, problem } from "../../lib/errors.ts";
 import { OutboundError, parseOutboundUrl } from "../../net/guarded.ts";
 import { checkLiteralHost } from "../../net/lookup.ts";
-import { invalid, problem } from "../errors.ts";
 import { webhookAllow } from "./allow.ts";
 
 export function checkEndpointUrl(app: App, livemode: boolean, input: string): string {

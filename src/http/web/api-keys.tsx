@@ -5,8 +5,8 @@ import { ApiKeysPage, type KeysProps } from "../../../views/api-keys.tsx";
 import { createApiKey, listApiKeys, revokeApiKey, rollApiKey } from "../../domain/api-keys/service.ts";
 import { isRecentAuth } from "../../domain/auth/sudo.ts";
 import { listBrands } from "../../domain/brands/service.ts";
-import { ServiceError } from "../../domain/errors.ts";
 import { ADMIN_SCOPES, INTEGRATION_SCOPES, scopesOfRole } from "../../domain/scopes.ts";
+import { ServiceError } from "../../lib/errors.ts";
 import type { WebRoute } from "./index.tsx";
 import { fieldErrors, frame, redirect, render, setFlash, type Web } from "./page.ts";
 

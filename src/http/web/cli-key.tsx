@@ -1,7 +1,7 @@
 // GET/POST /cli?device=<name>: the fallback CLI sign-in; the key is shown once, on the answer to the POST.
 import { CliKeyPage, CliKeyShownPage } from "../../../views/cli-key.tsx";
 import { issueCliKey } from "../../domain/api-keys/cli-key.ts";
-import { ServiceError } from "../../domain/errors.ts";
+import { ServiceError } from "../../lib/errors.ts";
 import type { WebRoute } from "./index.tsx";
 import { fieldErrors, frame, render, type Web } from "./page.ts";
 import { confirmIfGiven, sudoNeeded } from "./sudo.ts";

@@ -6,7 +6,7 @@ import {
   denyDeviceAuthorization,
   findDeviceAuthorization,
 } from "../../domain/devices/service.ts";
-import { ServiceError } from "../../domain/errors.ts";
+import { ServiceError } from "../../lib/errors.ts";
 import type { WebRoute } from "./index.tsx";
 import { fieldErrors, frame, render, type Web } from "./page.ts";
 import { limitSignIn } from "./signin.tsx";

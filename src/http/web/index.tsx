@@ -5,8 +5,8 @@
 import { ErrorPage } from "../../../views/error.tsx";
 import type { App } from "../../app/context.ts";
 import { orgStatusError } from "../../domain/auth/authenticate.ts";
-import { ServiceError } from "../../domain/errors.ts";
 import { startAnonymousSession } from "../../domain/sessions/service.ts";
+import { ServiceError } from "../../lib/errors.ts";
 import { apiKeyRoutes } from "./api-keys.tsx";
 import { cliKeyRoutes } from "./cli-key.tsx";
 import { deviceRoutes } from "./device.tsx";

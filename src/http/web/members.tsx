@@ -1,9 +1,9 @@
 // The Members page: people and roles, invitations, inviting. Owner changes take the session's sudo mode.
 import { MembersPage } from "../../../views/members.tsx";
-import { ServiceError } from "../../domain/errors.ts";
 import { createInvitation, listInvitations, revokeInvitation } from "../../domain/invitations/service.ts";
 import { deleteMember, listMembers, updateMember } from "../../domain/members/service.ts";
 import { confirmPassword } from "../../domain/sessions/signin.ts";
+import { ServiceError } from "../../lib/errors.ts";
 import { mailerOf } from "../../mail/mailer.ts";
 import type { WebRoute } from "./index.tsx";
 import { fieldErrors, frame, redirect, render, setFlash, type Web } from "./page.ts";

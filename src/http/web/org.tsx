@@ -3,10 +3,10 @@
 
 import { OrgDeletedPage, OrgPage, type OrgPageProps } from "../../../views/org.tsx";
 import { billingLink } from "../../domain/billing/handoff.ts";
-import { ServiceError } from "../../domain/errors.ts";
 import { deleteOrg } from "../../domain/operator/delete.ts";
 import { getOrg, updateOrg } from "../../domain/orgs/service.ts";
 import { confirmPassword } from "../../domain/sessions/signin.ts";
+import { ServiceError } from "../../lib/errors.ts";
 import type { WebRoute } from "./index.tsx";
 import { fieldErrors, frame, redirect, render, setFlash, type Web } from "./page.ts";
 

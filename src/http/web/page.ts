@@ -3,7 +3,6 @@
 import type { JSX } from "hono/jsx/jsx-runtime";
 import { type FieldErrors, FLASH, type Frame } from "../../../views/frame.ts";
 import type { App } from "../../app/context.ts";
-import { ServiceError } from "../../domain/errors.ts";
 import { type SessionMember, sessionMember } from "../../domain/sessions/member.ts";
 import {
   type ClientMeta,
@@ -12,6 +11,7 @@ import {
   loadSession,
   type Session,
 } from "../../domain/sessions/service.ts";
+import { ServiceError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { SECURITY_HEADERS } from "../pipeline.ts";
 

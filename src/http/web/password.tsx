@@ -3,9 +3,9 @@
 
 import type { FieldErrors } from "../../../views/frame.ts";
 import { PasswordPage } from "../../../views/password.tsx";
-import { ServiceError } from "../../domain/errors.ts";
 import { changePassword } from "../../domain/passwords/service.ts";
 import { rotateSession } from "../../domain/sessions/service.ts";
+import { ServiceError } from "../../lib/errors.ts";
 import type { WebRoute } from "./index.tsx";
 import { fieldErrors, frame, redirect, render, setFlash, setSessionCookie, type Web } from "./page.ts";
 

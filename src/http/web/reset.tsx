@@ -1,11 +1,11 @@
 // GET/POST /reset (ask for a link) and GET/POST /reset/<token> (choose a new password).
 import { ResetInvalidPage, ResetPasswordPage, ResetRequestPage } from "../../../views/reset.tsx";
-import { ServiceError } from "../../domain/errors.ts";
 import {
   checkResetLink,
   requestPasswordReset,
   resetPasswordWithLink,
 } from "../../domain/passwords/service.ts";
+import { ServiceError } from "../../lib/errors.ts";
 import type { WebRoute } from "./index.tsx";
 import { fieldErrors, frame, redirect, render, setFlash, type Web } from "./page.ts";
 import { limitSignIn } from "./signin.tsx";

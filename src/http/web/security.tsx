@@ -4,7 +4,6 @@
 import type { FieldErrors } from "../../../views/frame.ts";
 import { SecurityPage } from "../../../views/security.tsx";
 import { isRecentAuth } from "../../domain/auth/sudo.ts";
-import { ServiceError } from "../../domain/errors.ts";
 import {
   listPasskeys,
   passkeyRegistrationOptions,
@@ -22,6 +21,7 @@ import {
 } from "../../domain/mfa/totp.ts";
 import { sessionMember } from "../../domain/sessions/member.ts";
 import { activate, confirmPassword } from "../../domain/sessions/signin.ts";
+import { ServiceError } from "../../lib/errors.ts";
 import type { WebRoute } from "./index.tsx";
 import {
   fieldErrors,

@@ -2,11 +2,11 @@
 // client address (in this process) on top of the per-account lockout the database keeps.
 
 import { SecondFactorPage, SignInPage } from "../../../views/signin.tsx";
-import { ServiceError } from "../../domain/errors.ts";
 import { passkeySignInOptions } from "../../domain/mfa/passkeys.ts";
 import { mfaOf } from "../../domain/mfa/status.ts";
 import { signOut } from "../../domain/sessions/service.ts";
 import { completeWithCode, signInWithPasskey, signInWithPassword } from "../../domain/sessions/signin.ts";
+import { ServiceError } from "../../lib/errors.ts";
 import { RateLimiter } from "../ratelimit.ts";
 import type { WebRoute } from "./index.tsx";
 import {

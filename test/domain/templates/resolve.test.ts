@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Actor } from "../../../src/domain/actor.ts";
 import { authenticate } from "../../../src/domain/auth/authenticate.ts";
-import { ServiceError } from "../../../src/domain/errors.ts";
 import { findTemplate, resolveTemplate } from "../../../src/domain/templates/resolve.ts";
+import { ServiceError } from "../../../src/lib/errors.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
 import { dialects } from "../../helpers/db.ts";
 import { key, type Tenant, tenant } from "../../helpers/factories.ts";

@@ -1,5 +1,5 @@
 import { revokeOperatorKey } from "../../../domain/auth/operator.ts";
-import { ServiceError } from "../../../domain/errors.ts";
+import { ServiceError } from "../../../lib/errors.ts";
 import { type AdminCommand, flags } from "../command.ts";
 import { withAdmin } from "../context.ts";
 

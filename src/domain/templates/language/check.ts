@@ -1,7 +1,7 @@
 // Static checks catch, before anything is published, the two mistakes data cannot reveal reliably: a field the
 // variables schema never declares (a typo prints nothing), and an optional field printed where it may be absent
 // (the post would read "Hello ," on the day the field is left out).
-import { type Problem, problem } from "../../errors.ts";
+import { type Problem, problem } from "../../../lib/errors.ts";
 import { isRecord } from "../json.ts";
 import { type FieldPath, type Node, type Position, type PrintNode, showPath, type Template } from "./ast.ts";
 

@@ -1,6 +1,6 @@
 // Parsing turns the scanned tokens into a tree: blocks open with `{{if}}`/`{{with}}`, may switch branch once with
 // `{{else}}`, and close with `{{end}}`. Like scanning, it keeps going after a mistake so every one is reported.
-import type { Problem } from "../../errors.ts";
+import type { Problem } from "../../../lib/errors.ts";
 import type { IfNode, Node, Position, Template, WithNode } from "./ast.ts";
 import { scan, syntaxProblem } from "./scan.ts";
 

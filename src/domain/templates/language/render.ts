@@ -1,6 +1,6 @@
 // Rendering fills a parsed template with data. The output is social text, not HTML, so nothing is escaped: a
 // `<` or `&` in the data is what the author wants posted. Declared optional fields that are left out read as null.
-import { type Problem, problem } from "../../errors.ts";
+import { type Problem, problem } from "../../../lib/errors.ts";
 import { isRecord } from "../json.ts";
 import { TEMPLATE_LIMIT_BYTES, utf8Length } from "../limits.ts";
 import { type FieldPath, type Node, type PrintNode, showPath, type Template } from "./ast.ts";

@@ -1,6 +1,6 @@
 // Scanning cuts a body into text and actions and reads each action on its own. Syntax problems found here do not
 // stop the scan, so an author sees every broken action at once rather than fixing them one round trip at a time.
-import { type Problem, problem } from "../../errors.ts";
+import { type Problem, problem } from "../../../lib/errors.ts";
 import type { FieldPath, Position } from "./ast.ts";
 
 export type Action =

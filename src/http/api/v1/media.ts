@@ -1,9 +1,9 @@
 // /v1/media: upload (multipart part `file`, or JSON {brand, url, alt}), list, get, change alt, delete.
 import * as v from "valibot";
-import { badRequest } from "../../../domain/errors.ts";
 import { createMediaFromUrl, uploadMedia } from "../../../domain/media/create.ts";
 import { MediaFromUrl, MediaUpdate } from "../../../domain/media/schema.ts";
 import { deleteMedia, getMedia, listMedia, updateMedia } from "../../../domain/media/service.ts";
+import { badRequest } from "../../../lib/errors.ts";
 import { readJsonObject } from "../../body.ts";
 import { nint, nstr, obj, str, time } from "../../openapi-schemas.ts";
 import { type RouteDef, reply } from "../../route.ts";

@@ -1,5 +1,6 @@
 // Registers the outbox hook in every process that serves the API.
-import "../../../domain/webhooks/outbox.ts";
+
+import { EVENT_TYPES } from "../../../domain/events/types.ts";
 import { EndpointCreate, EndpointUpdate, SecretRoll } from "../../../domain/webhooks/schema.ts";
 import {
   createEndpoint,
@@ -11,7 +12,7 @@ import {
   rollEndpointSecret,
   updateEndpoint,
 } from "../../../domain/webhooks/service.ts";
-import { EVENT_TYPES, nint, nstr, ntime, obj, str, time } from "../../openapi-schemas.ts";
+import { nint, nstr, ntime, obj, str, time } from "../../openapi-schemas.ts";
 import { type RouteDef, reply } from "../../route.ts";
 
 const tag = "Webhooks";

@@ -7,8 +7,8 @@ import {
   denyDeviceAuthorization,
   findDeviceAuthorization,
 } from "../../../../src/domain/devices/service.ts";
-import { ServiceError } from "../../../../src/domain/errors.ts";
 import { FakeClock } from "../../../../src/lib/clock.ts";
+import { ServiceError } from "../../../../src/lib/errors.ts";
 import { type TestApp, testApp } from "../../../helpers/app.ts";
 import { dialects } from "../../../helpers/db.ts";
 import { member, type Tenant, tenant, userToken } from "../../../helpers/factories.ts";

@@ -3,12 +3,12 @@
 // seeing the same members (members and orgs are shared by both modes).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { adminActor } from "../../../../src/domain/actor.ts";
-import { ServiceError } from "../../../../src/domain/errors.ts";
 import { acceptInvitation, findInvitation } from "../../../../src/domain/invitations/service.ts";
 import { deleteMember, updateMember } from "../../../../src/domain/members/service.ts";
 import { updateOrg } from "../../../../src/domain/orgs/service.ts";
 import { scopesOfRole } from "../../../../src/domain/scopes.ts";
 import { FakeClock } from "../../../../src/lib/clock.ts";
+import { ServiceError } from "../../../../src/lib/errors.ts";
 import { type TestApp, testApp } from "../../../helpers/app.ts";
 import { dialects } from "../../../helpers/db.ts";
 import { member, type Tenant, tenant, userToken } from "../../../helpers/factories.ts";

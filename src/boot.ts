@@ -1,11 +1,31 @@
-// Process roles: `server` serves HTTP, `worker` runs the named tasks and the queues, `all` runs both.
-// Start-up migrates in the background (retrying 5 s doubling to 1 min) while /readyz answers 503.
+// The composition root, above everything: it registers every hook in one list and starts the process roles.
+// `server` serves HTTP, `worker` runs the named tasks and the queues, `all` runs both. Start-up migrates in the
+// background (retrying 5 s doubling to 1 min) while /readyz answers 503.
 
-import { MigrationLockTimeout, migrate } from "../db/migrate.ts";
-import { createHttp } from "../http/server.ts";
-import { tasks, workerLoops } from "../queue/registry.ts";
-import { TaskRunner } from "../queue/tasks.ts";
-import type { App } from "./context.ts";
+import { loadConfig } from "./app/config.ts";
+import { type App, createApp } from "./app/context.ts";
+import { MigrationLockTimeout, migrate } from "./db/migrate.ts";
+import { onBootstrap } from "./domain/bootstrap/hooks.ts";
+import { sandboxChannel } from "./domain/channels/bootstrap.ts";
+import { onEvents } from "./domain/events/hooks.ts";
+import { wakeStreams } from "./domain/events/stream.ts";
+import { enqueueDeliveries } from "./domain/webhooks/outbox.ts";
+import { createHttp } from "./http/server.ts";
+import { tasks, workerLoops } from "./queue/registry.ts";
+import { TaskRunner } from "./queue/tasks.ts";
+
+/**
+ * Every hook, in one list (as PocketBase hangs hooks on its App). A feature that must act inside another's
+ * transaction adds its hook here, never by being imported for a side effect.
+ */
+export function registerHooks(): void {
+  // In each event's own transaction: one webhook delivery per subscribed endpoint (the outbox).
+  onEvents(enqueueDeliveries);
+  // After it: wake this process's event streams.
+  onEvents(wakeStreams);
+  // The first brand of a new install gets a test-mode sandbox channel.
+  onBootstrap(sandboxChannel);
+}
 
 export interface Running {
   url: string | null;
@@ -88,4 +108,20 @@ export async function start(app: App, role: "server" | "worker" | "all"): Promis
       await app.close();
     },
   };
+}
+
+/** `svc server|worker|all`: runs the role until SIGTERM or SIGINT, then gives in-flight work 45 s to finish. */
+export async function serve(role: "server" | "worker" | "all"): Promise<number> {
+  registerHooks();
+  const app = createApp(loadConfig());
+  const running = await start(app, role);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+  });
+  app.log.info("shutting down");
+  // Give in-flight work up to 45 s to finish (reference §6), then leave.
+  await Promise.race([running.stop(), Bun.sleep(45_000)]);
+  return 0;
 }
