@@ -3,7 +3,7 @@
 // created one every 50 ms and published by the same worker (the product's, with its default settings). Lateness is
 // a text target's first attempt start minus its due time (the moment just before the request that created it,
 // so it includes the request). Goal: p99 <= 1 s. Every wait is bounded, so the run always ends.
-import { adapterFor } from "../src/platforms/adapters.ts";
+import { adapterFor } from "../src/platforms/adapter-registry.ts";
 import { sandboxVideo } from "../src/platforms/sandbox/adapter.ts";
 import { startPublishWorker } from "../src/queue/publish/worker.ts";
 import { testApp } from "../test/helpers/app.ts";

@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { Kysely, PostgresDialect, type Transaction } from "kysely";
 import type { Dialect } from "./migration.ts";
-import { preparedNames } from "./raw.ts";
+import { preparedNames } from "./prepared.ts";
 import type { DB } from "./schema.ts";
 import { BunSqliteDialect, openSqlite } from "./sqlite.ts";
 import { walSync } from "./wal-sync.ts";

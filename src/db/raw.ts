@@ -3,15 +3,10 @@
 // `?` placeholders; Postgres gets `$n` (converted once per text and cached).
 import { CompiledQuery, PostgresAdapter } from "kysely";
 import type { Db, Dialect, Tx } from "./index.ts";
+import { preparedNames } from "./prepared.ts";
 import type { BunSqliteConnection } from "./sqlite.ts";
 
 const pgText = new Map<string, string>();
-/**
- * Postgres statement names by text: every text run here is prepared once per connection (src/db/index.ts), so a
- * hot statement is parsed and planned once rather than on each call. Texts name their columns rather than `*`:
- * a prepared statement must keep its result shape when a migration adds a column.
- */
-export const preparedNames = new Map<string, string>();
 
 function forDialect(text: string, dialect: Dialect): string {
   if (dialect === "sqlite") return text;

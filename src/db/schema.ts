@@ -1,5 +1,6 @@
 // Table types for Kysely. Times are epoch ms; booleans are 0/1; JSON columns are TEXT.
 import type { Generated } from "kysely";
+import type { Bool } from "./tables/bool.ts";
 import type { ChannelTables } from "./tables/channels.ts";
 import type { EngagementTables } from "./tables/engagement.ts";
 import type { IdentityTables } from "./tables/identity.ts";
@@ -9,7 +10,7 @@ import type { SessionTables } from "./tables/sessions.ts";
 import type { TemplateTables } from "./tables/templates.ts";
 import type { WebhookTables } from "./tables/webhooks.ts";
 
-export type Bool = 0 | 1;
+export type { Bool };
 
 export interface OrgsTable {
   id: string;

@@ -4,8 +4,6 @@ import type { App } from "../app/context.ts";
 import { isUnavailable } from "../db/index.ts";
 import { type Actor, credentialOf } from "../domain/actor.ts";
 import { auditDenied } from "../domain/audit/service.ts";
-import { authenticate } from "../domain/auth/authenticate.ts";
-import { authenticateOperator, type OperatorActor } from "../domain/auth/operator.ts";
 import { AnswerInTx, KeyTakenMeanwhile, storeAnswer } from "../domain/idempotency/in-tx.ts";
 import { type AnswerSeal, openAnswer, sealAnswer, showsSecret } from "../domain/idempotency/sealed.ts";
 import {
@@ -17,6 +15,8 @@ import {
   fingerprintOf,
   keyInUse,
 } from "../domain/idempotency/service.ts";
+import { authenticate } from "../domain/identity/auth/authenticate.ts";
+import { authenticateOperator, type OperatorActor } from "../domain/identity/auth/operator.ts";
 import { guardText } from "../domain/input.ts";
 import { operatorActor } from "../domain/operator/actor.ts";
 import type { RequestLog } from "../domain/requests/log.ts";

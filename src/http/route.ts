@@ -3,8 +3,8 @@
 import type * as v from "valibot";
 import type { App } from "../app/context.ts";
 import type { Actor } from "../domain/actor.ts";
-import type { OperatorActor } from "../domain/auth/operator.ts";
 import type { AnswerInTx } from "../domain/idempotency/in-tx.ts";
+import type { OperatorActor } from "../domain/identity/auth/operator.ts";
 import type { Scope } from "../domain/scopes.ts";
 
 export type Method = "GET" | "POST" | "DELETE";

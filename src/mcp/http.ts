@@ -4,7 +4,7 @@
 // A browser's cross-site request is refused by its Origin, so a page cannot drive an agent's key.
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { App } from "../app/context.ts";
-import { authenticate } from "../domain/auth/authenticate.ts";
+import { authenticate } from "../domain/identity/auth/authenticate.ts";
 import { guardJson } from "../domain/input.ts";
 import { readBody } from "../http/body.ts";
 import { asServiceError, MAX_BODY_BYTES, problemResponse, SECURITY_HEADERS } from "../http/pipeline.ts";

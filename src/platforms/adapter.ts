@@ -100,9 +100,6 @@ export interface Adapter {
   consistencyWindowMs?: number;
 }
 
-// The registry lives in adapters.ts (it imports every adapter); re-exported so callers need one import.
-export { adapterFor } from "./adapters.ts";
-
 // ---- Connecting, checking, engagement and settling: optional, per network. ----
 // A network without `connect` is connected without a check; without `engagement` its targets' engagement state is
 // `unsupported`; without `find` an uncertain attempt is settled by a person (needs_attention) as before.

@@ -1,6 +1,6 @@
 // Every named task and every long-running worker loop a `svc worker` process runs.
 import type { App } from "../app/context.ts";
-import { adapterFor } from "../platforms/adapters.ts";
+import { adapterFor } from "../platforms/adapter-registry.ts";
 import { startPublishWorker } from "./publish/worker.ts";
 // Registers the webhook outbox hook in every process that runs the queue.
 import { channelsCheck } from "./tasks/channels-check.ts";

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { approveDeviceAuthorization, denyDeviceAuthorization } from "../../src/domain/devices/service.ts";
+import { approveDeviceAuthorization, denyDeviceAuthorization } from "../../src/domain/identity/devices/service.ts";
 import { type Cli, cli } from "../helpers/cli.ts";
 import { dialects } from "../helpers/db.ts";
 import { type Tenant, tenant } from "../helpers/factories.ts";

@@ -3,7 +3,7 @@
 // successor at a time, so rolling cannot turn one credential into several live keys.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { adminActor } from "../../src/domain/actor.ts";
-import { rollApiKey } from "../../src/domain/api-keys/service.ts";
+import { rollApiKey } from "../../src/domain/identity/api-keys/service.ts";
 import { scopesOfRole } from "../../src/domain/scopes.ts";
 import { RateLimiter } from "../../src/http/ratelimit.ts";
 import { dialects } from "../helpers/db.ts";

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { newOperatorKey } from "../../src/crypto/credentials.ts";
 import { inTx } from "../../src/domain/tx.ts";
-import { resetPassword } from "../../src/domain/users/service.ts";
+import { resetPassword } from "../../src/domain/identity/users/service.ts";
 import { FakeClock } from "../../src/lib/clock.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { dialects } from "../helpers/db.ts";

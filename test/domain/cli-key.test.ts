@@ -1,7 +1,7 @@
 // The fallback CLI sign-in (/cli?device=<name>): a dashboard session in sudo mode gets a full-access key in the
 // requested mode, shown once; "full access" is what the person's role may grant.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { issueCliKey } from "../../src/domain/api-keys/cli-key.ts";
+import { issueCliKey } from "../../src/domain/identity/api-keys/cli-key.ts";
 import { INTEGRATION_SCOPES, scopesOfRole } from "../../src/domain/scopes.ts";
 import { ServiceError } from "../../src/lib/errors.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";

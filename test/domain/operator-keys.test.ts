@@ -4,7 +4,7 @@ import {
   authenticateOperator,
   createOperatorKey,
   revokeOperatorKey,
-} from "../../src/domain/auth/operator.ts";
+} from "../../src/domain/identity/auth/operator.ts";
 import type { ServiceError } from "../../src/lib/errors.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { dialects } from "../helpers/db.ts";

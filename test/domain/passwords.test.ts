@@ -6,7 +6,7 @@ import {
   checkResetLink,
   requestPasswordReset,
   resetPasswordWithLink,
-} from "../../src/domain/passwords/service.ts";
+} from "../../src/domain/identity/passwords/service.ts";
 import { FakeClock } from "../../src/lib/clock.ts";
 import { ServiceError } from "../../src/lib/errors.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";

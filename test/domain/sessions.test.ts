@@ -1,7 +1,7 @@
 // Dashboard sessions in the domain: expiry (2 hours before sign-in, 7 idle days after), revoked sessions, and the
 // sessions.prune task deleting what ended more than a day ago.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { insertSession, loadSession, startAnonymousSession } from "../../src/domain/sessions/service.ts";
+import { insertSession, loadSession, startAnonymousSession } from "../../src/domain/identity/sessions/service.ts";
 import { FakeClock } from "../../src/lib/clock.ts";
 import { sessionsPrune } from "../../src/queue/tasks/sessions-prune.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";

@@ -3,7 +3,7 @@
 import { loadConfig } from "../../src/app/config.ts";
 import { createApp } from "../../src/app/context.ts";
 import { registerHooks } from "../../src/boot.ts";
-import { adapterFor } from "../../src/platforms/adapters.ts";
+import { adapterFor } from "../../src/platforms/adapter-registry.ts";
 import { startPublishWorker } from "../../src/queue/publish/worker.ts";
 
 registerHooks();

@@ -9,7 +9,7 @@ import { adminActor } from "../../src/domain/actor.ts";
 import { bootstrap } from "../../src/domain/bootstrap/service.ts";
 import { updateOrg } from "../../src/domain/orgs/service.ts";
 import { scopesOfRole } from "../../src/domain/scopes.ts";
-import { LOCKOUT_FAILURES } from "../../src/domain/sessions/signin.ts";
+import { LOCKOUT_FAILURES } from "../../src/domain/identity/sessions/signin.ts";
 import { dialects } from "../helpers/db.ts";
 import { key } from "../helpers/factories.ts";
 import { type SmtpReceiver, smtpReceiver } from "../helpers/smtp.ts";

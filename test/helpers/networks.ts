@@ -4,7 +4,7 @@
 import { expect } from "bun:test";
 import type { Dialect } from "../../src/db/migration.ts";
 import type { PublishedPart, PublishInput, PublishOutcome } from "../../src/platforms/adapter.ts";
-import { adapterFor } from "../../src/platforms/adapters.ts";
+import { adapterFor } from "../../src/platforms/adapter-registry.ts";
 import { startPublishWorker } from "../../src/queue/publish/worker.ts";
 import { type TestApp, testApp } from "./app.ts";
 import type { Tenant } from "./factories.ts";

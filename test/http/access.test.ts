@@ -11,7 +11,7 @@ import { fixtures } from "./fixtures.ts";
 const fill = (path: string, params: Record<string, string>) =>
   path.replace(/:([A-Za-z_]+)/g, (_, k: string) => params[k] ?? "x");
 
-import { createOperatorKey } from "../../src/domain/auth/operator.ts";
+import { createOperatorKey } from "../../src/domain/identity/auth/operator.ts";
 
 const placeholder = (path: string) => path.replace(/:([A-Za-z_]+)/g, "x");
 

@@ -2,7 +2,7 @@
 // mode. A feature that adds a route with parameters adds its entry here (the access test fails without one).
 
 import { adminActor } from "../../src/domain/actor.ts";
-import { createInvitation } from "../../src/domain/invitations/service.ts";
+import { createInvitation } from "../../src/domain/identity/invitations/service.ts";
 import { scopesOfRole } from "../../src/domain/scopes.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { key, member, type Tenant } from "../helpers/factories.ts";

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import Ajv2020 from "ajv/dist/2020";
 import YAML from "yaml";
-import { approveDeviceAuthorization } from "../../src/domain/devices/service.ts";
+import { approveDeviceAuthorization } from "../../src/domain/identity/devices/service.ts";
 import { type TestApp, type TestResponse, testApp } from "../helpers/app.ts";
 import { dialects } from "../helpers/db.ts";
 import { type Tenant, tenant, userToken } from "../helpers/factories.ts";

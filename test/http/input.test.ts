@@ -5,7 +5,7 @@
 // base URL is https.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type * as v from "valibot";
-import { createOperatorKey } from "../../src/domain/auth/operator.ts";
+import { createOperatorKey } from "../../src/domain/identity/auth/operator.ts";
 import { MAX_JSON_DEPTH } from "../../src/domain/input.ts";
 import { v1Routes } from "../../src/http/api/v1/index.ts";
 import { RateLimiter } from "../../src/http/ratelimit.ts";

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Server } from "bun";
 import { StreamedForm } from "../../src/lib/streamed-form.ts";
-import { NoAnswer, networkRequest } from "../../src/platforms/http.ts";
+import { NoAnswer, networkRequest } from "../../src/platforms/plumbing/http.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { networkApp } from "../helpers/networks.ts";
 import { sha256 } from "../helpers/video.ts";

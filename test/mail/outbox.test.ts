@@ -2,7 +2,7 @@
 // notices arrive escaped, a transient refusal is retried on schedule, a permanent one drops at once, and a server
 // without SMTP queues nothing and refuses what must mail with mail_unavailable.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { sendAccountNotice } from "../../src/domain/notices/service.ts";
+import { sendAccountNotice } from "../../src/domain/notifications/account.ts";
 import { FakeClock } from "../../src/lib/clock.ts";
 import { mailerOf, requireMailer } from "../../src/mail/mailer.ts";
 import { deliverDueMail, RETRY_AFTER_MS } from "../../src/mail/outbox.ts";

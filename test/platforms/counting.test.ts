@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { measure } from "../../src/platforms/counting.ts";
+import { measure } from "../../src/platforms/text/counting.ts";
 
 const FAMILY = "👨‍👩‍👧‍👦"; // 7 code points joined by ZWJ
 const FLAG = "🇯🇵"; // two regional indicators

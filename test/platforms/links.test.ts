@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { findLinks } from "../../src/platforms/links.ts";
+import { findLinks } from "../../src/platforms/text/links.ts";
 
 describe("findLinks", () => {
   test("a link with a scheme, and the full stop after it left out", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { publicPlatform } from "../../src/platforms/present.ts";
-import { getPlatform, isProvider, platforms, rulesFor } from "../../src/platforms/registry.ts";
+import { getPlatform, isProvider, platforms, rulesFor } from "../../src/platforms/rules-registry.ts";
 
 describe("registry", () => {
   test("lists every provider once, sandbox first", () => {

@@ -1,6 +1,6 @@
 // Grapheme counting: the plain-ASCII shortcut agrees with the segmenter.
 import { describe, expect, test } from "bun:test";
-import { graphemeCount } from "../../src/platforms/segments.ts";
+import { graphemeCount } from "../../src/platforms/text/segments.ts";
 
 const segmenter = new Intl.Segmenter("und", { granularity: "grapheme" });
 const slow = (s: string) => [...segmenter.segment(s)].length;

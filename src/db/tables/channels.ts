@@ -1,5 +1,5 @@
 // Table types of migration 0002: channels and the sandbox network's posts.
-import type { Bool } from "../schema.ts";
+import type { Bool } from "./bool.ts";
 
 export interface ChannelsTable {
   id: string;

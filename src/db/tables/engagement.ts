@@ -1,4 +1,4 @@
-import type { Bool } from "../schema.ts";
+import type { Bool } from "./bool.ts";
 
 /** One per published target: its engagement state, latest counts and next reading. */
 export interface TargetEngagementTable {

@@ -1,5 +1,5 @@
 // Device sign-in, password resets, invitations and the account-notice outbox (migrations/0012_identity.ts).
-import type { Bool } from "../schema.ts";
+import type { Bool } from "./bool.ts";
 
 export type DeviceStatus = "pending" | "approved" | "denied" | "used";
 

@@ -1,6 +1,6 @@
 // Media, their bytes when stored in the database, which posts use them, and what the sandbox received
 // (migrations/0014_media.ts).
-import type { Bool } from "../schema.ts";
+import type { Bool } from "./bool.ts";
 
 export interface MediaTable {
   id: string;

@@ -1,4 +1,4 @@
-import type { Bool } from "../schema.ts";
+import type { Bool } from "./bool.ts";
 
 export interface PostsTable {
   id: string;

@@ -1,5 +1,5 @@
 // The dashboard's sessions, the sign-in lockout and the second factors (migration 0011).
-import type { Bool } from "../schema.ts";
+import type { Bool } from "./bool.ts";
 
 /** stage: anonymous (before sign-in: holds the CSRF binding and a passkey challenge), second_factor (password
  * right, code or passkey still due), enrol (an org requires two-factor the person has not set up), active. */

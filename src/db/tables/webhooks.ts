@@ -1,5 +1,5 @@
 // Webhook endpoints, the delivery outbox and its attempt log (migrations/0004_webhooks.ts).
-import type { Bool } from "../schema.ts";
+import type { Bool } from "./bool.ts";
 
 export interface WebhookEndpointsTable {
   id: string;

@@ -9,7 +9,7 @@ import { slugify } from "../brands/service.ts";
 import { insertOrg, presentOrg } from "../orgs/service.ts";
 import { scopesOfRole } from "../scopes.ts";
 import { inTx } from "../tx.ts";
-import { createUser, findUserByEmail } from "../users/service.ts";
+import { createUser, findUserByEmail } from "../identity/users/service.ts";
 import { parse } from "../validate.ts";
 import { afterBootstrapHooks } from "./hooks.ts";
 

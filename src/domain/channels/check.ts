@@ -4,8 +4,8 @@
 import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
 import type { ChannelsTable } from "../../db/tables/channels.ts";
-import { adapterFor } from "../../platforms/adapters.ts";
-import { platforms } from "../../platforms/registry.ts";
+import { adapterFor } from "../../platforms/adapter-registry.ts";
+import { platforms } from "../../platforms/rules-registry.ts";
 import { openSecrets } from "./fields.ts";
 import { markNeedsReauth } from "./state.ts";
 import { askNetwork } from "./verify.ts";

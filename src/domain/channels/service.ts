@@ -6,7 +6,7 @@ import type { Tx } from "../../db/index.ts";
 import type { ChannelsTable } from "../../db/tables/channels.ts";
 import { conflict, invalid, type Problem, problem } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
-import { DEFAULT_EMULATES, getPlatform, isProvider } from "../../platforms/registry.ts";
+import { DEFAULT_EMULATES, getPlatform, isProvider } from "../../platforms/rules-registry.ts";
 import type { Provider } from "../../platforms/types.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";

@@ -3,7 +3,7 @@
 import type { App } from "../../app/context.ts";
 import { invalid, problem, ServiceError } from "../../lib/errors.ts";
 import type { ConnectedAccount, ConnectOutcome } from "../../platforms/adapter.ts";
-import { adapterFor } from "../../platforms/adapters.ts";
+import { adapterFor } from "../../platforms/adapter-registry.ts";
 import type { PlatformRules } from "../../platforms/types.ts";
 import type { SplitFields } from "./fields.ts";
 

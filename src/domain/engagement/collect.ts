@@ -6,7 +6,7 @@ import type { App } from "../../app/context.ts";
 import type { TargetEngagementTable } from "../../db/tables/engagement.ts";
 import { newId } from "../../lib/ids.ts";
 import type { EngagementOutcome, PublishedPart } from "../../platforms/adapter.ts";
-import { adapterFor } from "../../platforms/adapters.ts";
+import { adapterFor } from "../../platforms/adapter-registry.ts";
 import { adapterChannel } from "../channels/state.ts";
 import { MAX_FAILURES, READING_OFFSETS_MS, readingDueAt, retryAt } from "./schedule.ts";
 

@@ -3,7 +3,7 @@
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
 import type { PostTargetsTable } from "../../db/tables/posts.ts";
-import { adapterFor } from "../../platforms/adapters.ts";
+import { adapterFor } from "../../platforms/adapter-registry.ts";
 import { readingDueAt } from "./schedule.ts";
 
 type Published = Pick<

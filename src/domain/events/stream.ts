@@ -6,7 +6,7 @@ import type { App } from "../../app/context.ts";
 import { badRequest, notFound } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
 import type { Actor } from "../actor.ts";
-import { CREDENTIALS_SIGNAL, credentialStillValid } from "../auth/still-valid.ts";
+import { CREDENTIALS_SIGNAL, credentialStillValid } from "../identity/auth/still-valid.ts";
 import { type Cursor, cursorOf, type FeedRow, headCursor, readAfter } from "./feed.ts";
 import type { EventHook } from "./hooks.ts";
 import { nudge } from "./nudge.ts";

@@ -2,7 +2,7 @@
 import type { App } from "../../app/context.ts";
 import { iso } from "../../lib/clock.ts";
 import type { Actor } from "../actor.ts";
-import { presentApiKey } from "../api-keys/present.ts";
+import { presentApiKey } from "../identity/api-keys/present.ts";
 
 export async function me(app: App, actor: Actor) {
   const org = await app.db

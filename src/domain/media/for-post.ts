@@ -5,7 +5,7 @@ import type { Db, Tx } from "../../db/index.ts";
 import type { MediaTable } from "../../db/tables/media.ts";
 import { type Problem, problem } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
-import { checkImage, checkVideo } from "../../platforms/media.ts";
+import { checkImage, checkVideo } from "../../platforms/plumbing/media.ts";
 import type { Notice, PlatformRules, Violation } from "../../platforms/types.ts";
 import type { Actor } from "../actor.ts";
 

@@ -5,9 +5,9 @@
 import type { App } from "../../app/context.ts";
 import type { MediaTable } from "../../db/tables/media.ts";
 import type { PublishMedia } from "../../platforms/adapter.ts";
-import { rulesFor } from "../../platforms/registry.ts";
+import { rulesFor } from "../../platforms/rules-registry.ts";
 import type { PlatformRules, Provider } from "../../platforms/types.ts";
-import { JPEG } from "../../platforms/units.ts";
+import { JPEG } from "../../platforms/text/units.ts";
 import { checkMediaFor } from "./for-post.ts";
 import { reachableFromInternet, signedMediaUrl } from "./link.ts";
 import { resizeForNetwork } from "./resize.ts";

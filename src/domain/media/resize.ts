@@ -4,7 +4,7 @@
 // 50 megapixels never do); this only does the work.
 import sharp from "sharp";
 import type { PlatformRules } from "../../platforms/types.ts";
-import { JPEG } from "../../platforms/units.ts";
+import { JPEG } from "../../platforms/text/units.ts";
 
 const QUALITY = 85;
 const MAX_TRIES = 8;

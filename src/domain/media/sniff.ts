@@ -2,7 +2,7 @@
 // images; MP4 and QuickTime video. An image's facts come from decoding its header with sharp.
 import { fileTypeFromBuffer } from "file-type";
 import sharp from "sharp";
-import { GIF, JPEG, MP4, PNG, QUICKTIME, WEBP } from "../../platforms/units.ts";
+import { GIF, JPEG, MP4, PNG, QUICKTIME, WEBP } from "../../platforms/text/units.ts";
 
 export const IMAGE_TYPES = [JPEG, PNG, GIF, WEBP] as const;
 export const VIDEO_TYPES = [MP4, QUICKTIME] as const;

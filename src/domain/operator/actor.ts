@@ -1,7 +1,7 @@
 // The operator acting through the operator API: an operator key, across orgs. Inside one org it acts with an
 // owner's permissions (as `svc admin` does), and its audit rows carry the operator key's ID and no member.
 import { type Actor, adminActor } from "../actor.ts";
-import type { OperatorActor } from "../auth/operator.ts";
+import type { OperatorActor } from "../identity/auth/operator.ts";
 import { scopesOfRole } from "../scopes.ts";
 
 export function operatorInOrg(op: OperatorActor, orgId: string): Actor {

@@ -5,17 +5,17 @@ import * as v from "valibot";
 import type { App } from "../../app/context.ts";
 import { requireMailer } from "../../mail/mailer.ts";
 import { audit } from "../audit/service.ts";
-import type { OperatorActor } from "../auth/operator.ts";
+import type { OperatorActor } from "../identity/auth/operator.ts";
 import {
   InvitationCreate,
   insertInvitation,
   invitationUrl,
   mailInvitation,
   presentInvitation,
-} from "../invitations/service.ts";
+} from "../identity/invitations/service.ts";
 import { insertOrg } from "../orgs/service.ts";
 import { inTx } from "../tx.ts";
-import { email } from "../users/service.ts";
+import { email } from "../identity/users/service.ts";
 import { name, parse } from "../validate.ts";
 import { operatorInOrg } from "./actor.ts";
 import { assertRefFree, loadOrg, orgColumns, presentOperatorOrg, refTaken } from "./orgs.ts";

@@ -8,7 +8,7 @@ import type { Tx } from "../../db/index.ts";
 import { ServiceError } from "../../lib/errors.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
-import { requireOwnerChange, requirePersonCredential, type SudoOptions } from "../members/guard.ts";
+import { requireOwnerChange, requirePersonCredential, type SudoOptions } from "../identity/members/guard.ts";
 import { inTx } from "../tx.ts";
 import { loadOrg } from "./orgs.ts";
 import { tablesWithColumn } from "./tables.ts";

@@ -7,7 +7,7 @@ import { conflict, notFound } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
 import type { Actor } from "../actor.ts";
 import { audit } from "../audit/service.ts";
-import type { OperatorActor } from "../auth/operator.ts";
+import type { OperatorActor } from "../identity/auth/operator.ts";
 import { presentOrg } from "../orgs/service.ts";
 import { listParams, page } from "../pagination.ts";
 import { inTx, isUniqueViolation } from "../tx.ts";

@@ -1,6 +1,6 @@
 // GET /v1/operator/orgs/{id}/usage: an org's use in one month, for the operator's billing.
 import type { App } from "../../app/context.ts";
-import type { OperatorActor } from "../auth/operator.ts";
+import type { OperatorActor } from "../identity/auth/operator.ts";
 import { usageOf } from "../orgs/usage.ts";
 import { loadOrg } from "./orgs.ts";
 

@@ -2,7 +2,7 @@
 // valid credential may read them, whatever its scopes.
 
 import { publicPlatform } from "../../platforms/present.ts";
-import { platforms } from "../../platforms/registry.ts";
+import { platforms } from "../../platforms/rules-registry.ts";
 import type { Platform } from "../../platforms/types.ts";
 import type { Actor } from "../actor.ts";
 import type { ListEnvelope } from "../pagination.ts";

@@ -6,7 +6,7 @@ import type { Db, Tx } from "../../db/index.ts";
 import type { BrandsTable } from "../../db/schema.ts";
 import type { MediaTable } from "../../db/tables/media.ts";
 import { type Problem, problem } from "../../lib/errors.ts";
-import { isProvider, rulesFor } from "../../platforms/registry.ts";
+import { isProvider, rulesFor } from "../../platforms/rules-registry.ts";
 import { SIMULATIONS } from "../../platforms/sandbox/adapter.ts";
 import type { Notice, Provider } from "../../platforms/types.ts";
 import type { Actor } from "../actor.ts";

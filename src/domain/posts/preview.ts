@@ -4,7 +4,7 @@
 import type { App } from "../../app/context.ts";
 import { invalid } from "../../lib/errors.ts";
 import { type Actor, requireScope } from "../actor.ts";
-import { PREVIEW_POST_ID } from "../render/lazy.ts";
+import { PREVIEW_POST_ID } from "../render/preview-id.ts";
 import { parse } from "../validate.ts";
 import { preparePost } from "./prepare.ts";
 import { PostPreview } from "./schema.ts";

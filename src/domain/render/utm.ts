@@ -1,7 +1,7 @@
 // UTM tagging of social links (reference §5 UTM). Only links to the brand's own domains are tagged, and never a
 // link that already carries a `utm_` parameter: the author's own tags win. Tagging happens per channel before the
 // text is measured, so the length a network is checked against is the length of what it will receive.
-import { findLinks } from "../../platforms/links.ts";
+import { findLinks } from "../../platforms/text/links.ts";
 
 export interface Utm {
   /** The brand's `utm_domains` (lowercase host names); a link to one of them or a subdomain is tagged. */
@@ -11,8 +11,6 @@ export interface Utm {
   /** The post ID; a preview has none yet and uses PREVIEW_POST_ID, which is as long as a real one. */
   postId: string;
 }
-
-export { PREVIEW_POST_ID } from "./lazy.ts";
 
 /** The text with every link to one of the domains tagged with utm_source=<provider>, medium, campaign, content. */
 export function tagLinks(text: string, provider: string, utm: Utm): string {

@@ -4,11 +4,12 @@
 import type { App } from "../../app/context.ts";
 import type { BrandsTable } from "../../db/schema.ts";
 import { badRequest, invalid, type Problem, problem } from "../../lib/errors.ts";
-import { isProvider } from "../../platforms/registry.ts";
+import { isProvider } from "../../platforms/rules-registry.ts";
 import { providers as allProviders, type Provider } from "../../platforms/types.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { loadBrand } from "../brands/service.ts";
-import { loadRender, PREVIEW_POST_ID, type RenderViolation } from "../render/lazy.ts";
+import { loadRender, type RenderViolation } from "../render/lazy.ts";
+import { PREVIEW_POST_ID } from "../render/preview-id.ts";
 import { findTemplate } from "./resolve.ts";
 import { parseCollecting, TemplatePreview } from "./schema.ts";
 import { sourceRules } from "./service.ts";

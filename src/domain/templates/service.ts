@@ -5,7 +5,7 @@ import type { Tx } from "../../db/index.ts";
 import type { TemplatesTable, TemplateVersionsTable } from "../../db/tables/templates.ts";
 import { badRequest, conflict, forbidden, invalid, notFound, type Problem } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
-import { isProvider } from "../../platforms/registry.ts";
+import { isProvider } from "../../platforms/rules-registry.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
 import { loadBrand } from "../brands/service.ts";

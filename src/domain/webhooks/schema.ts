@@ -1,7 +1,7 @@
 // Inputs of the webhook endpoint API. The URL's finer rules (credentials, https in live mode, private literals)
 // are in url.ts, because they depend on the caller's mode and the install's allow setting.
 import * as v from "valibot";
-import { overlapHours } from "../api-keys/schema.ts";
+import { overlapHours } from "../identity/api-keys/schema.ts";
 import { isEventType } from "../events/service.ts";
 import { rule } from "../validate.ts";
 

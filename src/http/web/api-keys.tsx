@@ -2,13 +2,18 @@
 // session's password confirmation time for sudo mode.
 
 import { ApiKeysPage, type KeysProps } from "../../../views/api-keys.tsx";
-import { createApiKey, listApiKeys, revokeApiKey, rollApiKey } from "../../domain/api-keys/service.ts";
-import { isRecentAuth } from "../../domain/auth/sudo.ts";
 import { listBrands } from "../../domain/brands/service.ts";
+import {
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+  rollApiKey,
+} from "../../domain/identity/api-keys/service.ts";
+import { isRecentAuth } from "../../domain/identity/auth/sudo.ts";
 import { ADMIN_SCOPES, INTEGRATION_SCOPES, scopesOfRole } from "../../domain/scopes.ts";
 import { ServiceError } from "../../lib/errors.ts";
-import type { WebRoute } from "./index.tsx";
 import { fieldErrors, frame, redirect, render, setFlash, type Web } from "./page.ts";
+import type { WebRoute } from "./route.ts";
 
 const dashboardAuth = (w: Web) => ({ confirmedAt: w.session!.confirmed_at });
 

@@ -1,9 +1,9 @@
 // GET/POST /cli?device=<name>: the fallback CLI sign-in; the key is shown once, on the answer to the POST.
 import { CliKeyPage, CliKeyShownPage } from "../../../views/cli-key.tsx";
-import { issueCliKey } from "../../domain/api-keys/cli-key.ts";
+import { issueCliKey } from "../../domain/identity/api-keys/cli-key.ts";
 import { ServiceError } from "../../lib/errors.ts";
-import type { WebRoute } from "./index.tsx";
 import { fieldErrors, frame, render, type Web } from "./page.ts";
+import type { WebRoute } from "./route.ts";
 import { confirmIfGiven, sudoNeeded } from "./sudo.ts";
 
 const TITLE = "A key for the command line";

@@ -5,10 +5,10 @@ import {
   approveDeviceAuthorization,
   denyDeviceAuthorization,
   findDeviceAuthorization,
-} from "../../domain/devices/service.ts";
+} from "../../domain/identity/devices/service.ts";
 import { ServiceError } from "../../lib/errors.ts";
-import type { WebRoute } from "./index.tsx";
 import { fieldErrors, frame, render, type Web } from "./page.ts";
+import type { WebRoute } from "./route.ts";
 import { limitSignIn } from "./signin.tsx";
 import { confirmIfGiven, sudoNeeded } from "./sudo.ts";
 

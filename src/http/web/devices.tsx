@@ -1,8 +1,8 @@
 // GET /account/devices and POST /account/devices/:id/revoke: the person's CLI sign-ins (user tokens).
 import { DevicesPage } from "../../../views/devices.tsx";
-import { listUserTokens, revokeUserToken } from "../../domain/auth/user-token-service.ts";
-import type { WebRoute } from "./index.tsx";
+import { listUserTokens, revokeUserToken } from "../../domain/identity/auth/user-token-service.ts";
 import { emptyFragment, frame, redirect, render, setFlash, type Web } from "./page.ts";
+import type { WebRoute } from "./route.ts";
 
 async function page(w: Web) {
   const list = await listUserTokens(w.app, w.member!.actor);

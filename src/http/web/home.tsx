@@ -5,8 +5,8 @@ import { HomePage, type HomePost } from "../../../views/home.tsx";
 import { listBrands } from "../../domain/brands/service.ts";
 import { listChannels } from "../../domain/channels/service.ts";
 import { listPosts } from "../../domain/posts/read.ts";
-import type { WebRoute } from "./index.tsx";
 import { frame, render, type Web } from "./page.ts";
+import type { WebRoute } from "./route.ts";
 
 const channelLabel = (t: { channel_name: string | null; provider: string }, network: string | undefined) =>
   `${t.channel_name ?? t.provider} (${network ?? t.provider})`;

@@ -4,8 +4,8 @@
 
 import { ErrorPage } from "../../../views/error.tsx";
 import type { App } from "../../app/context.ts";
-import { orgStatusError } from "../../domain/auth/authenticate.ts";
-import { startAnonymousSession } from "../../domain/sessions/service.ts";
+import { orgStatusError } from "../../domain/identity/auth/authenticate.ts";
+import { startAnonymousSession } from "../../domain/identity/sessions/service.ts";
 import { ServiceError } from "../../lib/errors.ts";
 import { apiKeyRoutes } from "./api-keys.tsx";
 import { cliKeyRoutes } from "./cli-key.tsx";
@@ -27,27 +27,12 @@ import {
 } from "./page.ts";
 import { passwordRoutes } from "./password.tsx";
 import { resetRoutes } from "./reset.tsx";
+import type { Access, WebRoute } from "./route.ts";
 import { securityRoutes } from "./security.tsx";
 import { sessionRoutes } from "./sessions.tsx";
 import { signInRoutes } from "./signin.tsx";
 import { staticFile } from "./static.ts";
 import { switchRoutes } from "./switch.ts";
-
-/**
- * guest: the sign-in pages (a session is made if there is none, to bind the CSRF token);
- * second_factor: halfway through sign-in; account: signed in, or made to set up two-factor first;
- * member: signed in and a member of an org.
- */
-export type Access = "guest" | "second_factor" | "account" | "member";
-
-export interface WebRoute {
-  method: "GET" | "POST";
-  path: string;
-  access: Access;
-  handler: (w: Web) => Promise<Response>;
-  /** Changes the org's data: refused while the org is read-only or suspended. */
-  orgWrite?: boolean;
-}
 
 export const webRoutes: WebRoute[] = [
   ...signInRoutes,

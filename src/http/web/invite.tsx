@@ -1,9 +1,9 @@
 // GET/POST /invite/<token>: accept an invitation, signed in (an existing account) or not (a new one).
 import { InviteDonePage, InvitePage } from "../../../views/invite.tsx";
-import { acceptInvitation, findInvitation } from "../../domain/invitations/service.ts";
+import { acceptInvitation, findInvitation } from "../../domain/identity/invitations/service.ts";
 import { ServiceError } from "../../lib/errors.ts";
-import type { WebRoute } from "./index.tsx";
 import { fieldErrors, frame, render, type Web } from "./page.ts";
+import type { WebRoute } from "./route.ts";
 
 const TITLE = "Invitation";
 

@@ -1,12 +1,16 @@
 // The Members page: people and roles, invitations, inviting. Owner changes take the session's sudo mode.
 import { MembersPage } from "../../../views/members.tsx";
-import { createInvitation, listInvitations, revokeInvitation } from "../../domain/invitations/service.ts";
-import { deleteMember, listMembers, updateMember } from "../../domain/members/service.ts";
-import { confirmPassword } from "../../domain/sessions/signin.ts";
+import {
+  createInvitation,
+  listInvitations,
+  revokeInvitation,
+} from "../../domain/identity/invitations/service.ts";
+import { deleteMember, listMembers, updateMember } from "../../domain/identity/members/service.ts";
+import { confirmPassword } from "../../domain/identity/sessions/signin.ts";
 import { ServiceError } from "../../lib/errors.ts";
 import { mailerOf } from "../../mail/mailer.ts";
-import type { WebRoute } from "./index.tsx";
 import { fieldErrors, frame, redirect, render, setFlash, type Web } from "./page.ts";
+import type { WebRoute } from "./route.ts";
 import { sudoNeeded } from "./sudo.ts";
 
 async function page(

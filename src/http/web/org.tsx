@@ -3,12 +3,12 @@
 
 import { OrgDeletedPage, OrgPage, type OrgPageProps } from "../../../views/org.tsx";
 import { billingLink } from "../../domain/billing/handoff.ts";
+import { confirmPassword } from "../../domain/identity/sessions/signin.ts";
 import { deleteOrg } from "../../domain/operator/delete.ts";
 import { getOrg, updateOrg } from "../../domain/orgs/service.ts";
-import { confirmPassword } from "../../domain/sessions/signin.ts";
 import { ServiceError } from "../../lib/errors.ts";
-import type { WebRoute } from "./index.tsx";
 import { fieldErrors, frame, redirect, render, setFlash, type Web } from "./page.ts";
+import type { WebRoute } from "./route.ts";
 
 type Extra = Pick<OrgPageProps, "rename" | "remove">;
 

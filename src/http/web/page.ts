@@ -3,14 +3,14 @@
 import type { JSX } from "hono/jsx/jsx-runtime";
 import { type FieldErrors, FLASH, type Frame } from "../../../views/frame.ts";
 import type { App } from "../../app/context.ts";
-import { type SessionMember, sessionMember } from "../../domain/sessions/member.ts";
+import { type SessionMember, sessionMember } from "../../domain/identity/sessions/member.ts";
 import {
   type ClientMeta,
   csrfTokenOf,
   csrfValid,
   loadSession,
   type Session,
-} from "../../domain/sessions/service.ts";
+} from "../../domain/identity/sessions/service.ts";
 import { ServiceError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { SECURITY_HEADERS } from "../pipeline.ts";

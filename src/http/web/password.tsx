@@ -3,11 +3,11 @@
 
 import type { FieldErrors } from "../../../views/frame.ts";
 import { PasswordPage } from "../../../views/password.tsx";
-import { changePassword } from "../../domain/passwords/service.ts";
-import { rotateSession } from "../../domain/sessions/service.ts";
+import { changePassword } from "../../domain/identity/passwords/service.ts";
+import { rotateSession } from "../../domain/identity/sessions/service.ts";
 import { ServiceError } from "../../lib/errors.ts";
-import type { WebRoute } from "./index.tsx";
 import { fieldErrors, frame, redirect, render, setFlash, setSessionCookie, type Web } from "./page.ts";
+import type { WebRoute } from "./route.ts";
 
 const page = (w: Web, errors?: FieldErrors, status = 200) =>
   render(w, <PasswordPage f={frame(w, "Change password", "security")} errors={errors} />, status);

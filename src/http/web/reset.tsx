@@ -4,10 +4,10 @@ import {
   checkResetLink,
   requestPasswordReset,
   resetPasswordWithLink,
-} from "../../domain/passwords/service.ts";
+} from "../../domain/identity/passwords/service.ts";
 import { ServiceError } from "../../lib/errors.ts";
-import type { WebRoute } from "./index.tsx";
 import { fieldErrors, frame, redirect, render, setFlash, type Web } from "./page.ts";
+import type { WebRoute } from "./route.ts";
 import { limitSignIn } from "./signin.tsx";
 
 const TITLE = "Reset your password";

@@ -3,26 +3,25 @@
 
 import type { FieldErrors } from "../../../views/frame.ts";
 import { SecurityPage } from "../../../views/security.tsx";
-import { isRecentAuth } from "../../domain/auth/sudo.ts";
+import { isRecentAuth } from "../../domain/identity/auth/sudo.ts";
 import {
   listPasskeys,
   passkeyRegistrationOptions,
   registerPasskey,
   removePasskey,
   renamePasskey,
-} from "../../domain/mfa/passkeys.ts";
-import { mfaOf } from "../../domain/mfa/status.ts";
+} from "../../domain/identity/mfa/passkeys.ts";
+import { mfaOf } from "../../domain/identity/mfa/status.ts";
 import {
   confirmTotp,
   disableTotp,
   pendingTotpOf,
   renewRecoveryCodes,
   startTotp,
-} from "../../domain/mfa/totp.ts";
-import { sessionMember } from "../../domain/sessions/member.ts";
-import { activate, confirmPassword } from "../../domain/sessions/signin.ts";
+} from "../../domain/identity/mfa/totp.ts";
+import { sessionMember } from "../../domain/identity/sessions/member.ts";
+import { activate, confirmPassword } from "../../domain/identity/sessions/signin.ts";
 import { ServiceError } from "../../lib/errors.ts";
-import type { WebRoute } from "./index.tsx";
 import {
   fieldErrors,
   frame,
@@ -34,6 +33,7 @@ import {
   setSessionCookie,
   type Web,
 } from "./page.ts";
+import type { WebRoute } from "./route.ts";
 
 async function page(
   w: Web,

@@ -1,9 +1,9 @@
 // GET /account/sessions and POST /account/sessions/:id/revoke.
 
 import { SessionsPage } from "../../../views/sessions.tsx";
-import { listSessions, revokeSession } from "../../domain/sessions/service.ts";
-import type { WebRoute } from "./index.tsx";
+import { listSessions, revokeSession } from "../../domain/identity/sessions/service.ts";
 import { emptyFragment, frame, redirect, render, setFlash, type Web } from "./page.ts";
+import type { WebRoute } from "./route.ts";
 
 async function page(w: Web) {
   const sessions = await listSessions(w.app, w.session!);

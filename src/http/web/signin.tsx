@@ -2,13 +2,16 @@
 // client address (in this process) on top of the per-account lockout the database keeps.
 
 import { SecondFactorPage, SignInPage } from "../../../views/signin.tsx";
-import { passkeySignInOptions } from "../../domain/mfa/passkeys.ts";
-import { mfaOf } from "../../domain/mfa/status.ts";
-import { signOut } from "../../domain/sessions/service.ts";
-import { completeWithCode, signInWithPasskey, signInWithPassword } from "../../domain/sessions/signin.ts";
+import { passkeySignInOptions } from "../../domain/identity/mfa/passkeys.ts";
+import { mfaOf } from "../../domain/identity/mfa/status.ts";
+import { signOut } from "../../domain/identity/sessions/service.ts";
+import {
+  completeWithCode,
+  signInWithPasskey,
+  signInWithPassword,
+} from "../../domain/identity/sessions/signin.ts";
 import { ServiceError } from "../../lib/errors.ts";
 import { RateLimiter } from "../ratelimit.ts";
-import type { WebRoute } from "./index.tsx";
 import {
   clearSessionCookie,
   fieldErrors,
@@ -20,6 +23,7 @@ import {
   setSessionCookie,
   type Web,
 } from "./page.ts";
+import type { WebRoute } from "./route.ts";
 
 /** 10 attempts at once per address, then one every 6 seconds (per process, like the API's limit). */
 const limiters = new WeakMap<object, RateLimiter>();

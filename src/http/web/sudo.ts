@@ -1,7 +1,7 @@
 // Sudo mode on a form: a page shows a password field while the session's confirmation is older than 10 minutes;
 // the handler confirms the password typed there before it acts (a wrong one is an error beside the field).
-import { isRecentAuth } from "../../domain/auth/sudo.ts";
-import { confirmPassword } from "../../domain/sessions/signin.ts";
+import { isRecentAuth } from "../../domain/identity/auth/sudo.ts";
+import { confirmPassword } from "../../domain/identity/sessions/signin.ts";
 import type { Web } from "./page.ts";
 
 export const sudoNeeded = (w: Web) => !isRecentAuth(w.app, w.session?.confirmed_at);

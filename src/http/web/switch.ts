@@ -1,7 +1,7 @@
 // POST /org and POST /mode: the org switcher and the test/live switcher in every page's header.
-import { switchMode, switchOrg } from "../../domain/sessions/member.ts";
-import type { WebRoute } from "./index.tsx";
+import { switchMode, switchOrg } from "../../domain/identity/sessions/member.ts";
 import { localPath, redirect, setFlash, type Web } from "./page.ts";
+import type { WebRoute } from "./route.ts";
 
 async function org(w: Web) {
   await switchOrg(w.app, w.session!, w.form.get("org") ?? "");

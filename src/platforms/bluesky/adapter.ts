@@ -16,7 +16,7 @@ import type {
   PublishOutcome,
   RemoteInput,
 } from "../adapter.ts";
-import { findLinks } from "../links.ts";
+import { findLinks } from "../text/links.ts";
 import { linkCard } from "./card.ts";
 import { classify, isAuthError } from "./errors.ts";
 import { mediaEmbed, refusal } from "./media.ts";

@@ -1,8 +1,8 @@
 // Bluesky shows links shortened and counts the shortened text against its 300 graphemes; the full URL travels
 // in a link facet. The record's text is therefore the shortened text, and facet offsets are UTF-8 bytes into
 // it (app.bsky.richtext.facet#byteSlice).
-import { findLinks } from "../links.ts";
-import { graphemeCount, utf8Length } from "../segments.ts";
+import { findLinks } from "../text/links.ts";
+import { graphemeCount, utf8Length } from "../text/segments.ts";
 
 export interface LinkFeature {
   $type: "app.bsky.richtext.facet#link";

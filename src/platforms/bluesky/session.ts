@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { AtpAgent } from "@atproto/api";
 import type { App } from "../../app/context.ts";
 import { networkFetch } from "../../net/guarded-fetch.ts";
-import { providerOrigin } from "../origins.ts";
+import { providerOrigin } from "../plumbing/origins.ts";
 
 export const DEFAULT_SERVICE = "https://bsky.social";
 /** How long a signed-in session is reused before signing in again (an access token lives about 2 hours). */

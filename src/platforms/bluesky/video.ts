@@ -5,7 +5,7 @@
 // record ends up referencing is dropped by the PDS, so an upload followed by a crash never shows the video twice.
 import type { AppBskyEmbedVideo, AtpAgent } from "@atproto/api";
 import type { PublishMedia } from "../adapter.ts";
-import { MP4 } from "../units.ts";
+import { MP4 } from "../text/units.ts";
 
 export const isVideo = (m: PublishMedia) => m.kind === "video" || m.mime.startsWith("video/");
 

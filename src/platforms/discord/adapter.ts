@@ -23,9 +23,9 @@ import {
   remainingParts,
   secondsToMs,
   str,
-} from "../http.ts";
-import { providerOrigin } from "../origins.ts";
-import { streamedVideo } from "../streamed-video.ts";
+} from "../plumbing/http.ts";
+import { providerOrigin } from "../plumbing/origins.ts";
+import { streamedVideo } from "../plumbing/streamed-video.ts";
 import { escapeDiscord } from "./escape.ts";
 
 export const DISCORD_ORIGIN = "https://discord.com";

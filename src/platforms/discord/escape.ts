@@ -1,7 +1,7 @@
 // Discord renders its own markdown in webhook messages. To make text arrive as written, every character that can
 // start formatting is escaped with a backslash (Discord's parser takes "\" before any punctuation as a literal),
 // except inside links: a URL keeps its underscores and asterisks, and Discord recognises it before markdown.
-import { findLinks } from "../links.ts";
+import { findLinks } from "../text/links.ts";
 
 // Anywhere: emphasis, strike, spoiler, code, masked links, <@mentions> and <t:timestamps>, and the escape itself.
 const INLINE = /[\\*_~`|[\]<>]/g;

@@ -8,7 +8,7 @@ import {
   mastodonEngagement,
   publishMastodon,
 } from "../mastodon/api.ts";
-import { providerOrigin } from "../origins.ts";
+import { providerOrigin } from "../plumbing/origins.ts";
 
 export const GAB_ORIGIN = "https://gab.com";
 

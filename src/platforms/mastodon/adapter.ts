@@ -2,7 +2,7 @@
 // target and part, which Mastodon honours for about an hour, so an uncertain attempt may be repeated.
 import type { App } from "../../app/context.ts";
 import type { Adapter } from "../adapter.ts";
-import { providerOrigin } from "../origins.ts";
+import { providerOrigin } from "../plumbing/origins.ts";
 import {
   connectMastodon,
   findMastodon,

@@ -26,7 +26,7 @@ import {
   noAnswerOutcome,
   remainingParts,
   str,
-} from "../http.ts";
+} from "../plumbing/http.ts";
 import { statusText } from "./html.ts";
 import { uploadMedia } from "./media.ts";
 

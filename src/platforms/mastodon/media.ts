@@ -7,8 +7,8 @@
 import type { App } from "../../app/context.ts";
 import { StreamedForm } from "../../lib/streamed-form.ts";
 import type { PublishMedia, PublishOutcome } from "../adapter.ts";
-import { field, type NetworkResponse, NoAnswer, networkRequest, str } from "../http.ts";
-import { streamedVideo } from "../streamed-video.ts";
+import { field, type NetworkResponse, NoAnswer, networkRequest, str } from "../plumbing/http.ts";
+import { streamedVideo } from "../plumbing/streamed-video.ts";
 
 /** How long to wait for a 202 upload to be processed before trying the whole publish again later. */
 const PROCESSING_POLLS = 60;

@@ -23,8 +23,8 @@ import {
   remainingParts,
   secondsToMs,
   str,
-} from "../http.ts";
-import { providerOrigin } from "../origins.ts";
+} from "../plumbing/http.ts";
+import { providerOrigin } from "../plumbing/origins.ts";
 import { escapeSlack } from "./escape.ts";
 
 export const SLACK_ORIGIN = "https://slack.com";

@@ -24,10 +24,10 @@ import {
   remainingParts,
   secondsToMs,
   str,
-} from "../http.ts";
-import { providerOrigin } from "../origins.ts";
-import { streamedVideo } from "../streamed-video.ts";
-import { MP4 } from "../units.ts";
+} from "../plumbing/http.ts";
+import { providerOrigin } from "../plumbing/origins.ts";
+import { streamedVideo } from "../plumbing/streamed-video.ts";
+import { MP4 } from "../text/units.ts";
 
 export const TELEGRAM_ORIGIN = "https://api.telegram.org";
 const TOKEN = /^\d{3,20}:[A-Za-z0-9_-]{20,100}$/;

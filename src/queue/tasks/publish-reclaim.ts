@@ -9,8 +9,8 @@ import { lockPosts } from "../../domain/posts/lock.ts";
 import { presentTarget } from "../../domain/posts/present.ts";
 import { refreshPosts } from "../../domain/posts/refresh.ts";
 import type { Adapter } from "../../platforms/adapter.ts";
-import { adapterFor } from "../../platforms/adapters.ts";
-import { getPlatform } from "../../platforms/registry.ts";
+import { adapterFor } from "../../platforms/adapter-registry.ts";
+import { getPlatform } from "../../platforms/rules-registry.ts";
 import { releaseChannels } from "../publish/complete.ts";
 import type { TaskDef } from "../tasks.ts";
 

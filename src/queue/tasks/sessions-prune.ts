@@ -1,5 +1,5 @@
 // sessions.prune (hourly): dashboard sessions are deleted a day after they expired.
-import { pruneSessions } from "../../domain/sessions/service.ts";
+import { pruneSessions } from "../../domain/identity/sessions/service.ts";
 import type { TaskDef } from "../tasks.ts";
 
 export const sessionsPrune: TaskDef = {

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { collectDue } from "../../../src/domain/engagement/collect.ts";
 import { MAX_FAILURES } from "../../../src/domain/engagement/schedule.ts";
 import { FakeClock } from "../../../src/lib/clock.ts";
-import { adapterFor } from "../../../src/platforms/adapters.ts";
+import { adapterFor } from "../../../src/platforms/adapter-registry.ts";
 import { startPublishWorker } from "../../../src/queue/publish/worker.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
 import { dialects } from "../../helpers/db.ts";

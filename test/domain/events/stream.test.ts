@@ -2,7 +2,7 @@
 // problem details before streaming, pings, and reconnects that resume with no gap and no duplicate. On Postgres
 // also an event whose transaction commits after a later one is already visible.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { authenticate } from "../../../src/domain/auth/authenticate.ts";
+import { authenticate } from "../../../src/domain/identity/auth/authenticate.ts";
 import { recordEvent } from "../../../src/domain/events/record.ts";
 import { openEventStream, PING_AFTER_MS } from "../../../src/domain/events/stream.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";

@@ -3,7 +3,7 @@
 // before the post is up, and video publishes waiting on processing never hold back a text post.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
-import { adapterFor } from "../../../src/platforms/adapters.ts";
+import { adapterFor } from "../../../src/platforms/adapter-registry.ts";
 import { sandboxVideo } from "../../../src/platforms/sandbox/adapter.ts";
 import { startPublishWorker } from "../../../src/queue/publish/worker.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";

@@ -1,7 +1,7 @@
 // The operator API under /v1/operator/: only operator keys, and they nothing else; finding, reading and changing
 // orgs with every bad input refused and nothing changed; usage; every change audited with the key's ID.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createOperatorKey, revokeOperatorKey } from "../../../src/domain/auth/operator.ts";
+import { createOperatorKey, revokeOperatorKey } from "../../../src/domain/identity/auth/operator.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
 import { dialects } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";

@@ -3,7 +3,7 @@
 // orgs keep everything.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "kysely";
-import { createOperatorKey } from "../../../src/domain/auth/operator.ts";
+import { createOperatorKey } from "../../../src/domain/identity/auth/operator.ts";
 import { tablesWithColumn } from "../../../src/domain/operator/tables.ts";
 import { requestsPrune } from "../../../src/queue/tasks/requests-prune.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";

@@ -1,7 +1,7 @@
 // Org limits set through the operator API: reached at their exact boundary, never passed by concurrent creates,
 // and lowering one removes nothing.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createOperatorKey } from "../../../src/domain/auth/operator.ts";
+import { createOperatorKey } from "../../../src/domain/identity/auth/operator.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
 import { dialects } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";

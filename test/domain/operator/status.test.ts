@@ -2,7 +2,7 @@
 // read_only refuses every change and still reads; suspended refuses every key and token. Through the operator
 // API, so what is tested is what an operator does.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createOperatorKey } from "../../../src/domain/auth/operator.ts";
+import { createOperatorKey } from "../../../src/domain/identity/auth/operator.ts";
 import { v1Routes } from "../../../src/http/api/v1/index.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
 import { dialects } from "../../helpers/db.ts";

@@ -1,8 +1,8 @@
 // The operator's whole walk over HTTP: create an org with its first owner's invitation (Idempotency-Key: once),
 // the owner accepts, the operator invites another person, reads usage, suspends and deletes.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createOperatorKey } from "../../../src/domain/auth/operator.ts";
-import { acceptInvitation } from "../../../src/domain/invitations/service.ts";
+import { createOperatorKey } from "../../../src/domain/identity/auth/operator.ts";
+import { acceptInvitation } from "../../../src/domain/identity/invitations/service.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
 import { dialects } from "../../helpers/db.ts";
 import { userToken } from "../../helpers/factories.ts";

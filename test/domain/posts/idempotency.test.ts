@@ -2,7 +2,7 @@
 // key create one post, a stored claim still answers in use (or is taken over once abandoned), and a change that
 // finds the key stored meanwhile rolls back entirely.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { authenticate } from "../../../src/domain/auth/authenticate.ts";
+import { authenticate } from "../../../src/domain/identity/auth/authenticate.ts";
 import { AnswerInTx, KeyTakenMeanwhile } from "../../../src/domain/idempotency/in-tx.ts";
 import { claim, complete, fingerprintOf } from "../../../src/domain/idempotency/service.ts";
 import { createPost as createPostIn } from "../../../src/domain/posts/create.ts";

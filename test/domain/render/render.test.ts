@@ -1,13 +1,14 @@
 import { describe, expect, test } from "bun:test";
+import { PREVIEW_POST_ID } from "../../../src/domain/render/preview-id.ts";
 import {
   type RenderInput,
   renderForProvider,
   renditionProblems,
   splitThread,
 } from "../../../src/domain/render/render.ts";
-import { PREVIEW_POST_ID, type Utm } from "../../../src/domain/render/utm.ts";
+import type { Utm } from "../../../src/domain/render/utm.ts";
 import type { TemplateSource } from "../../../src/domain/templates/source.ts";
-import { measure } from "../../../src/platforms/counting.ts";
+import { measure } from "../../../src/platforms/text/counting.ts";
 
 const noUtm: Utm = { domains: [], campaign: null, postId: PREVIEW_POST_ID };
 const render = (input: Partial<RenderInput> & Pick<RenderInput, "provider">) =>

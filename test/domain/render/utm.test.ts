@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { PREVIEW_POST_ID, tagLinks, type Utm } from "../../../src/domain/render/utm.ts";
+import { PREVIEW_POST_ID } from "../../../src/domain/render/preview-id.ts";
+import { tagLinks, type Utm } from "../../../src/domain/render/utm.ts";
 
 const POST = "post_0123456789abcdefghjkmnpqrs";
 const utm: Utm = { domains: ["example.com", "shop.example.org"], campaign: "release", postId: POST };

@@ -1,7 +1,7 @@
 // resolveTemplate and findTemplate, as posts call them, on both databases.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Actor } from "../../../src/domain/actor.ts";
-import { authenticate } from "../../../src/domain/auth/authenticate.ts";
+import { authenticate } from "../../../src/domain/identity/auth/authenticate.ts";
 import { findTemplate, resolveTemplate } from "../../../src/domain/templates/resolve.ts";
 import { ServiceError } from "../../../src/lib/errors.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";

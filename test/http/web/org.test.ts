@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { sql } from "kysely";
 import { adminActor } from "../../../src/domain/actor.ts";
-import { createInvitation } from "../../../src/domain/invitations/service.ts";
+import { createInvitation } from "../../../src/domain/identity/invitations/service.ts";
 import { scopesOfRole } from "../../../src/domain/scopes.ts";
 import { FakeClock } from "../../../src/lib/clock.ts";
 import type { TestApp } from "../../helpers/app.ts";

@@ -1,7 +1,7 @@
 // The dashboard's frame and password sign-in, in process: redirects, headers, CSRF, session rotation, wrong
 // passwords, the lockout shared through the database, the per-address limit, sessions and sign-out.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { LOCKOUT_FAILURES } from "../../../src/domain/sessions/signin.ts";
+import { LOCKOUT_FAILURES } from "../../../src/domain/identity/sessions/signin.ts";
 import type { TestApp } from "../../helpers/app.ts";
 import { TestBrowser, webApp } from "../../helpers/browser.ts";
 import { dialects } from "../../helpers/db.ts";

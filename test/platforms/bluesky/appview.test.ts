@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { collectDue } from "../../../src/domain/engagement/collect.ts";
 import { FakeClock } from "../../../src/lib/clock.ts";
-import { adapterFor } from "../../../src/platforms/adapters.ts";
+import { adapterFor } from "../../../src/platforms/adapter-registry.ts";
 import { startPublishWorker } from "../../../src/queue/publish/worker.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
 import { type Pds, type PdsAccount, startPds } from "../../helpers/bluesky/pds.ts";

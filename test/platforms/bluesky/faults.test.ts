@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { FakeClock } from "../../../src/lib/clock.ts";
-import { adapterFor } from "../../../src/platforms/adapters.ts";
+import { adapterFor } from "../../../src/platforms/adapter-registry.ts";
 import { startPublishWorker } from "../../../src/queue/publish/worker.ts";
 import { reclaimExpired } from "../../../src/queue/tasks/publish-reclaim.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";

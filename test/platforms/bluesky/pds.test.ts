@@ -8,7 +8,7 @@ import { jsonToLex } from "@atproto/lexicon";
 import sharp from "sharp";
 import { checkDueChannels } from "../../../src/domain/channels/check.ts";
 import { FakeClock } from "../../../src/lib/clock.ts";
-import { adapterFor } from "../../../src/platforms/adapters.ts";
+import { adapterFor } from "../../../src/platforms/adapter-registry.ts";
 import { blueskyAdapter } from "../../../src/platforms/bluesky/adapter.ts";
 import { recordKey } from "../../../src/platforms/bluesky/rkey.ts";
 import { startPublishWorker } from "../../../src/queue/publish/worker.ts";

@@ -3,7 +3,7 @@
 // escaped so the text shows as written (links untouched), nobody is pinged, images and a video (streamed from the
 // bucket) go with their message, parts go as consecutive messages, and each documented failure is classified.
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { adapterFor } from "../../../src/platforms/adapters.ts";
+import { adapterFor } from "../../../src/platforms/adapter-registry.ts";
 import { escapeDiscord } from "../../../src/platforms/discord/escape.ts";
 import type { TestApp } from "../../helpers/app.ts";
 import { dialects } from "../../helpers/db.ts";

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { newId } from "../../../src/lib/ids.ts";
 import type { PublishedPart, PublishInput, PublishOutcome } from "../../../src/platforms/adapter.ts";
-import { adapterFor } from "../../../src/platforms/adapter.ts";
+import { adapterFor } from "../../../src/platforms/adapter-registry.ts";
 import { SIMULATIONS, SLOW_MS, sandboxAdapter } from "../../../src/platforms/sandbox/adapter.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
 import { dialects } from "../../helpers/db.ts";

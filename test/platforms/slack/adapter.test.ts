@@ -3,7 +3,7 @@
 // posts through the real publish worker both ways, text escaped so it shows as written and pings nobody, parts
 // as consecutive messages, and each documented failure classified.
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { adapterFor } from "../../../src/platforms/adapters.ts";
+import { adapterFor } from "../../../src/platforms/adapter-registry.ts";
 import type { TestApp } from "../../helpers/app.ts";
 import { dialects } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";

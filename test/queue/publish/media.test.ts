@@ -9,7 +9,7 @@ import sharp from "sharp";
 import { mediaUrl } from "../../../src/domain/media/link.ts";
 import { mediaForTarget } from "../../../src/domain/media/publish.ts";
 import { FakeClock } from "../../../src/lib/clock.ts";
-import { adapterFor } from "../../../src/platforms/adapters.ts";
+import { adapterFor } from "../../../src/platforms/adapter-registry.ts";
 import { startPublishWorker } from "../../../src/queue/publish/worker.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
 import { dialects } from "../../helpers/db.ts";

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { FakeClock } from "../../../src/lib/clock.ts";
 import type { Adapter } from "../../../src/platforms/adapter.ts";
-import { adapterFor as registry } from "../../../src/platforms/adapters.ts";
+import { adapterFor as registry } from "../../../src/platforms/adapter-registry.ts";
 import { claimTargets } from "../../../src/queue/publish/claim.ts";
 import { startPublishWorker } from "../../../src/queue/publish/worker.ts";
 import { reclaimExpired } from "../../../src/queue/tasks/publish-reclaim.ts";

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { FakeClock } from "../../../src/lib/clock.ts";
 import type { Adapter, PublishInput } from "../../../src/platforms/adapter.ts";
-import { adapterFor } from "../../../src/platforms/adapters.ts";
+import { adapterFor } from "../../../src/platforms/adapter-registry.ts";
 import { claimTargets, LEASE_MS } from "../../../src/queue/publish/claim.ts";
 import { renewLeases, startPublishWorker } from "../../../src/queue/publish/worker.ts";
 import { expireOverdue } from "../../../src/queue/tasks/publish-expire.ts";

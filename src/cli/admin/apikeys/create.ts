@@ -1,4 +1,4 @@
-import { createApiKey } from "../../../domain/api-keys/service.ts";
+import { createApiKey } from "../../../domain/identity/api-keys/service.ts";
 import { type AdminCommand, flags } from "../command.ts";
 import { withAdmin } from "../context.ts";
 

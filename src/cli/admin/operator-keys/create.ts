@@ -1,4 +1,4 @@
-import { createOperatorKey } from "../../../domain/auth/operator.ts";
+import { createOperatorKey } from "../../../domain/identity/auth/operator.ts";
 import { type AdminCommand, flags } from "../command.ts";
 import { withAdmin } from "../context.ts";
 

@@ -1,4 +1,4 @@
-import { listOperatorKeys } from "../../../domain/auth/operator.ts";
+import { listOperatorKeys } from "../../../domain/identity/auth/operator.ts";
 import { type AdminCommand, flags } from "../command.ts";
 import { withAdmin } from "../context.ts";
 

@@ -1,4 +1,4 @@
-import { revokeOperatorKey } from "../../../domain/auth/operator.ts";
+import { revokeOperatorKey } from "../../../domain/identity/auth/operator.ts";
 import { ServiceError } from "../../../lib/errors.ts";
 import { type AdminCommand, flags } from "../command.ts";
 import { withAdmin } from "../context.ts";

@@ -1,5 +1,10 @@
-import { ApiKeyCreate, ApiKeyRoll } from "../../../domain/api-keys/schema.ts";
-import { createApiKey, listApiKeys, revokeApiKey, rollApiKey } from "../../../domain/api-keys/service.ts";
+import { ApiKeyCreate, ApiKeyRoll } from "../../../domain/identity/api-keys/schema.ts";
+import {
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+  rollApiKey,
+} from "../../../domain/identity/api-keys/service.ts";
 import { type RouteDef, reply } from "../../route.ts";
 
 export const apiKeyRoutes: RouteDef[] = [

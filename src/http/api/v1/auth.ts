@@ -1,11 +1,11 @@
 // CLI sign-in (RFC 8628 device authorization grant) and sign-out. The two device endpoints take no credential.
-import { revokeCurrentUserToken } from "../../../domain/auth/user-token-service.ts";
+import { revokeCurrentUserToken } from "../../../domain/identity/auth/user-token-service.ts";
 import {
   DeviceStart,
   DeviceTokenRequest,
   pollDeviceToken,
   startDeviceAuthorization,
-} from "../../../domain/devices/service.ts";
+} from "../../../domain/identity/devices/service.ts";
 import { bool, nstr, ntime, obj, str, time } from "../../openapi-schemas.ts";
 import type { PublicRouteDef } from "../../public-route.ts";
 import type { RouteDef } from "../../route.ts";

@@ -5,14 +5,14 @@ import {
   InvitationCreate,
   listInvitations,
   revokeInvitation,
-} from "../../../domain/invitations/service.ts";
+} from "../../../domain/identity/invitations/service.ts";
 import {
   deleteMember,
   getMember,
   listMembers,
   MemberUpdate,
   updateMember,
-} from "../../../domain/members/service.ts";
+} from "../../../domain/identity/members/service.ts";
 import { getOrg, OrgUpdate, updateOrg } from "../../../domain/orgs/service.ts";
 import { bool, nint, nstr, obj, str, time } from "../../openapi-schemas.ts";
 import { type RouteDef, reply } from "../../route.ts";

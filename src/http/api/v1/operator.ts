@@ -1,7 +1,7 @@
 // The operator API (interface.md "Org hosting"): operator keys only, across the install's orgs.
 
 import * as v from "valibot";
-import { createInvitation, InvitationCreate } from "../../../domain/invitations/service.ts";
+import { createInvitation, InvitationCreate } from "../../../domain/identity/invitations/service.ts";
 import { operatorInOrg } from "../../../domain/operator/actor.ts";
 import { createOrgAsOperator } from "../../../domain/operator/create.ts";
 import { deleteOrg } from "../../../domain/operator/delete.ts";

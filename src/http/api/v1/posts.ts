@@ -1,9 +1,10 @@
+import { approvePost } from "../../../domain/posts/approve.ts";
 import { cancelPost } from "../../../domain/posts/cancel.ts";
 import { createPost } from "../../../domain/posts/create.ts";
 import { previewPost } from "../../../domain/posts/preview.ts";
 import { getPost, listAttempts, listPosts } from "../../../domain/posts/read.ts";
+import { rejectPost } from "../../../domain/posts/reject.ts";
 import { reschedulePost } from "../../../domain/posts/reschedule.ts";
-import { approvePost, rejectPost } from "../../../domain/posts/review.ts";
 import { MarkPublished, PostCreate, PostPreview, Reschedule, Review } from "../../../domain/posts/schema.ts";
 import { POST_STATUSES, TARGET_STATUSES } from "../../../domain/posts/status.ts";
 import { markTargetPublished, retryTarget } from "../../../domain/targets/resolve.ts";

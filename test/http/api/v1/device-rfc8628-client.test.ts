@@ -7,7 +7,7 @@ import {
   approveDeviceAuthorization,
   denyDeviceAuthorization,
   findDeviceAuthorization,
-} from "../../../../src/domain/devices/service.ts";
+} from "../../../../src/domain/identity/devices/service.ts";
 import { type TestApp, testApp } from "../../../helpers/app.ts";
 import { dialects } from "../../../helpers/db.ts";
 import { type Tenant, tenant } from "../../../helpers/factories.ts";

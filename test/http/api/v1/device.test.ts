@@ -1,12 +1,12 @@
 // CLI sign-in by device authorization (RFC 8628): the CLI starts, the person approves on /device in sudo mode (or
 // denies), the CLI polls and collects a user token once. Every refusal has its RFC code, with the RFC's `error`.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { listUserTokens, revokeUserToken } from "../../../../src/domain/auth/user-token-service.ts";
+import { listUserTokens, revokeUserToken } from "../../../../src/domain/identity/auth/user-token-service.ts";
 import {
   approveDeviceAuthorization,
   denyDeviceAuthorization,
   findDeviceAuthorization,
-} from "../../../../src/domain/devices/service.ts";
+} from "../../../../src/domain/identity/devices/service.ts";
 import { FakeClock } from "../../../../src/lib/clock.ts";
 import { ServiceError } from "../../../../src/lib/errors.ts";
 import { type TestApp, testApp } from "../../../helpers/app.ts";

@@ -3,8 +3,8 @@
 // seeing the same members (members and orgs are shared by both modes).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { adminActor } from "../../../../src/domain/actor.ts";
-import { acceptInvitation, findInvitation } from "../../../../src/domain/invitations/service.ts";
-import { deleteMember, updateMember } from "../../../../src/domain/members/service.ts";
+import { acceptInvitation, findInvitation } from "../../../../src/domain/identity/invitations/service.ts";
+import { deleteMember, updateMember } from "../../../../src/domain/identity/members/service.ts";
 import { updateOrg } from "../../../../src/domain/orgs/service.ts";
 import { scopesOfRole } from "../../../../src/domain/scopes.ts";
 import { FakeClock } from "../../../../src/lib/clock.ts";
@@ -328,7 +328,7 @@ for (const dialect of dialects) {
       const full = await as(tok).post("/v1/invitations", { email: "two@example.com", role: "viewer" });
       expect([full.status, full.body.code, full.body.param]).toEqual([403, "limit_reached", "members"]);
       const adminAdd = await refused(
-        (await import("../../../../src/domain/members/service.ts")).addMember(
+        (await import("../../../../src/domain/identity/members/service.ts")).addMember(
           t.app,
           adminActor(c.orgId, "members add", scopesOfRole("owner")),
           { email: "three@example.com", role: "viewer" },

@@ -6,7 +6,7 @@ import type { App } from "../../../../src/app/context.ts";
 import { newUserToken } from "../../../../src/crypto/credentials.ts";
 import { sha256hex } from "../../../../src/crypto/hash.ts";
 import { adminActor } from "../../../../src/domain/actor.ts";
-import { addMember } from "../../../../src/domain/members/service.ts";
+import { addMember } from "../../../../src/domain/identity/members/service.ts";
 import { type Role, scopesOfRole } from "../../../../src/domain/scopes.ts";
 import { v1Schemas } from "../../../../src/http/api/v1/index.ts";
 import { newId } from "../../../../src/lib/ids.ts";

@@ -1,0 +1,169 @@
+// Dashboard sessions: a random cookie secret whose SHA-256 is the stored key, so a copy of the database signs no
+// one in. Every stage change (sign-in, second factor) issues a new secret and ends the old row: a session ID
+// someone planted before sign-in is worth nothing after it.
+import { createHmac } from "node:crypto";
+import type { App } from "../../../app/context.ts";
+import { randomBase62, safeEqual, sha256hex } from "../../../crypto/hash.ts";
+import type { Db, Tx } from "../../../db/index.ts";
+import type { SessionStage, WebSessionsTable } from "../../../db/tables/sessions.ts";
+import { iso, isoOrNull } from "../../../lib/clock.ts";
+import { notFound } from "../../../lib/errors.ts";
+import { newId } from "../../../lib/ids.ts";
+import { inTx } from "../../tx.ts";
+
+/** An anonymous session (before sign-in) lives 2 hours; a signed-in one 30 days, ended by 7 idle days. */
+export const ANONYMOUS_TTL_MS = 2 * 3600_000;
+export const SESSION_TTL_MS = 30 * 86400_000;
+export const IDLE_MS = 7 * 86400_000;
+/** Sign-in halfway (second factor or enrolment due) must finish within 15 minutes. */
+export const PARTIAL_TTL_MS = 15 * 60_000;
+
+export interface ClientMeta {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface Session extends WebSessionsTable {
+  /** The cookie value; only the hash is stored. */
+  secret: string;
+}
+
+const ttlOf = (stage: SessionStage) =>
+  stage === "anonymous" ? ANONYMOUS_TTL_MS : stage === "active" ? SESSION_TTL_MS : PARTIAL_TTL_MS;
+
+export async function insertSession(
+  db: Db | Tx,
+  app: App,
+  fields: { stage: SessionStage; userId: string | null; orgId: string | null; livemode: boolean },
+  meta: ClientMeta,
+  extra: Partial<WebSessionsTable> = {},
+): Promise<Session> {
+  const secret = randomBase62(40);
+  const now = app.clock.now();
+  const row: WebSessionsTable = {
+    id: newId("sess", now),
+    hash: sha256hex(secret),
+    user_id: fields.userId,
+    stage: fields.stage,
+    org_id: fields.orgId,
+    livemode: fields.livemode ? 1 : 0,
+    confirmed_at: null,
+    challenge: null,
+    ip: meta.ip?.slice(0, 64) ?? null,
+    user_agent: meta.userAgent?.slice(0, 300) ?? null,
+    created_at: now,
+    last_seen_at: now,
+    expires_at: now + ttlOf(fields.stage),
+    revoked_at: null,
+    ...extra,
+  };
+  await db.insertInto("web_sessions").values(row).execute();
+  return { ...row, secret };
+}
+
+export const startAnonymousSession = (app: App, meta: ClientMeta) =>
+  insertSession(app.db, app, { stage: "anonymous", userId: null, orgId: null, livemode: false }, meta);
+
+/** The live session for a cookie value, or null (unknown, revoked, expired, idle too long, disabled person). */
+export async function loadSession(app: App, secret: string | null | undefined): Promise<Session | null> {
+  if (!secret || secret.length !== 40) return null;
+  const row = await app.db
+    .selectFrom("web_sessions")
+    .leftJoin("users", "users.id", "web_sessions.user_id")
+    .selectAll("web_sessions")
+    .select("users.disabled_at")
+    .where("web_sessions.hash", "=", sha256hex(secret))
+    .executeTakeFirst();
+  const now = app.clock.now();
+  if (!row || row.revoked_at !== null || row.expires_at <= now || row.disabled_at) return null;
+  if (row.stage === "active" && row.last_seen_at < now - IDLE_MS) return null;
+  // Written at most once a minute: a write per page view would be most of the dashboard's writes.
+  if (now - row.last_seen_at > 60_000)
+    await app.db.updateTable("web_sessions").set({ last_seen_at: now }).where("id", "=", row.id).execute();
+  const { disabled_at: _d, ...session } = row;
+  return { ...session, secret };
+}
+
+/** Ends `old` and issues a new session with a new secret in one transaction (sign-in steps rotate the ID). */
+export async function rotateSession(
+  app: App,
+  old: Session,
+  fields: { stage: SessionStage; userId: string; orgId: string | null; livemode: boolean },
+  meta: ClientMeta,
+  extra: Partial<WebSessionsTable> = {},
+): Promise<Session> {
+  return inTx(app, async (tx) => {
+    await tx
+      .updateTable("web_sessions")
+      .set({ revoked_at: app.clock.now() })
+      .where("id", "=", old.id)
+      .execute();
+    return insertSession(tx, app, fields, meta, extra);
+  });
+}
+
+/** The synchronizer token for forms and htmx requests: an HMAC of the session's secret, so it is bound to this
+ * session and useless with any other (no stored copy needed). */
+export const csrfTokenOf = (session: Session) =>
+  createHmac("sha256", session.secret).update("svc:csrf").digest("base64url");
+
+export const csrfValid = (session: Session, token: string | null | undefined) =>
+  typeof token === "string" && safeEqual(token, csrfTokenOf(session));
+
+export async function updateSession(app: App, session: Session, set: Partial<WebSessionsTable>) {
+  await app.db.updateTable("web_sessions").set(set).where("id", "=", session.id).execute();
+  Object.assign(session, set);
+}
+
+export async function signOut(app: App, session: Session): Promise<void> {
+  await updateSession(app, session, { revoked_at: app.clock.now() });
+}
+
+export const presentSession = (s: WebSessionsTable, currentId: string) => ({
+  id: s.id,
+  object: "session" as const,
+  current: s.id === currentId,
+  ip: s.ip,
+  user_agent: s.user_agent,
+  created_at: iso(s.created_at),
+  last_seen_at: iso(s.last_seen_at),
+  revoked_at: isoOrNull(s.revoked_at),
+});
+
+/** The person's signed-in sessions that still work, newest first. */
+export async function listSessions(app: App, session: Session) {
+  const now = app.clock.now();
+  const rows = await app.db
+    .selectFrom("web_sessions")
+    .selectAll()
+    .where("user_id", "=", session.user_id)
+    .where("stage", "=", "active")
+    .where("revoked_at", "is", null)
+    .where("expires_at", ">", now)
+    .where("last_seen_at", ">", now - IDLE_MS)
+    .orderBy("created_at", "desc")
+    .execute();
+  return rows.map((r) => presentSession(r, session.id));
+}
+
+/** Revokes one of the person's own sessions; another person's session ID looks missing. */
+export async function revokeSession(app: App, session: Session, id: string) {
+  const res = await app.db
+    .updateTable("web_sessions")
+    .set({ revoked_at: app.clock.now() })
+    .where("id", "=", id)
+    .where("user_id", "=", session.user_id)
+    .where("revoked_at", "is", null)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0) throw notFound(`No session ${id}.`, "id");
+}
+
+/** Deletes sessions that ended (expired or idle too long) more than a day ago (the sessions.prune task). */
+export async function pruneSessions(app: App): Promise<number> {
+  const dayAgo = app.clock.now() - 86400_000;
+  const res = await app.db
+    .deleteFrom("web_sessions")
+    .where((eb) => eb.or([eb("expires_at", "<", dayAgo), eb("last_seen_at", "<", dayAgo - IDLE_MS)]))
+    .executeTakeFirst();
+  return Number(res.numDeletedRows);
+}
