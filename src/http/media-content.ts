@@ -5,7 +5,7 @@ import { verifyMediaLink } from "../domain/media/link.ts";
 import { openStream } from "../domain/media/storage.ts";
 import { ServiceError } from "../lib/errors.ts";
 import { isId, newId } from "../lib/ids.ts";
-import { asServiceError, problemResponse, SECURITY_HEADERS } from "./pipeline.ts";
+import { asServiceError, problemResponse, SECURITY_HEADERS } from "./respond.ts";
 
 const missing = () => new ServiceError(404, "resource_missing", "No such media link, or it has expired.");
 

@@ -4,9 +4,10 @@ import { guardJson } from "../domain/input.ts";
 import { badRequest, ServiceError } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { readBody } from "./body.ts";
-import { asServiceError, type HttpContext, jsonResponse, problemResponse } from "./pipeline.ts";
 import { problemBody } from "./problem.ts";
 import type { PublicRouteDef } from "./public-route.ts";
+import { asServiceError, jsonResponse, problemResponse } from "./respond.ts";
+import type { HttpContext } from "./stages/exchange.ts";
 
 /** The RFC 8628 §3.5 error codes a token endpoint answers with; any other 4xx is an `invalid_request`. */
 const OAUTH_ERRORS = new Set([

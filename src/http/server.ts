@@ -9,10 +9,12 @@ import { mcpHandler } from "../mcp/http.ts";
 import { v1PublicRoutes, v1Routes, v1Schemas } from "./api/v1/index.ts";
 import { mediaContent } from "./media-content.ts";
 import { openApiYaml, publicOperations } from "./openapi.ts";
-import { type HttpContext, jsonResponse, problemResponse, runRoute, SECURITY_HEADERS } from "./pipeline.ts";
+import { runRoute } from "./pipeline.ts";
 import { runPublicRoute } from "./public-pipeline.ts";
 import { RateLimiter } from "./ratelimit.ts";
+import { jsonResponse, problemResponse, SECURITY_HEADERS } from "./respond.ts";
 import type { RouteDef } from "./route.ts";
+import type { HttpContext } from "./stages/exchange.ts";
 import { handleWeb, rootRedirect, staticFile, webRoutes } from "./web/index.tsx";
 import { sandboxPage } from "./web/sandbox.ts";
 

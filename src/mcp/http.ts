@@ -6,8 +6,8 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import type { App } from "../app/context.ts";
 import { authenticate } from "../domain/identity/auth/authenticate.ts";
 import { guardJson } from "../domain/input.ts";
-import { readBody } from "../http/body.ts";
-import { asServiceError, MAX_BODY_BYTES, problemResponse, SECURITY_HEADERS } from "../http/pipeline.ts";
+import { MAX_BODY_BYTES, readBody } from "../http/body.ts";
+import { asServiceError, problemResponse, SECURITY_HEADERS } from "../http/respond.ts";
 import { ServiceError } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { type ApiCall, requestParts } from "./api.ts";

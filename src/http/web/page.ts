@@ -13,7 +13,7 @@ import {
 } from "../../domain/identity/sessions/service.ts";
 import { ServiceError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
-import { SECURITY_HEADERS } from "../pipeline.ts";
+import { SECURITY_HEADERS } from "../respond.ts";
 
 /** No inline script or style anywhere: scripts and styles are files from svc itself. */
 export const CSP = [

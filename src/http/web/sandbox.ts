@@ -8,7 +8,7 @@ import { mediaUrl } from "../../domain/media/link.ts";
 import { iso } from "../../lib/clock.ts";
 import { newId } from "../../lib/ids.ts";
 import { sandboxAnchor, sandboxMediaFor, sandboxPostsFor } from "../../platforms/sandbox/posts.ts";
-import { SECURITY_HEADERS } from "../pipeline.ts";
+import { SECURITY_HEADERS } from "../respond.ts";
 
 const ESCAPES: Record<string, string> = {
   "&": "&amp;",

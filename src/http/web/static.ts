@@ -2,7 +2,7 @@
 // their npm packages, our CSS and small scripts from views/static/. Read once, then kept in memory.
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { SECURITY_HEADERS } from "../pipeline.ts";
+import { SECURITY_HEADERS } from "../respond.ts";
 
 const VIEWS = join(import.meta.dir, "../../../views/static");
 const pkg = (spec: string) => Bun.resolveSync(spec, import.meta.dir);

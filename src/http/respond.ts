@@ -1,0 +1,56 @@
+// How every answer of the API is written: JSON or problem details, with the request ID and the security headers.
+import type { App } from "../app/context.ts";
+import { isUnavailable } from "../db/index.ts";
+import { ServiceError } from "../lib/errors.ts";
+import { internalError, problemBody } from "./problem.ts";
+
+export const SECURITY_HEADERS: Record<string, string> = {
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "same-origin",
+  "X-Frame-Options": "DENY",
+};
+
+export function jsonResponse(
+  status: number,
+  body: unknown,
+  requestId: string,
+  extra?: Record<string, string>,
+  problem = false,
+): Response {
+  const headers: Record<string, string> = {
+    "Content-Type": problem ? "application/problem+json" : "application/json",
+    "Cache-Control": "no-store",
+    "Request-Id": requestId,
+    ...SECURITY_HEADERS,
+    ...extra,
+  };
+  return new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers });
+}
+
+export function problemResponse(
+  e: ServiceError,
+  requestId: string,
+  extra?: Record<string, string>,
+): Response {
+  const headers = { ...extra, ...e.headers };
+  if (e.status === 503 && !headers["Retry-After"]) headers["Retry-After"] = "30";
+  return jsonResponse(e.status, problemBody(e, requestId), requestId, headers, true);
+}
+
+/** Maps anything thrown to a ServiceError: ours as they are, a lost database as 503, the rest as 500. */
+export function asServiceError(app: App, e: unknown, requestId: string): ServiceError {
+  if (e instanceof ServiceError) return e;
+  if (isUnavailable(e)) {
+    return new ServiceError(
+      503,
+      "database_unavailable",
+      "The database cannot be reached right now; retry shortly.",
+      { headers: { "Retry-After": "30" } },
+    );
+  }
+  app.log.error("unhandled error", {
+    request_id: requestId,
+    error: e instanceof Error ? (e.stack ?? e.message) : String(e),
+  });
+  return internalError();
+}
