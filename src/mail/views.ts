@@ -1,7 +1,6 @@
-// Email bodies: plain text plus a simple HTML part. Every value put into HTML is escaped, so a name holding markup
-// arrives as text.
-export const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+// Email bodies: plain text plus an HTML part rendered from views/mail.tsx, which escapes every value, so a name
+// holding markup arrives as text.
+import { type MailLink, MailBody } from "../../views/mail.tsx";
 
 export interface MailView {
   subject: string;
@@ -10,19 +9,8 @@ export interface MailView {
 }
 
 /** A message of paragraphs and an optional link button; `paragraphs` are plain text. */
-export function mailView(
-  subject: string,
-  paragraphs: string[],
-  link?: { href: string; label: string },
-): MailView {
+export function mailView(subject: string, paragraphs: string[], link?: MailLink): MailView {
   const text = [...paragraphs, ...(link ? [`${link.label}: ${link.href}`] : [])].join("\n\n");
-  const html = [
-    '<!doctype html><html><body style="font-family:sans-serif;color:#1a1a1a;max-width:560px">',
-    ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
-    ...(link
-      ? [`<p><a href="${escapeHtml(link.href)}" style="color:#0b57d0">${escapeHtml(link.label)}</a></p>`]
-      : []),
-    "</body></html>",
-  ].join("\n");
+  const html = `<!doctype html>${MailBody({ paragraphs, link }).toString()}`;
   return { subject, text: `${text}\n`, html };
 }

@@ -1,5 +1,13 @@
 // GET /sandbox/<target id>: the sandbox network's "post page", the permalink a sandbox publish returns. Public
 // like a post on a real network: whoever has the link sees what was posted, and nothing else.
+
+import type { JSX } from "hono/jsx/jsx-runtime";
+import {
+  type SandboxFigure,
+  SandboxNotice,
+  type SandboxPart,
+  SandboxPostPage,
+} from "../../../views/sandbox.tsx";
 import type { App } from "../../app/context.ts";
 import { isUnavailable } from "../../db/index.ts";
 import type { SandboxPostsTable } from "../../db/tables/channels.ts";
@@ -10,24 +18,8 @@ import { newId } from "../../lib/ids.ts";
 import { sandboxAnchor, sandboxMediaFor, sandboxPostsFor } from "../../platforms/sandbox/posts.ts";
 import { SECURITY_HEADERS } from "../respond.ts";
 
-const ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-
-const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#222}
-article{border:1px solid #ddd;border-radius:8px;padding:1rem;margin:1rem 0}p{white-space:pre-wrap;margin:0}
-small,li{color:#666}img,video{max-width:100%;height:auto}figure{margin:.5rem 0}ul{margin:.5rem 0 0;padding-left:1.2rem}`;
-
-function page(app: App, status: number, title: string, body: string): Response {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex">
-<meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>
-<style>${STYLE}</style></head><body>${body}</body></html>`;
-  return new Response(html, {
+function page(app: App, status: number, view: JSX.Element): Response {
+  return new Response(`<!doctype html>${view.toString()}`, {
     status,
     headers: {
       "Content-Type": "text/html; charset=utf-8",
@@ -41,36 +33,45 @@ function page(app: App, status: number, title: string, body: string): Response {
   });
 }
 
-function part(app: App, p: SandboxPostsTable, total: number, received: SandboxMediaTable[]): string {
+/** One part as the page shows it: the images as the network received them, a video from a signed link. */
+function part(app: App, p: SandboxPostsTable, total: number, received: SandboxMediaTable[]): SandboxPart {
   const media = JSON.parse(p.media) as { id: string; mime: string; alt: string | null }[];
-  const list = media.length
-    ? `<ul>${media.map((m) => `<li>${escapeHtml(m.mime)} ${escapeHtml(m.id)}${m.alt ? `: ${escapeHtml(m.alt)}` : ""}</li>`).join("")}</ul>`
-    : "";
-  // The images as the network received them (resized where its rules needed), inline: the page loads nothing.
-  const shown = received
-    .filter((r) => r.attempt === p.attempt && r.part_index === p.part_index && r.bytes)
-    .map((r) => {
-      const alt = media[r.position]?.alt ?? "";
-      const src = `data:${r.type};base64,${Buffer.from(r.bytes!).toString("base64")}`;
-      return `<figure><img src="${src}" alt="${escapeHtml(alt)}" width="${r.width ?? ""}" height="${r.height ?? ""}"><figcaption><small>${escapeHtml(r.type)} · ${r.width}×${r.height} · ${r.size} bytes</small></figcaption></figure>`;
+  const figures: SandboxFigure[] = received
+    .filter((r) => r.attempt === p.attempt && r.part_index === p.part_index)
+    .flatMap((r): SandboxFigure[] => {
+      const common = {
+        alt: media[r.position]?.alt ?? "",
+        type: r.type,
+        width: r.width,
+        height: r.height,
+        size: r.size,
+      };
+      // An image is inline (resized where its rules needed): the page loads nothing.
+      if (r.bytes)
+        return [
+          {
+            ...common,
+            kind: "image",
+            src: `data:${r.type};base64,${Buffer.from(r.bytes).toString("base64")}`,
+          },
+        ];
+      // A video's bytes stay in the bucket: it plays from a signed link to this install (made afresh for each
+      // view, valid an hour), as a network that took the file would show it.
+      if (r.type.startsWith("video/"))
+        return [{ ...common, kind: "video", src: mediaUrl(app, r.media_id, "sandbox") }];
+      return [];
     })
-    .join("");
-  // A video's bytes stay in the bucket: it plays from a signed link to this install (made afresh for each view,
-  // valid an hour), as a network that took the file would show it.
-  const videos = received
-    .filter(
-      (r) =>
-        r.attempt === p.attempt && r.part_index === p.part_index && !r.bytes && r.type.startsWith("video/"),
-    )
-    .map((r) => {
-      const alt = media[r.position]?.alt ?? "";
-      const src = mediaUrl(app, r.media_id, "sandbox");
-      return `<figure><video controls preload="metadata" src="${escapeHtml(src)}" width="${r.width ?? ""}" height="${r.height ?? ""}" aria-label="${escapeHtml(alt)}"></video><figcaption><small>${escapeHtml(r.type)} · ${r.width}×${r.height} · ${r.size} bytes</small></figcaption></figure>`;
-    })
-    .join("");
-  const label = total > 1 ? `Part ${p.part_index + 1}` : "Post";
-  return `<article id="${sandboxAnchor(p.attempt, p.part_index)}"><small>${label} · attempt ${p.attempt} · ${iso(p.created_at)}</small>
-<p>${escapeHtml(p.text)}</p>${shown}${videos}${list}</article>`;
+    // Images first, then videos, as the network shows them.
+    .sort((x, y) => (x.kind === y.kind ? 0 : x.kind === "image" ? -1 : 1));
+  return {
+    anchor: sandboxAnchor(p.attempt, p.part_index),
+    label: total > 1 ? `Part ${p.part_index + 1}` : "Post",
+    attempt: p.attempt,
+    at: iso(p.created_at),
+    text: p.text,
+    figures,
+    media,
+  };
 }
 
 export async function sandboxPage(app: App, targetId: string): Promise<Response> {
@@ -81,21 +82,21 @@ export async function sandboxPage(app: App, targetId: string): Promise<Response>
     received = rows.length ? await sandboxMediaFor(app, targetId) : [];
   } catch (e) {
     if (!isUnavailable(e)) app.log.error("sandbox page failed", { error: String(e) });
-    return page(app, 503, "Sandbox unavailable", "<h1>Sandbox unavailable</h1><p>Try again in a moment.</p>");
+    return page(app, 503, SandboxNotice({ title: "Sandbox unavailable", text: "Try again in a moment." }));
   }
   if (rows.length === 0)
     return page(
       app,
       404,
-      "Not found",
-      "<h1>Not found</h1><p>Nothing was posted to the sandbox under this link.</p>",
+      SandboxNotice({ title: "Not found", text: "Nothing was posted to the sandbox under this link." }),
     );
   const parts = new Set(rows.map((r) => r.part_index)).size;
   return page(
     app,
     200,
-    `Sandbox post ${targetId}`,
-    `<h1>Sandbox post</h1><small>Posted by a test-mode channel of svc; it reached no real network.</small>
-${rows.map((r) => part(app, r, parts, received)).join("\n")}`,
+    SandboxPostPage({
+      title: `Sandbox post ${targetId}`,
+      parts: rows.map((r) => part(app, r, parts, received)),
+    }),
   );
 }

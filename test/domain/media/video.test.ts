@@ -195,7 +195,7 @@ for (const dialect of dialects) {
         const page = await t.http.handle(new Request(`http://localhost/sandbox/${videoTargets[0]}`));
         const html = await page.text();
         expect(page.headers.get("content-security-policy")).toContain("media-src http://localhost:8080");
-        const src = /<video controls preload="metadata" src="([^"]+)"/
+        const src = /<video controls="" preload="metadata" src="([^"]+)"/
           .exec(html)?.[1]
           ?.replaceAll("&amp;", "&");
         expect(src).toStartWith(`http://localhost:8080/v1/media/${video.mov}/content?`);
