@@ -11,9 +11,9 @@ import { silentLogger } from "../src/app/log.ts";
 import { registerHooks } from "../src/boot.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { adminActor } from "../src/domain/actor.ts";
-import { createApiKey } from "../src/domain/identity/api-keys/service.ts";
 import { bootstrap } from "../src/domain/bootstrap/service.ts";
 import { createChannel } from "../src/domain/channels/service.ts";
+import { createApiKey } from "../src/domain/identity/api-keys/service.ts";
 import { scopesOfRole } from "../src/domain/scopes.ts";
 
 export interface ApiWorld {

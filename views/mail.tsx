@@ -7,7 +7,7 @@ export interface MailLink {
 
 export function MailBody(props: { paragraphs: string[]; link?: MailLink | undefined }) {
   return (
-    <html>
+    <html lang="en">
       <body style="font-family:sans-serif;color:#1a1a1a;max-width:560px">
         {props.paragraphs.map((p) => (
           <p>{p}</p>

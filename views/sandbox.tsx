@@ -54,6 +54,7 @@ function Figure({ f }: { f: SandboxFigure }) {
       {f.kind === "image" ? (
         <img src={f.src} alt={f.alt} width={f.width ?? ""} height={f.height ?? ""} />
       ) : (
+        // biome-ignore lint/a11y/useMediaCaption: the page shows a post as the network got it; no caption track was sent
         <video
           controls
           preload="metadata"

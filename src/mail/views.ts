@@ -1,6 +1,6 @@
 // Email bodies: plain text plus an HTML part rendered from views/mail.tsx, which escapes every value, so a name
 // holding markup arrives as text.
-import { type MailLink, MailBody } from "../../views/mail.tsx";
+import { MailBody, type MailLink } from "../../views/mail.tsx";
 
 export interface MailView {
   subject: string;

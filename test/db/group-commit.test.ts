@@ -7,7 +7,7 @@ import { type Database, openDatabase } from "../../src/db/index.ts";
 import { raw } from "../../src/db/raw.ts";
 import type { DB } from "../../src/db/schema.ts";
 import { BunSqliteDialect, openSqlite } from "../../src/db/sqlite.ts";
-import { dialects, freshDatabase } from "../helpers/db.ts";
+import { describeEachDialect, freshDatabase } from "../helpers/db.ts";
 
 async function count(d: Database, where = "1 = 1"): Promise<number> {
   const [r] = await raw<{ n: number }>(
@@ -19,67 +19,65 @@ async function count(d: Database, where = "1 = 1"): Promise<number> {
   return Number(r!.n);
 }
 
-for (const dialect of dialects) {
-  describe(`transactions run together (${dialect})`, () => {
-    let d: Database;
-    let other: Database;
-    beforeAll(async () => {
-      const f = await freshDatabase(dialect);
-      d = f.database;
-      other = openDatabase(f.url);
-      await sql`CREATE TABLE gc_rows (id TEXT PRIMARY KEY, n INTEGER NOT NULL)`.execute(d.db);
-    });
-    afterAll(async () => {
-      await other.close();
-      await d.close();
-    });
-
-    test("a failing transaction among many undoes only its own rows; each success is committed when it resolves", async () => {
-      const seenFromOther: boolean[] = [];
-      const results = await Promise.allSettled(
-        Array.from({ length: 30 }, (_, i) =>
-          d.db
-            .transaction()
-            .execute(async (tx) => {
-              await raw(tx, d.dialect, "INSERT INTO gc_rows (id, n) VALUES (?, ?)", [`a${i}`, i]);
-              await raw(tx, d.dialect, "INSERT INTO gc_rows (id, n) VALUES (?, ?)", [`b${i}`, i]);
-              if (i % 3 === 1) throw new Error(`member ${i} fails`);
-            })
-            .then(async () => {
-              const [r] = await raw<{ n: number }>(
-                other.db,
-                other.dialect,
-                "SELECT COUNT(*) AS n FROM gc_rows WHERE id = ?",
-                [`b${i}`],
-              );
-              seenFromOther[i] = Number(r!.n) === 1;
-            }),
-        ),
-      );
-      const failed = results.flatMap((r, i) => (r.status === "rejected" ? [i] : []));
-      expect(failed).toEqual(Array.from({ length: 10 }, (_, k) => 3 * k + 1));
-      for (const r of results)
-        if (r.status === "rejected") expect((r.reason as Error).message).toMatch(/member \d+ fails/);
-      expect(await count(d)).toBe(40);
-      expect(await count(d, "n % 3 = 1")).toBe(0);
-      expect(seenFromOther.filter(Boolean)).toHaveLength(20);
-    });
-
-    test("a plain query sent while transactions run sees committed rows and its own writes persist", async () => {
-      const [, , inserted] = await Promise.all([
-        d.db
-          .transaction()
-          .execute((tx) => raw(tx, d.dialect, "INSERT INTO gc_rows (id, n) VALUES ('p1', 1)", [])),
-        d.db
-          .transaction()
-          .execute((tx) => raw(tx, d.dialect, "INSERT INTO gc_rows (id, n) VALUES ('p2', 2)", [])),
-        raw(d.db, d.dialect, "INSERT INTO gc_rows (id, n) VALUES ('p3', 3) RETURNING id", []),
-      ]);
-      expect(inserted).toEqual([{ id: "p3" }]);
-      expect(await count(other, "id IN ('p1', 'p2', 'p3')")).toBe(3);
-    });
+describeEachDialect("transactions run together", (dialect) => {
+  let d: Database;
+  let other: Database;
+  beforeAll(async () => {
+    const f = await freshDatabase(dialect);
+    d = f.database;
+    other = openDatabase(f.url);
+    await sql`CREATE TABLE gc_rows (id TEXT PRIMARY KEY, n INTEGER NOT NULL)`.execute(d.db);
   });
-}
+  afterAll(async () => {
+    await other.close();
+    await d.close();
+  });
+
+  test("a failing transaction among many undoes only its own rows; each success is committed when it resolves", async () => {
+    const seenFromOther: boolean[] = [];
+    const results = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) =>
+        d.db
+          .transaction()
+          .execute(async (tx) => {
+            await raw(tx, d.dialect, "INSERT INTO gc_rows (id, n) VALUES (?, ?)", [`a${i}`, i]);
+            await raw(tx, d.dialect, "INSERT INTO gc_rows (id, n) VALUES (?, ?)", [`b${i}`, i]);
+            if (i % 3 === 1) throw new Error(`member ${i} fails`);
+          })
+          .then(async () => {
+            const [r] = await raw<{ n: number }>(
+              other.db,
+              other.dialect,
+              "SELECT COUNT(*) AS n FROM gc_rows WHERE id = ?",
+              [`b${i}`],
+            );
+            seenFromOther[i] = Number(r!.n) === 1;
+          }),
+      ),
+    );
+    const failed = results.flatMap((r, i) => (r.status === "rejected" ? [i] : []));
+    expect(failed).toEqual(Array.from({ length: 10 }, (_, k) => 3 * k + 1));
+    for (const r of results)
+      if (r.status === "rejected") expect((r.reason as Error).message).toMatch(/member \d+ fails/);
+    expect(await count(d)).toBe(40);
+    expect(await count(d, "n % 3 = 1")).toBe(0);
+    expect(seenFromOther.filter(Boolean)).toHaveLength(20);
+  });
+
+  test("a plain query sent while transactions run sees committed rows and its own writes persist", async () => {
+    const [, , inserted] = await Promise.all([
+      d.db
+        .transaction()
+        .execute((tx) => raw(tx, d.dialect, "INSERT INTO gc_rows (id, n) VALUES ('p1', 1)", [])),
+      d.db
+        .transaction()
+        .execute((tx) => raw(tx, d.dialect, "INSERT INTO gc_rows (id, n) VALUES ('p2', 2)", [])),
+      raw(d.db, d.dialect, "INSERT INTO gc_rows (id, n) VALUES ('p3', 3) RETURNING id", []),
+    ]);
+    expect(inserted).toEqual([{ id: "p3" }]);
+    expect(await count(other, "id IN ('p1', 'p2', 'p3')")).toBe(3);
+  });
+});
 
 describe("group commit (sqlite)", () => {
   let d: Database;

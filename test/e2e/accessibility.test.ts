@@ -1,11 +1,11 @@
 // Accessibility of every dashboard page, checked in Chromium with axe-core (WCAG 2.2 A and AA rules, contrast
 // included), at desktop and phone widths; the page is usable from the keyboard (the first Tab reaches "Skip to
 // content") and fits a phone's width without sideways scrolling. axe is injected past the CSP for the check only.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { bootstrap } from "../../src/domain/bootstrap/service.ts";
-import { dialects } from "../helpers/db.ts";
+import { describeEachDialect } from "../helpers/db.ts";
 import { type LiveSvc, launchChromium, liveSvc, shot } from "./browser.ts";
 
 const AXE = readFileSync(Bun.resolveSync("axe-core/axe.min.js", import.meta.dir), "utf8");
@@ -44,45 +44,43 @@ const PAGES = [
   "/account/devices",
 ];
 
-for (const dialect of dialects) {
-  describe(`dashboard accessibility (${dialect})`, () => {
-    let svc: LiveSvc;
-    beforeAll(async () => {
-      svc = await liveSvc(dialect);
-    });
-    afterAll(() => svc.close());
-
-    for (const [label, viewport] of [
-      ["desktop", { width: 1100, height: 800 }],
-      ["phone", { width: 390, height: 844 }],
-    ] as const) {
-      test(`every page passes axe's WCAG AA rules and fits the width (${label})`, async () => {
-        const email = `a11y-${label}-${Math.random().toString(36).slice(2, 7)}@example.com`;
-        const b = await bootstrap(svc.t.app, { email, org: "Access Org", brand: "Access Brand" });
-        const context = await browser.newContext({
-          baseURL: svc.url,
-          viewport,
-          bypassCSP: true,
-          extraHTTPHeaders: { "x-client-ip": label === "phone" ? "192.0.2.10" : "192.0.2.11" },
-        });
-        const page = await context.newPage();
-        await page.goto("/signin");
-        expect(await violations(page)).toEqual([]);
-        await page.keyboard.press("Tab");
-        expect(await page.evaluate("document.activeElement.textContent")).toBe("Skip to content");
-        await page.getByLabel("Email").fill(email);
-        await page.getByLabel("Password", { exact: true }).fill(b.password!);
-        await page.keyboard.press("Enter");
-        await page.waitForURL("**/home");
-        for (const path of PAGES) {
-          await page.goto(path);
-          expect({ path, violations: await violations(page) }).toEqual({ path, violations: [] });
-          const overflow = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth");
-          expect({ path, overflow }).toEqual({ path, overflow: 0 });
-          if (label === "phone") await shot(page, `phone${path.replaceAll("/", "-")}-${dialect}`);
-        }
-        await context.close();
-      });
-    }
+describeEachDialect("dashboard accessibility", (dialect) => {
+  let svc: LiveSvc;
+  beforeAll(async () => {
+    svc = await liveSvc(dialect);
   });
-}
+  afterAll(() => svc.close());
+
+  for (const [label, viewport] of [
+    ["desktop", { width: 1100, height: 800 }],
+    ["phone", { width: 390, height: 844 }],
+  ] as const) {
+    test(`every page passes axe's WCAG AA rules and fits the width (${label})`, async () => {
+      const email = `a11y-${label}-${Math.random().toString(36).slice(2, 7)}@example.com`;
+      const b = await bootstrap(svc.t.app, { email, org: "Access Org", brand: "Access Brand" });
+      const context = await browser.newContext({
+        baseURL: svc.url,
+        viewport,
+        bypassCSP: true,
+        extraHTTPHeaders: { "x-client-ip": label === "phone" ? "192.0.2.10" : "192.0.2.11" },
+      });
+      const page = await context.newPage();
+      await page.goto("/signin");
+      expect(await violations(page)).toEqual([]);
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate("document.activeElement.textContent")).toBe("Skip to content");
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password", { exact: true }).fill(b.password!);
+      await page.keyboard.press("Enter");
+      await page.waitForURL("**/home");
+      for (const path of PAGES) {
+        await page.goto(path);
+        expect({ path, violations: await violations(page) }).toEqual({ path, violations: [] });
+        const overflow = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth");
+        expect({ path, overflow }).toEqual({ path, overflow: 0 });
+        if (label === "phone") await shot(page, `phone${path.replaceAll("/", "-")}-${dialect}`);
+      }
+      await context.close();
+    });
+  }
+});

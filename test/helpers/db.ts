@@ -1,5 +1,6 @@
 // One test body looped over every dialect (the Kysely model): SQLite always, Postgres when the test runner
 // made a template database for this run (SVC_TEST_PG_TEMPLATE). Each test app gets a fresh database.
+import { describe } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,6 +14,11 @@ const PG_BASE = process.env.SVC_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:54
 const PG_TEMPLATE = process.env.SVC_TEST_PG_TEMPLATE ?? null;
 
 export const dialects: Dialect[] = PG_TEMPLATE ? ["sqlite", "postgres"] : ["sqlite"];
+
+/** One test body over every dialect: `describe("<name> (<dialect>)")` for each, the body given the dialect. */
+export function describeEachDialect(name: string, body: (dialect: Dialect) => void): void {
+  for (const dialect of dialects) describe(`${name} (${dialect})`, () => body(dialect));
+}
 
 const withDb = (url: string, name: string) => {
   const u = new URL(url);

@@ -2,9 +2,9 @@
 import { randomBytes } from "node:crypto";
 import type { App } from "../../src/app/context.ts";
 import { adminActor } from "../../src/domain/actor.ts";
+import { bootstrap } from "../../src/domain/bootstrap/service.ts";
 import { createApiKey } from "../../src/domain/identity/api-keys/service.ts";
 import { issueUserToken } from "../../src/domain/identity/auth/user-tokens.ts";
-import { bootstrap } from "../../src/domain/bootstrap/service.ts";
 import { addMember } from "../../src/domain/identity/members/service.ts";
 import { ADMIN_SCOPES, INTEGRATION_SCOPES, scopesOfRole } from "../../src/domain/scopes.ts";
 

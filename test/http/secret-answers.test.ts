@@ -9,7 +9,7 @@ import { v1Routes, v1Schemas } from "../../src/http/api/v1/index.ts";
 import type { RouteDef } from "../../src/http/route.ts";
 import { createHttp } from "../../src/http/server.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
-import { dialects } from "../helpers/db.ts";
+import { describeEachDialect } from "../helpers/db.ts";
 import { type Tenant, tenant, userToken } from "../helpers/factories.ts";
 
 /** Whether a component schema (or a list of them) has a `secret` property, following $ref. */
@@ -38,144 +38,142 @@ describe("the route table", () => {
   });
 });
 
-for (const dialect of dialects) {
-  describe(`secrets in stored idempotent answers (${dialect})`, () => {
-    let t: TestApp;
-    let a: Tenant;
-    beforeAll(async () => {
-      t = await testApp(dialect);
-      a = await tenant(t.app);
-    });
-    afterAll(() => t.close());
-
-    const storedBodies = async () =>
-      (await t.app.db.selectFrom("idempotency_keys").select(["key", "response_body"]).execute()).map(
-        (r) => [r.key, r.response_body ?? ""] as const,
-      );
-
-    /** Sends `body` twice under one Idempotency-Key: the replay shows the same secret; the table never does. */
-    async function sealedOnce(path: string, body: unknown, credential = a.testKey) {
-      const idem = `k-${path}-${Math.random()}`;
-      const first = await t.request("POST", path, {
-        key: credential,
-        body,
-        headers: { "Idempotency-Key": idem },
-      });
-      expect(first.status).toBeLessThan(300);
-      const secret: string = first.body.secret;
-      expect(secret).toMatch(/^(svc_test_|whsec_)/);
-      const stored = (await storedBodies()).find(([k]) => k === idem);
-      expect(stored).toBeDefined();
-      expect(stored![1]).not.toContain(secret);
-      expect(stored![1].startsWith("v1:")).toBe(true);
-      const again = await t.request("POST", path, {
-        key: credential,
-        body,
-        headers: { "Idempotency-Key": idem },
-      });
-      expect(again.headers.get("idempotent-replayed")).toBe("true");
-      expect([again.status, again.body.secret, again.body.id]).toEqual([first.status, secret, first.body.id]);
-      return first.body;
-    }
-
-    test("POST /v1/api_keys, the key roll routes, webhook endpoint create and roll_secret", async () => {
-      const made = await sealedOnce("/v1/api_keys", { name: "sealed", scopes: ["posts:read"] });
-      await sealedOnce(`/v1/api_keys/${made.id}/roll`, { overlap_hours: 1 });
-      const other = await sealedOnce("/v1/api_keys", { name: "rolls itself", scopes: ["posts:read"] });
-      await sealedOnce("/v1/api_keys/self/roll", { overlap_hours: 1 }, other.secret);
-      const ep = await sealedOnce("/v1/webhook_endpoints", { url: "https://example.com/hook" });
-      await sealedOnce(`/v1/webhook_endpoints/${ep.id}/roll_secret`, { overlap_hours: 1 });
-      // Nothing in the table looks like a credential or a signing secret.
-      for (const [, body] of await storedBodies()) expect(body).not.toMatch(/svc_(test|live)_|whsec_/);
-    });
-
-    test("a sealed answer is bound to its row: moved to another key it does not open", async () => {
-      const idem = `bound-${Math.random()}`;
-      const body = { name: "bound", scopes: ["posts:read"] };
-      const first = await t.request("POST", "/v1/api_keys", {
-        key: a.testKey,
-        body,
-        headers: { "Idempotency-Key": idem },
-      });
-      expect(first.status).toBe(201);
-      await t.app.db
-        .updateTable("idempotency_keys")
-        .set({ key: `${idem}-moved` })
-        .where("key", "=", idem)
-        .execute();
-      const moved = await t.request("POST", "/v1/api_keys", {
-        key: a.testKey,
-        body,
-        headers: { "Idempotency-Key": `${idem}-moved` },
-      });
-      expect(moved.status).toBe(500);
-      expect(JSON.stringify(moved.body)).not.toContain(first.body.secret);
-    });
-
-    test("a route that forgets to say it shows a secret still stores none in clear", async () => {
-      const forgetful: RouteDef = {
-        method: "POST",
-        path: "/v1/forgetful",
-        tag: "Test",
-        summary: "shows a secret without saying so",
-        response: "Deleted",
-        handler: async () => ({ id: "x_1", secret: "whsec_forgotten" }),
-      };
-      const http = createHttp(t.app, [forgetful]);
-      const send = () =>
-        http.handle(
-          new Request("http://localhost/v1/forgetful", {
-            method: "POST",
-            headers: { authorization: `Bearer ${a.testKey}`, "idempotency-key": "forgetful-1" },
-          }),
-        );
-      expect(((await (await send()).json()) as { secret: string }).secret).toBe("whsec_forgotten");
-      const stored = (await storedBodies()).find(([k]) => k === "forgetful-1")!;
-      expect(stored[1]).not.toContain("whsec_forgotten");
-      const again = await send();
-      expect(again.headers.get("idempotent-replayed")).toBe("true");
-      expect(((await again.json()) as { secret: string }).secret).toBe("whsec_forgotten");
-    });
-
-    test("at rest: keys and tokens as SHA-256 hashes, webhook secrets sealed", async () => {
-      const k = (await t.request("POST", "/v1/api_keys", { key: a.testKey, body: { name: "hashed" } })).body;
-      const row = await t.app.db
-        .selectFrom("api_keys")
-        .selectAll()
-        .where("id", "=", k.id)
-        .executeTakeFirstOrThrow();
-      expect(row.hash).toBe(sha256hex(k.secret));
-      expect(JSON.stringify(row)).not.toContain(k.secret);
-      const tok = await userToken(t.app, a.userId);
-      const trow = await t.app.db
-        .selectFrom("user_tokens")
-        .selectAll()
-        .where("id", "=", tok.id)
-        .executeTakeFirstOrThrow();
-      expect(trow.hash).toBe(sha256hex(tok.secret));
-      expect(JSON.stringify(trow)).not.toContain(tok.secret);
-      const ep = (
-        await t.request("POST", "/v1/webhook_endpoints", { key: a.testKey, body: { url: "https://e.com/h" } })
-      ).body;
-      const erow = await t.app.db
-        .selectFrom("webhook_endpoints")
-        .selectAll()
-        .where("id", "=", ep.id)
-        .executeTakeFirstOrThrow();
-      expect(erow.secret.startsWith("v1:")).toBe(true);
-      expect(JSON.stringify(erow)).not.toContain(ep.secret);
-    });
-
-    test("answers without a secret are stored as they are", async () => {
-      const idem = `plain-${Math.random()}`;
-      const r = await t.request("POST", "/v1/brands", {
-        key: a.testKey,
-        body: { name: "Plain Brand" },
-        headers: { "Idempotency-Key": idem },
-      });
-      expect(r.status).toBe(201);
-      const stored = (await storedBodies()).find(([k]) => k === idem)!;
-      expect(JSON.parse(stored[1]).id).toBe(r.body.id);
-    });
+describeEachDialect("secrets in stored idempotent answers", (dialect) => {
+  let t: TestApp;
+  let a: Tenant;
+  beforeAll(async () => {
+    t = await testApp(dialect);
+    a = await tenant(t.app);
   });
-}
+  afterAll(() => t.close());
+
+  const storedBodies = async () =>
+    (await t.app.db.selectFrom("idempotency_keys").select(["key", "response_body"]).execute()).map(
+      (r) => [r.key, r.response_body ?? ""] as const,
+    );
+
+  /** Sends `body` twice under one Idempotency-Key: the replay shows the same secret; the table never does. */
+  async function sealedOnce(path: string, body: unknown, credential = a.testKey) {
+    const idem = `k-${path}-${Math.random()}`;
+    const first = await t.request("POST", path, {
+      key: credential,
+      body,
+      headers: { "Idempotency-Key": idem },
+    });
+    expect(first.status).toBeLessThan(300);
+    const secret: string = first.body.secret;
+    expect(secret).toMatch(/^(svc_test_|whsec_)/);
+    const stored = (await storedBodies()).find(([k]) => k === idem);
+    expect(stored).toBeDefined();
+    expect(stored![1]).not.toContain(secret);
+    expect(stored![1].startsWith("v1:")).toBe(true);
+    const again = await t.request("POST", path, {
+      key: credential,
+      body,
+      headers: { "Idempotency-Key": idem },
+    });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect([again.status, again.body.secret, again.body.id]).toEqual([first.status, secret, first.body.id]);
+    return first.body;
+  }
+
+  test("POST /v1/api_keys, the key roll routes, webhook endpoint create and roll_secret", async () => {
+    const made = await sealedOnce("/v1/api_keys", { name: "sealed", scopes: ["posts:read"] });
+    await sealedOnce(`/v1/api_keys/${made.id}/roll`, { overlap_hours: 1 });
+    const other = await sealedOnce("/v1/api_keys", { name: "rolls itself", scopes: ["posts:read"] });
+    await sealedOnce("/v1/api_keys/self/roll", { overlap_hours: 1 }, other.secret);
+    const ep = await sealedOnce("/v1/webhook_endpoints", { url: "https://example.com/hook" });
+    await sealedOnce(`/v1/webhook_endpoints/${ep.id}/roll_secret`, { overlap_hours: 1 });
+    // Nothing in the table looks like a credential or a signing secret.
+    for (const [, body] of await storedBodies()) expect(body).not.toMatch(/svc_(test|live)_|whsec_/);
+  });
+
+  test("a sealed answer is bound to its row: moved to another key it does not open", async () => {
+    const idem = `bound-${Math.random()}`;
+    const body = { name: "bound", scopes: ["posts:read"] };
+    const first = await t.request("POST", "/v1/api_keys", {
+      key: a.testKey,
+      body,
+      headers: { "Idempotency-Key": idem },
+    });
+    expect(first.status).toBe(201);
+    await t.app.db
+      .updateTable("idempotency_keys")
+      .set({ key: `${idem}-moved` })
+      .where("key", "=", idem)
+      .execute();
+    const moved = await t.request("POST", "/v1/api_keys", {
+      key: a.testKey,
+      body,
+      headers: { "Idempotency-Key": `${idem}-moved` },
+    });
+    expect(moved.status).toBe(500);
+    expect(JSON.stringify(moved.body)).not.toContain(first.body.secret);
+  });
+
+  test("a route that forgets to say it shows a secret still stores none in clear", async () => {
+    const forgetful: RouteDef = {
+      method: "POST",
+      path: "/v1/forgetful",
+      tag: "Test",
+      summary: "shows a secret without saying so",
+      response: "Deleted",
+      handler: async () => ({ id: "x_1", secret: "whsec_forgotten" }),
+    };
+    const http = createHttp(t.app, [forgetful]);
+    const send = () =>
+      http.handle(
+        new Request("http://localhost/v1/forgetful", {
+          method: "POST",
+          headers: { authorization: `Bearer ${a.testKey}`, "idempotency-key": "forgetful-1" },
+        }),
+      );
+    expect(((await (await send()).json()) as { secret: string }).secret).toBe("whsec_forgotten");
+    const stored = (await storedBodies()).find(([k]) => k === "forgetful-1")!;
+    expect(stored[1]).not.toContain("whsec_forgotten");
+    const again = await send();
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(((await again.json()) as { secret: string }).secret).toBe("whsec_forgotten");
+  });
+
+  test("at rest: keys and tokens as SHA-256 hashes, webhook secrets sealed", async () => {
+    const k = (await t.request("POST", "/v1/api_keys", { key: a.testKey, body: { name: "hashed" } })).body;
+    const row = await t.app.db
+      .selectFrom("api_keys")
+      .selectAll()
+      .where("id", "=", k.id)
+      .executeTakeFirstOrThrow();
+    expect(row.hash).toBe(sha256hex(k.secret));
+    expect(JSON.stringify(row)).not.toContain(k.secret);
+    const tok = await userToken(t.app, a.userId);
+    const trow = await t.app.db
+      .selectFrom("user_tokens")
+      .selectAll()
+      .where("id", "=", tok.id)
+      .executeTakeFirstOrThrow();
+    expect(trow.hash).toBe(sha256hex(tok.secret));
+    expect(JSON.stringify(trow)).not.toContain(tok.secret);
+    const ep = (
+      await t.request("POST", "/v1/webhook_endpoints", { key: a.testKey, body: { url: "https://e.com/h" } })
+    ).body;
+    const erow = await t.app.db
+      .selectFrom("webhook_endpoints")
+      .selectAll()
+      .where("id", "=", ep.id)
+      .executeTakeFirstOrThrow();
+    expect(erow.secret.startsWith("v1:")).toBe(true);
+    expect(JSON.stringify(erow)).not.toContain(ep.secret);
+  });
+
+  test("answers without a secret are stored as they are", async () => {
+    const idem = `plain-${Math.random()}`;
+    const r = await t.request("POST", "/v1/brands", {
+      key: a.testKey,
+      body: { name: "Plain Brand" },
+      headers: { "Idempotency-Key": idem },
+    });
+    expect(r.status).toBe(201);
+    const stored = (await storedBodies()).find(([k]) => k === idem)!;
+    expect(JSON.parse(stored[1]).id).toBe(r.body.id);
+  });
+});

@@ -4,25 +4,23 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { MONTH_COUNT } from "../../src/domain/posts/create.ts";
 import { idAtTime, newId } from "../../src/lib/ids.ts";
-import { dialects, dropCreatedDatabases, freshDatabase } from "../helpers/db.ts";
+import { describeEachDialect, dropCreatedDatabases, freshDatabase } from "../helpers/db.ts";
 import { explain, indexDefinitions } from "../helpers/sqlite-plans.ts";
 
 afterAll(() => dropCreatedDatabases());
 
-for (const dialect of dialects) {
-  describe(`migration 0008 posts month by ID (${dialect})`, () => {
-    test("posts_month is gone and posts_org remains", async () => {
-      const { database, url } = await freshDatabase(dialect);
-      try {
-        const names = Object.keys(await indexDefinitions({ url, db: database.db }, dialect, "posts"));
-        expect(names).toContain("posts_org");
-        expect(names).not.toContain("posts_month");
-      } finally {
-        await database.close();
-      }
-    });
+describeEachDialect("migration 0008 posts month by ID", (dialect) => {
+  test("posts_month is gone and posts_org remains", async () => {
+    const { database, url } = await freshDatabase(dialect);
+    try {
+      const names = Object.keys(await indexDefinitions({ url, db: database.db }, dialect, "posts"));
+      expect(names).toContain("posts_org");
+      expect(names).not.toContain("posts_month");
+    } finally {
+      await database.close();
+    }
   });
-}
+});
 
 describe("the monthly count's plan (sqlite)", () => {
   test("walks posts_org from the month's first ID, reading nothing but the index", async () => {

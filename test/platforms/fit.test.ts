@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { getPlatform } from "../../src/platforms/rules-registry.ts";
 import { measure } from "../../src/platforms/text/counting.ts";
 import { applyFit, checkParts, partLimit } from "../../src/platforms/text/fit.ts";
-import { getPlatform } from "../../src/platforms/rules-registry.ts";
 import type { PlatformRules } from "../../src/platforms/types.ts";
 
 const rules = (p: string): PlatformRules => getPlatform(p)!;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { checkImage, checkVideo } from "../../src/platforms/text/fit.ts";
 import { getPlatform } from "../../src/platforms/rules-registry.ts";
+import { checkImage, checkVideo } from "../../src/platforms/text/fit.ts";
 import type { PlatformRules } from "../../src/platforms/types.ts";
 
 const rules = (p: string): PlatformRules => getPlatform(p)!;

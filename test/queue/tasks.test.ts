@@ -1,5 +1,5 @@
 // Named tasks: one run per scheduled fire across workers (lease rows), failure counting, and the two prune tasks.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { App } from "../../src/app/context.ts";
 import { FakeClock } from "../../src/lib/clock.ts";
 import { newId } from "../../src/lib/ids.ts";
@@ -8,7 +8,7 @@ import { idempotencyPrune } from "../../src/queue/tasks/idempotency-prune.ts";
 import { requestsPrune } from "../../src/queue/tasks/requests-prune.ts";
 import { ensureTaskRows, runTask, type TaskDef } from "../../src/queue/tasks.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
-import { dialects } from "../helpers/db.ts";
+import { describeEachDialect } from "../helpers/db.ts";
 import { type Tenant, tenant } from "../helpers/factories.ts";
 
 const HOUR = 3600_000;
@@ -17,190 +17,188 @@ const DAY = 24 * HOUR;
 const lease = (app: App, name: string) =>
   app.db.selectFrom("task_leases").selectAll().where("name", "=", name).executeTakeFirstOrThrow();
 
-for (const dialect of dialects) {
-  describe(`named tasks (${dialect})`, () => {
-    const clock = new FakeClock();
-    let one: TestApp;
-    let two: TestApp;
-    let a: Tenant;
-    beforeAll(async () => {
-      one = await testApp(dialect, { clock });
-      // A second worker process: its own App and database handle on the same database.
-      two = await testApp(dialect, { clock, url: one.dbUrl, env: { SVC_MASTER_KEYS: one.masterKeys } });
-      a = await tenant(one.app, "Tasks Org");
-    });
-    afterAll(async () => {
-      await two.close();
-      await one.close();
-    });
+describeEachDialect("named tasks", (dialect) => {
+  const clock = new FakeClock();
+  let one: TestApp;
+  let two: TestApp;
+  let a: Tenant;
+  beforeAll(async () => {
+    one = await testApp(dialect, { clock });
+    // A second worker process: its own App and database handle on the same database.
+    two = await testApp(dialect, { clock, url: one.dbUrl, env: { SVC_MASTER_KEYS: one.masterKeys } });
+    a = await tenant(one.app, "Tasks Org");
+  });
+  afterAll(async () => {
+    await two.close();
+    await one.close();
+  });
 
-    test("the registry names the prune tasks with hourly schedules", () => {
-      const schedules = Object.fromEntries(tasks.map((x) => [x.name, x.schedule]));
-      expect(schedules["requests.prune"]).toBe("0 5 * * * *");
-      expect(schedules["idempotency.prune"]).toBe("0 10 * * * *");
-      expect(new Set(tasks.map((x) => x.name)).size).toBe(tasks.length);
-    });
+  test("the registry names the prune tasks with hourly schedules", () => {
+    const schedules = Object.fromEntries(tasks.map((x) => [x.name, x.schedule]));
+    expect(schedules["requests.prune"]).toBe("0 5 * * * *");
+    expect(schedules["idempotency.prune"]).toBe("0 10 * * * *");
+    expect(new Set(tasks.map((x) => x.name)).size).toBe(tasks.length);
+  });
 
-    test("a scheduled fire runs once across two Apps on the same database", async () => {
-      let runs = 0;
-      const task: TaskDef = {
-        name: "test.count",
-        schedule: "0 * * * * *",
-        timeoutMs: 10_000,
-        async run() {
-          runs++;
-          await Bun.sleep(50);
-        },
-      };
-      await ensureTaskRows(one.app, [task]);
-      await ensureTaskRows(two.app, [task]); // a second worker starting: no duplicate row, no error
-      const fire = Date.parse("2026-01-05T10:00:00Z");
-      // At the same time: exactly one claims it.
-      const both = await Promise.all([runTask(one.app, task, fire), runTask(two.app, task, fire)]);
-      expect(both.filter(Boolean).length).toBe(1);
-      expect(runs).toBe(1);
-      // Later, the same fire is still taken.
-      expect(await runTask(two.app, task, fire)).toBe(false);
-      expect(await runTask(one.app, task, fire)).toBe(false);
-      expect(runs).toBe(1);
-      const row = await lease(one.app, "test.count");
-      expect(row).toMatchObject({
-        last_fire: fire,
-        leased_until: null,
-        consecutive_failures: 0,
-        last_error: null,
-      });
-      expect([one.app.instanceId, two.app.instanceId]).toContain(row.owner!);
-      // The next fire runs again, on whichever worker comes first.
-      expect(await runTask(two.app, task, fire + 60_000)).toBe(true);
-      expect(runs).toBe(2);
-      expect((await lease(one.app, "test.count")).owner).toBe(two.app.instanceId);
+  test("a scheduled fire runs once across two Apps on the same database", async () => {
+    let runs = 0;
+    const task: TaskDef = {
+      name: "test.count",
+      schedule: "0 * * * * *",
+      timeoutMs: 10_000,
+      async run() {
+        runs++;
+        await Bun.sleep(50);
+      },
+    };
+    await ensureTaskRows(one.app, [task]);
+    await ensureTaskRows(two.app, [task]); // a second worker starting: no duplicate row, no error
+    const fire = Date.parse("2026-01-05T10:00:00Z");
+    // At the same time: exactly one claims it.
+    const both = await Promise.all([runTask(one.app, task, fire), runTask(two.app, task, fire)]);
+    expect(both.filter(Boolean).length).toBe(1);
+    expect(runs).toBe(1);
+    // Later, the same fire is still taken.
+    expect(await runTask(two.app, task, fire)).toBe(false);
+    expect(await runTask(one.app, task, fire)).toBe(false);
+    expect(runs).toBe(1);
+    const row = await lease(one.app, "test.count");
+    expect(row).toMatchObject({
+      last_fire: fire,
+      leased_until: null,
+      consecutive_failures: 0,
+      last_error: null,
     });
+    expect([one.app.instanceId, two.app.instanceId]).toContain(row.owner!);
+    // The next fire runs again, on whichever worker comes first.
+    expect(await runTask(two.app, task, fire + 60_000)).toBe(true);
+    expect(runs).toBe(2);
+    expect((await lease(one.app, "test.count")).owner).toBe(two.app.instanceId);
+  });
 
-    test("failures count up with the last error; a success resets them", async () => {
-      let fail = true;
-      const task: TaskDef = {
-        name: "test.flaky",
-        schedule: "0 * * * * *",
-        timeoutMs: 10_000,
-        async run() {
-          if (fail) throw new Error("boom");
-        },
-      };
-      await ensureTaskRows(one.app, [task]);
-      const base = Date.parse("2026-01-05T11:00:00Z");
-      expect(await runTask(one.app, task, base)).toBe(true);
-      expect(await lease(one.app, task.name)).toMatchObject({
-        consecutive_failures: 1,
-        last_error: "Error: boom",
-        last_success_at: null,
-        leased_until: null,
-      });
-      expect(await runTask(two.app, task, base + 60_000)).toBe(true);
-      expect((await lease(one.app, task.name)).consecutive_failures).toBe(2);
-      fail = false;
-      clock.advance(1000);
-      expect(await runTask(one.app, task, base + 120_000)).toBe(true);
-      expect(await lease(one.app, task.name)).toMatchObject({
-        consecutive_failures: 0,
-        last_error: null,
-        last_success_at: clock.now(),
-        last_started_at: clock.now(),
-      });
+  test("failures count up with the last error; a success resets them", async () => {
+    let fail = true;
+    const task: TaskDef = {
+      name: "test.flaky",
+      schedule: "0 * * * * *",
+      timeoutMs: 10_000,
+      async run() {
+        if (fail) throw new Error("boom");
+      },
+    };
+    await ensureTaskRows(one.app, [task]);
+    const base = Date.parse("2026-01-05T11:00:00Z");
+    expect(await runTask(one.app, task, base)).toBe(true);
+    expect(await lease(one.app, task.name)).toMatchObject({
+      consecutive_failures: 1,
+      last_error: "Error: boom",
+      last_success_at: null,
+      leased_until: null,
     });
-
-    test("a task that outlives its timeout counts as failed", async () => {
-      const task: TaskDef = {
-        name: "test.slow",
-        schedule: "0 * * * * *",
-        timeoutMs: 50,
-        run: () => Bun.sleep(500),
-      };
-      await ensureTaskRows(one.app, [task]);
-      expect(await runTask(one.app, task, Date.parse("2026-01-05T12:00:00Z"))).toBe(true);
-      expect(await lease(one.app, task.name)).toMatchObject({
-        consecutive_failures: 1,
-        last_error: "Error: timed out after 50 ms",
-      });
-    });
-
-    test("requests.prune deletes request log rows older than 14 days and keeps newer ones", async () => {
-      const now = clock.now();
-      const row = (age: number) => ({
-        id: newId("req", now - age),
-        org_id: a.orgId,
-        livemode: 0 as const,
-        method: "GET",
-        path: "/v1/me",
-        status: 200,
-        code: null,
-        duration_ms: 1,
-        api_key_id: null,
-        user_token_id: null,
-        created_at: now - age,
-      });
-      const old = row(14 * DAY + 1000);
-      const fresh = row(14 * DAY - 1000);
-      const recent = row(HOUR);
-      await one.app.db.insertInto("request_log").values([old, fresh, recent]).execute();
-      await one.app.db
-        .insertInto("audit_throttle")
-        .values([
-          { key: "old", created_at: now - 10 * 60_000 },
-          { key: "new", created_at: now - 60_000 },
-        ])
-        .execute();
-      await ensureTaskRows(one.app, tasks);
-      expect(await runTask(one.app, requestsPrune, Date.parse("2026-01-05T10:05:00Z"))).toBe(true);
-      const left = await one.app.db
-        .selectFrom("request_log")
-        .select("id")
-        .where("org_id", "=", a.orgId)
-        .execute();
-      expect(left.map((r) => r.id).sort()).toEqual([fresh.id, recent.id].sort());
-      const marks = await one.app.db.selectFrom("audit_throttle").select("key").execute();
-      expect(marks.map((m) => m.key)).toEqual(["new"]);
-      expect((await lease(one.app, "requests.prune")).last_success_at).toBe(now);
-    });
-
-    test("the request log really records requests (and prune keeps them while fresh)", async () => {
-      const r = await one.request("GET", "/v1/me", { key: a.testKey });
-      await one.http.ctx.requestLog.flush();
-      const row = await one.app.db
-        .selectFrom("request_log")
-        .selectAll()
-        .where("id", "=", r.headers.get("request-id")!)
-        .executeTakeFirstOrThrow();
-      expect(row).toMatchObject({ org_id: a.orgId, method: "GET", path: "/v1/me", status: 200, code: null });
-      await requestsPrune.run(one.app);
-      expect(
-        await one.app.db.selectFrom("request_log").select("id").where("id", "=", row.id).executeTakeFirst(),
-      ).toEqual({ id: row.id });
-    });
-
-    test("idempotency.prune deletes keys older than 24 hours", async () => {
-      const now = clock.now();
-      const key = (name: string, age: number) => ({
-        credential_id: "key_test",
-        key: name,
-        fingerprint: "f",
-        state: "done" as const,
-        response_status: 201,
-        response_body: "{}",
-        created_at: now - age,
-      });
-      await one.app.db
-        .insertInto("idempotency_keys")
-        .values([key("old", DAY + 1000), key("young", DAY - 1000), key("now", 0)])
-        .execute();
-      expect(await runTask(two.app, idempotencyPrune, Date.parse("2026-01-05T10:10:00Z"))).toBe(true);
-      const left = await one.app.db
-        .selectFrom("idempotency_keys")
-        .select("key")
-        .where("credential_id", "=", "key_test")
-        .orderBy("key")
-        .execute();
-      expect(left.map((k) => k.key)).toEqual(["now", "young"]);
+    expect(await runTask(two.app, task, base + 60_000)).toBe(true);
+    expect((await lease(one.app, task.name)).consecutive_failures).toBe(2);
+    fail = false;
+    clock.advance(1000);
+    expect(await runTask(one.app, task, base + 120_000)).toBe(true);
+    expect(await lease(one.app, task.name)).toMatchObject({
+      consecutive_failures: 0,
+      last_error: null,
+      last_success_at: clock.now(),
+      last_started_at: clock.now(),
     });
   });
-}
+
+  test("a task that outlives its timeout counts as failed", async () => {
+    const task: TaskDef = {
+      name: "test.slow",
+      schedule: "0 * * * * *",
+      timeoutMs: 50,
+      run: () => Bun.sleep(500),
+    };
+    await ensureTaskRows(one.app, [task]);
+    expect(await runTask(one.app, task, Date.parse("2026-01-05T12:00:00Z"))).toBe(true);
+    expect(await lease(one.app, task.name)).toMatchObject({
+      consecutive_failures: 1,
+      last_error: "Error: timed out after 50 ms",
+    });
+  });
+
+  test("requests.prune deletes request log rows older than 14 days and keeps newer ones", async () => {
+    const now = clock.now();
+    const row = (age: number) => ({
+      id: newId("req", now - age),
+      org_id: a.orgId,
+      livemode: 0 as const,
+      method: "GET",
+      path: "/v1/me",
+      status: 200,
+      code: null,
+      duration_ms: 1,
+      api_key_id: null,
+      user_token_id: null,
+      created_at: now - age,
+    });
+    const old = row(14 * DAY + 1000);
+    const fresh = row(14 * DAY - 1000);
+    const recent = row(HOUR);
+    await one.app.db.insertInto("request_log").values([old, fresh, recent]).execute();
+    await one.app.db
+      .insertInto("audit_throttle")
+      .values([
+        { key: "old", created_at: now - 10 * 60_000 },
+        { key: "new", created_at: now - 60_000 },
+      ])
+      .execute();
+    await ensureTaskRows(one.app, tasks);
+    expect(await runTask(one.app, requestsPrune, Date.parse("2026-01-05T10:05:00Z"))).toBe(true);
+    const left = await one.app.db
+      .selectFrom("request_log")
+      .select("id")
+      .where("org_id", "=", a.orgId)
+      .execute();
+    expect(left.map((r) => r.id).sort()).toEqual([fresh.id, recent.id].sort());
+    const marks = await one.app.db.selectFrom("audit_throttle").select("key").execute();
+    expect(marks.map((m) => m.key)).toEqual(["new"]);
+    expect((await lease(one.app, "requests.prune")).last_success_at).toBe(now);
+  });
+
+  test("the request log really records requests (and prune keeps them while fresh)", async () => {
+    const r = await one.request("GET", "/v1/me", { key: a.testKey });
+    await one.http.ctx.requestLog.flush();
+    const row = await one.app.db
+      .selectFrom("request_log")
+      .selectAll()
+      .where("id", "=", r.headers.get("request-id")!)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ org_id: a.orgId, method: "GET", path: "/v1/me", status: 200, code: null });
+    await requestsPrune.run(one.app);
+    expect(
+      await one.app.db.selectFrom("request_log").select("id").where("id", "=", row.id).executeTakeFirst(),
+    ).toEqual({ id: row.id });
+  });
+
+  test("idempotency.prune deletes keys older than 24 hours", async () => {
+    const now = clock.now();
+    const key = (name: string, age: number) => ({
+      credential_id: "key_test",
+      key: name,
+      fingerprint: "f",
+      state: "done" as const,
+      response_status: 201,
+      response_body: "{}",
+      created_at: now - age,
+    });
+    await one.app.db
+      .insertInto("idempotency_keys")
+      .values([key("old", DAY + 1000), key("young", DAY - 1000), key("now", 0)])
+      .execute();
+    expect(await runTask(two.app, idempotencyPrune, Date.parse("2026-01-05T10:10:00Z"))).toBe(true);
+    const left = await one.app.db
+      .selectFrom("idempotency_keys")
+      .select("key")
+      .where("credential_id", "=", "key_test")
+      .orderBy("key")
+      .execute();
+    expect(left.map((k) => k.key)).toEqual(["now", "young"]);
+  });
+});

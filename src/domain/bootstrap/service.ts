@@ -6,10 +6,10 @@ import { audit } from "../audit/service.ts";
 import { presentBrand } from "../brands/present.ts";
 import { BrandCreate, DEFAULT_SLOTS } from "../brands/schema.ts";
 import { slugify } from "../brands/service.ts";
+import { createUser, findUserByEmail } from "../identity/users/service.ts";
 import { insertOrg, presentOrg } from "../orgs/service.ts";
 import { scopesOfRole } from "../scopes.ts";
 import { inTx } from "../tx.ts";
-import { createUser, findUserByEmail } from "../identity/users/service.ts";
 import { parse } from "../validate.ts";
 import { afterBootstrapHooks } from "./hooks.ts";
 

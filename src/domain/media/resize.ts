@@ -3,8 +3,8 @@
 // applied, never cropped. Which images qualify is decided by checkImage (GIFs, transparency and images over
 // 50 megapixels never do); this only does the work.
 import sharp from "sharp";
-import type { PlatformRules } from "../../platforms/types.ts";
 import { JPEG } from "../../platforms/text/units.ts";
+import type { PlatformRules } from "../../platforms/types.ts";
 
 const QUALITY = 85;
 const MAX_TRIES = 8;

@@ -13,9 +13,9 @@ import {
   mailInvitation,
   presentInvitation,
 } from "../identity/invitations/service.ts";
+import { email } from "../identity/users/service.ts";
 import { insertOrg } from "../orgs/service.ts";
 import { inTx } from "../tx.ts";
-import { email } from "../identity/users/service.ts";
 import { name, parse } from "../validate.ts";
 import { operatorInOrg } from "./actor.ts";
 import { assertRefFree, loadOrg, orgColumns, presentOperatorOrg, refTaken } from "./orgs.ts";

@@ -3,9 +3,9 @@
 // (an LRU keyed by the text), and takes data that the caller has already checked against the variables schema.
 
 import { type Problem, problem } from "../../lib/errors.ts";
+import { DEFAULT_EMULATES, rulesFor } from "../../platforms/rules-registry.ts";
 import { measure } from "../../platforms/text/counting.ts";
 import { applyFit, checkParts, partLimit } from "../../platforms/text/fit.ts";
-import { DEFAULT_EMULATES, rulesFor } from "../../platforms/rules-registry.ts";
 import type { Counting, Fit, Provider, Violation } from "../../platforms/types.ts";
 import { type ParseResult, parseTemplate } from "../templates/language/parse.ts";
 import { renderTemplate } from "../templates/language/render.ts";

@@ -1,8 +1,8 @@
 // Inputs of the webhook endpoint API. The URL's finer rules (credentials, https in live mode, private literals)
 // are in url.ts, because they depend on the caller's mode and the install's allow setting.
 import * as v from "valibot";
-import { overlapHours } from "../identity/api-keys/schema.ts";
 import { isEventType } from "../events/service.ts";
+import { overlapHours } from "../identity/api-keys/schema.ts";
 import { rule } from "../validate.ts";
 
 const url = v.pipe(v.string(), v.maxLength(2048, rule("url_invalid", "url is at most 2048 characters.")));

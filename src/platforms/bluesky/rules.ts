@@ -1,5 +1,5 @@
-import type { PlatformRules } from "../types.ts";
 import { GIF, JPEG, MP4, PNG, WEBP } from "../text/units.ts";
+import type { PlatformRules } from "../types.ts";
 
 // Limits: 300 graphemes after link shortening; blobs of at most 1,000,000 bytes per image; video up to 100 MB and
 // 3 minutes. Idempotent because record keys are derived from the target and part, so a retry finds the record.

@@ -1,5 +1,5 @@
-import type { PlatformRules } from "../types.ts";
 import { GIF, JPEG, MiB, MP4, PNG, QUICKTIME, WEBP } from "../text/units.ts";
+import type { PlatformRules } from "../types.ts";
 
 // A channel webhook: one message of up to 2000 characters with up to 10 attachments of 10 MiB each. Mentions
 // are disabled when sending, so text cannot ping @everyone.

@@ -1,5 +1,5 @@
-import type { PlatformRules } from "../types.ts";
 import { GIF, GiB, JPEG, MP4, PNG, QUICKTIME } from "../text/units.ts";
+import type { PlatformRules } from "../types.ts";
 
 // Facebook Pages, through the org's Meta app (OAuth); Page tokens do not expire.
 export const facebook: PlatformRules = {

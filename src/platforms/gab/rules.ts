@@ -1,5 +1,5 @@
-import type { PlatformRules } from "../types.ts";
 import { GIF, JPEG, MiB, MP4, PNG, QUICKTIME, WEBP } from "../text/units.ts";
+import type { PlatformRules } from "../types.ts";
 
 // Gab runs a Mastodon fork on one server, so it counts like Mastodon but has no server field. It makes no
 // idempotency promise. Its media limits are not published; Mastodon's are used as the closest known figures.

@@ -1,5 +1,5 @@
-import type { PlatformRules } from "../types.ts";
 import { JPEG, MiB, MP4, QUICKTIME } from "../text/units.ts";
+import type { PlatformRules } from "../types.ts";
 
 // Instagram business accounts through the Meta app. Every post needs media; images must be JPEG (others are
 // re-encoded) and between 4:5 and 1.91:1; a video goes up as a reel. Instagram fetches media by signed link.

@@ -1,5 +1,5 @@
-import type { PlatformRules } from "../types.ts";
 import { GIF, JPEG, MiB, MP4, PNG } from "../text/units.ts";
+import type { PlatformRules } from "../types.ts";
 
 // Member feed. Connected by OAuth (openid profile w_member_social) or by a pasted token with the API version it
 // was issued for (sent as the LinkedIn-Version header). LinkedIn states no image file size; the service's own

@@ -1,5 +1,5 @@
-import type { PlatformRules } from "../types.ts";
 import { GIF, JPEG, MiB, MP4, PNG, QUICKTIME, WEBP } from "../text/units.ts";
+import type { PlatformRules } from "../types.ts";
 
 // 500 is Mastodon's default; a server may raise it, which this table does not know. Idempotent because the
 // API honours an Idempotency-Key (per target and part) for about an hour.

@@ -1,5 +1,5 @@
-import type { PlatformRules } from "../types.ts";
 import { JPEG, PNG } from "../text/units.ts";
+import type { PlatformRules } from "../types.ts";
 
 // A pin is one image on a board (each board is a channel). The first link becomes the pin's destination, and a
 // first line of at most 100 characters followed by more text becomes its title.

@@ -3,8 +3,9 @@
 // height is scaled down and re-encoded as JPEG at publish time, but only where the platform takes JPEG; GIFs,
 // images with transparency and images over 50 megapixels are never resized; aspect ratios are never fixed,
 // since resizing does not crop.
-import type { Notice, PlatformRules, Violation, ViolationCode } from "../types.ts";
+
 import { GIF, JPEG } from "../text/units.ts";
+import type { Notice, PlatformRules, Violation, ViolationCode } from "../types.ts";
 
 export const MAX_RESIZE_PIXELS = 50_000_000;
 

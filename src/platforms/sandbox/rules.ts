@@ -1,5 +1,5 @@
-import type { PlatformRules } from "../types.ts";
 import { GIF, JPEG, MiB, MP4, PNG, QUICKTIME, WEBP } from "../text/units.ts";
+import type { PlatformRules } from "../types.ts";
 
 // The sandbox's own rules are permissive on purpose: a sandbox channel is checked against the provider it
 // `emulates` (registry.rulesFor), so these apply only to a sandbox that emulates nothing but itself. The image

@@ -1,5 +1,5 @@
-import type { PlatformRules } from "../types.ts";
 import { JPEG, MP4, PNG, WEBP } from "../text/units.ts";
+import type { PlatformRules } from "../types.ts";
 
 // A bot posts to a chat or channel. Text alone may be 4096 characters, but with media it becomes a caption of
 // at most 1024; up to 10 media go as one album. Photos must stay within 20:1 and 10,000 px width + height.

@@ -1,9 +1,9 @@
 // How long a text is by each network's own count (reference §5). Each function returns the number the
 // network compares with its limit, so a post that measures <= max_length here is accepted there.
 import { shortenLinks } from "../bluesky/richtext.ts";
+import type { Counting } from "../types.ts";
 import { findLinks } from "./links.ts";
 import { codePointCount, graphemeCount, graphemes } from "./segments.ts";
-import type { Counting } from "../types.ts";
 
 /** What X (t.co) and Mastodon charge for any link, however long. */
 export const URL_LENGTH = 23;

@@ -1,10 +1,11 @@
 // Making text fit a limit: cutting it short (fit "truncate") or into thread parts (fit "thread"). A cut is only
 // ever made between graphemes and never inside a link, since half a URL is a broken link and, on X or
 // Mastodon, is not even counted as one.
+
+import type { Counting } from "../types.ts";
 import { measure } from "./counting.ts";
 import { findLinks } from "./links.ts";
 import { graphemeBoundaries, sentenceEnds, wordEnds } from "./segments.ts";
-import type { Counting } from "../types.ts";
 
 export const ELLIPSIS = "…";
 

@@ -1,8 +1,9 @@
 // Whether rendered parts fit a platform, and making them fit when the post asks for it (fit "truncate" or
 // "thread"). The checks return every broken rule, as a preview lists them and a 422 refuses with them.
+
+import type { Fit, PlatformRules, Violation, ViolationCode } from "../types.ts";
 import { measure } from "./counting.ts";
 import { splitToFit, truncateToFit } from "./cut.ts";
-import type { Fit, PlatformRules, Violation, ViolationCode } from "../types.ts";
 
 export type { ImageFacts, MediaCheck, VideoFacts } from "../plumbing/media.ts";
 export { checkImage, checkVideo } from "../plumbing/media.ts";

@@ -1,5 +1,5 @@
-import type { PlatformRules } from "../types.ts";
 import { GiB, JPEG, MP4, PNG, QUICKTIME } from "../text/units.ts";
+import type { PlatformRules } from "../types.ts";
 
 // Threads (Meta) connects by OAuth and fetches every medium itself from a signed link, so the install's /v1 must
 // be reachable from the internet.

@@ -1,5 +1,5 @@
-import type { PlatformRules } from "../types.ts";
 import { GiB, MP4, QUICKTIME } from "../text/units.ts";
+import type { PlatformRules } from "../types.ts";
 
 // A post is one video, uploaded in 10 MiB chunks. Until the app passes TikTok's audit it may post only private
 // videos to private accounts. Connected by OAuth with PKCE.

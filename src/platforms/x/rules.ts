@@ -1,5 +1,5 @@
-import type { PlatformRules } from "../types.ts";
 import { GIF, JPEG, MiB, MP4, PNG, QUICKTIME, WEBP } from "../text/units.ts";
+import type { PlatformRules } from "../types.ts";
 
 // 280 weighted characters (twitter-text v3). Channels connect by OAuth 2 with PKCE, or with pasted OAuth 1 keys,
 // which are the four fields below. Not idempotent: a repeated create posts twice.

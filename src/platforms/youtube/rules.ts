@@ -1,5 +1,5 @@
-import type { PlatformRules } from "../types.ts";
 import { GiB, MP4, QUICKTIME } from "../text/units.ts";
+import type { PlatformRules } from "../types.ts";
 
 // A post is exactly one video: the first line is its title (at most 100, `<` and `>` replaced, cut with "..."),
 // the text its description. Connected by OAuth; `privacy` is chosen per channel. The file limits are YouTube's

@@ -1,94 +1,91 @@
 // Home, in process: a brand's channels name the network a sandbox channel emulates and their handle, so two
 // channels sharing a display name (one account on two networks) can be told apart, in the cards and in the
 // next scheduled posts.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { TestApp } from "../../helpers/app.ts";
 import { TestBrowser, webApp } from "../../helpers/browser.ts";
-import { dialects } from "../../helpers/db.ts";
+import { describeEachDialect } from "../../helpers/db.ts";
 import { tenant } from "../../helpers/factories.ts";
 
 const PASSWORD = "correct horse battery staple";
 
-for (const dialect of dialects) {
-  describe(`dashboard home (${dialect})`, () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await webApp(dialect);
-    });
-    afterAll(() => t.close());
-
-    test("channels of one name on two networks: each shows its network and handle, the posts say which", async () => {
-      const a = await tenant(t.app, "Harbour Bakery");
-      const connect = async (emulates: string, handle: string) => {
-        const r = await t.request("POST", "/v1/channels", {
-          key: a.testKey,
-          body: {
-            brand: a.brandId,
-            provider: "sandbox",
-            emulates,
-            fields: { display_name: "Harbour Bakery", handle },
-          },
-        });
-        expect(r.status).toBe(201);
-        return r.body.id as string;
-      };
-      const bsky = await connect("bluesky", "@harbour.bsky.social");
-      const masto = await connect("mastodon", "@harbour@mastodon.social");
-      const post = await t.request("POST", "/v1/posts", {
-        key: a.testKey,
-        body: {
-          brand: a.brandId,
-          channels: [bsky, masto],
-          content: { body: "Fresh sourdough at seven." },
-          publish_at: new Date(Date.now() + 3 * 3600_000).toISOString(),
-        },
-      });
-      expect(post.status).toBe(201);
-
-      const br = new TestBrowser(t);
-      await br.signIn(a.email, PASSWORD);
-      const home = await br.get("/home");
-      expect(home.status).toBe(200);
-      const cards = home.html.slice(home.html.indexOf('id="brands"'), home.html.indexOf('id="posts"'));
-      expect(cards).toContain(
-        '<span class="tag">sandbox · bluesky</span> Harbour Bakery <span class="muted handle">@harbour.bsky.social</span>',
-      );
-      expect(cards).toContain(
-        '<span class="tag">sandbox · mastodon</span> Harbour Bakery <span class="muted handle">@harbour@mastodon.social</span>',
-      );
-      const row =
-        /<td class="channels">([^<]*)<\/td>\s*<td class="text">Fresh sourdough at seven.<\/td>/.exec(
-          home.html,
-        );
-      expect(row?.[1]?.split(", ").sort()).toEqual(["Harbour Bakery (bluesky)", "Harbour Bakery (mastodon)"]);
-    });
-
-    test("a post's time is shown in its brand's time zone, with the offset", async () => {
-      const a = await tenant(t.app, "Lakeside Books");
-      const zone = await t.request("POST", `/v1/brands/${a.brandId}`, {
-        key: a.testKey,
-        body: { timezone: "America/New_York" },
-      });
-      expect(zone.status).toBe(200);
-      const channel = (await t.request("GET", "/v1/channels", { key: a.testKey })).body.data[0].id;
-      const year = new Date().getUTCFullYear() + 1;
-      const post = await t.request("POST", "/v1/posts", {
-        key: a.testKey,
-        body: {
-          brand: a.brandId,
-          channels: [channel],
-          content: { body: "Author evening in January." },
-          publish_at: `${year}-01-15T23:30:00Z`,
-        },
-      });
-      expect(post.status).toBe(201);
-      const br = new TestBrowser(t);
-      await br.signIn(a.email, PASSWORD);
-      const home = await br.get("/home");
-      // 23:30 UTC on the 15th is 18:30 on the same day in New York (EST, five hours behind).
-      expect(home.html).toMatch(
-        new RegExp(`<td class="when">${year}-01-15 18:30 GMT-5</td>\\s*<td>Lakeside Books Brand</td>`),
-      );
-    });
+describeEachDialect("dashboard home", (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await webApp(dialect);
   });
-}
+  afterAll(() => t.close());
+
+  test("channels of one name on two networks: each shows its network and handle, the posts say which", async () => {
+    const a = await tenant(t.app, "Harbour Bakery");
+    const connect = async (emulates: string, handle: string) => {
+      const r = await t.request("POST", "/v1/channels", {
+        key: a.testKey,
+        body: {
+          brand: a.brandId,
+          provider: "sandbox",
+          emulates,
+          fields: { display_name: "Harbour Bakery", handle },
+        },
+      });
+      expect(r.status).toBe(201);
+      return r.body.id as string;
+    };
+    const bsky = await connect("bluesky", "@harbour.bsky.social");
+    const masto = await connect("mastodon", "@harbour@mastodon.social");
+    const post = await t.request("POST", "/v1/posts", {
+      key: a.testKey,
+      body: {
+        brand: a.brandId,
+        channels: [bsky, masto],
+        content: { body: "Fresh sourdough at seven." },
+        publish_at: new Date(Date.now() + 3 * 3600_000).toISOString(),
+      },
+    });
+    expect(post.status).toBe(201);
+
+    const br = new TestBrowser(t);
+    await br.signIn(a.email, PASSWORD);
+    const home = await br.get("/home");
+    expect(home.status).toBe(200);
+    const cards = home.html.slice(home.html.indexOf('id="brands"'), home.html.indexOf('id="posts"'));
+    expect(cards).toContain(
+      '<span class="tag">sandbox · bluesky</span> Harbour Bakery <span class="muted handle">@harbour.bsky.social</span>',
+    );
+    expect(cards).toContain(
+      '<span class="tag">sandbox · mastodon</span> Harbour Bakery <span class="muted handle">@harbour@mastodon.social</span>',
+    );
+    const row = /<td class="channels">([^<]*)<\/td>\s*<td class="text">Fresh sourdough at seven.<\/td>/.exec(
+      home.html,
+    );
+    expect(row?.[1]?.split(", ").sort()).toEqual(["Harbour Bakery (bluesky)", "Harbour Bakery (mastodon)"]);
+  });
+
+  test("a post's time is shown in its brand's time zone, with the offset", async () => {
+    const a = await tenant(t.app, "Lakeside Books");
+    const zone = await t.request("POST", `/v1/brands/${a.brandId}`, {
+      key: a.testKey,
+      body: { timezone: "America/New_York" },
+    });
+    expect(zone.status).toBe(200);
+    const channel = (await t.request("GET", "/v1/channels", { key: a.testKey })).body.data[0].id;
+    const year = new Date().getUTCFullYear() + 1;
+    const post = await t.request("POST", "/v1/posts", {
+      key: a.testKey,
+      body: {
+        brand: a.brandId,
+        channels: [channel],
+        content: { body: "Author evening in January." },
+        publish_at: `${year}-01-15T23:30:00Z`,
+      },
+    });
+    expect(post.status).toBe(201);
+    const br = new TestBrowser(t);
+    await br.signIn(a.email, PASSWORD);
+    const home = await br.get("/home");
+    // 23:30 UTC on the 15th is 18:30 on the same day in New York (EST, five hours behind).
+    expect(home.html).toMatch(
+      new RegExp(`<td class="when">${year}-01-15 18:30 GMT-5</td>\\s*<td>Lakeside Books Brand</td>`),
+    );
+  });
+});

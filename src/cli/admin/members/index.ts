@@ -1,5 +1,10 @@
 // svc admin members list|add|role|remove: the operator acting with an owner's permissions in --org.
-import { addMember, listMembers, removeMember, setMemberRole } from "../../../domain/identity/members/service.ts";
+import {
+  addMember,
+  listMembers,
+  removeMember,
+  setMemberRole,
+} from "../../../domain/identity/members/service.ts";
 import { table } from "../../output.ts";
 import { type AdminCommand, flags, passwordFromStdin } from "../command.ts";
 import { withAdmin } from "../context.ts";

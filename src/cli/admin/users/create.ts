@@ -1,6 +1,6 @@
 import { auditOperator } from "../../../domain/audit/service.ts";
-import { inTx } from "../../../domain/tx.ts";
 import { createUser } from "../../../domain/identity/users/service.ts";
+import { inTx } from "../../../domain/tx.ts";
 import { type AdminCommand, flags, passwordFromStdin } from "../command.ts";
 import { withAdmin } from "../context.ts";
 

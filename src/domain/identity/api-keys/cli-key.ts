@@ -11,10 +11,10 @@ import { ServiceError } from "../../../lib/errors.ts";
 import { newId } from "../../../lib/ids.ts";
 import type { Actor } from "../../actor.ts";
 import { audit } from "../../audit/service.ts";
-import { requireRecentAuth } from "../auth/sudo.ts";
 import { INTEGRATION_SCOPES, scopesOfRole } from "../../scopes.ts";
 import { inTx } from "../../tx.ts";
 import { parse, rule } from "../../validate.ts";
+import { requireRecentAuth } from "../auth/sudo.ts";
 import { presentApiKey } from "./present.ts";
 
 const CliKeyInput = v.strictObject({

@@ -9,14 +9,14 @@ import { conflict, forbidden, invalid, notFound, type Problem, problem } from ".
 import { newId } from "../../../lib/ids.ts";
 import { type Actor, credentialOf, requireScope } from "../../actor.ts";
 import { audit } from "../../audit/service.ts";
-import { credentialsChanged } from "../auth/still-valid.ts";
-import { requireRecentAuth } from "../auth/sudo.ts";
 import { loadBrand } from "../../brands/service.ts";
 import { listParams, page } from "../../pagination.ts";
 import { rowInScope } from "../../scope.ts";
 import { INTEGRATION_SCOPES, isAdminScope, isScope, scopesOfRole } from "../../scopes.ts";
 import { inTx } from "../../tx.ts";
 import { parse } from "../../validate.ts";
+import { credentialsChanged } from "../auth/still-valid.ts";
+import { requireRecentAuth } from "../auth/sudo.ts";
 import { presentApiKey } from "./present.ts";
 import { ApiKeyCreate, ApiKeyRoll } from "./schema.ts";
 

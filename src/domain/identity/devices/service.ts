@@ -12,12 +12,12 @@ import { newId } from "../../../lib/ids.ts";
 import { kickMail } from "../../../mail/outbox.ts";
 import type { Actor } from "../../actor.ts";
 import { audit } from "../../audit/service.ts";
-import { requireRecentAuth } from "../auth/sudo.ts";
-import { presentUserToken } from "../auth/user-token-present.ts";
-import { issueUserToken } from "../auth/user-tokens.ts";
 import { sendAccountNoticeInTx } from "../../notifications/account.ts";
 import { inTx, isUniqueViolation } from "../../tx.ts";
 import { parse, rule } from "../../validate.ts";
+import { requireRecentAuth } from "../auth/sudo.ts";
+import { presentUserToken } from "../auth/user-token-present.ts";
+import { issueUserToken } from "../auth/user-tokens.ts";
 import { hashDeviceCode, hashUserCode, newDeviceCode, newUserCode, normalizeUserCode } from "./codes.ts";
 
 export const DEVICE_CODE_TTL_MS = 15 * 60_000;

@@ -13,15 +13,15 @@ import { requireMailer } from "../../../mail/mailer.ts";
 import { mailView } from "../../../mail/views.ts";
 import { type Actor, requireScope } from "../../actor.ts";
 import { audit } from "../../audit/service.ts";
-import { requireOwnerChange, requirePersonCredential, type SudoOptions } from "../members/guard.ts";
-import { insertMember, role, seatsTaken } from "../members/service.ts";
 import { assertWithinLimit } from "../../orgs/limits.ts";
 import { listParams, page } from "../../pagination.ts";
-import { newPassword } from "../passwords/service.ts";
 import { type Role, scopesOfRole } from "../../scopes.ts";
 import { inTx } from "../../tx.ts";
-import { createUser, email, findUserByEmail } from "../users/service.ts";
 import { parse, rule } from "../../validate.ts";
+import { requireOwnerChange, requirePersonCredential, type SudoOptions } from "../members/guard.ts";
+import { insertMember, role, seatsTaken } from "../members/service.ts";
+import { newPassword } from "../passwords/service.ts";
+import { createUser, email, findUserByEmail } from "../users/service.ts";
 
 export const INVITATION_TTL_MS = 7 * 86400_000;
 

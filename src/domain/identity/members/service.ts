@@ -11,8 +11,8 @@ import { audit } from "../../audit/service.ts";
 import { assertWithinLimit } from "../../orgs/limits.ts";
 import { ROLES, type Role } from "../../scopes.ts";
 import { inTx } from "../../tx.ts";
-import { createUser, email, findUserByEmail } from "../users/service.ts";
 import { parse, rule } from "../../validate.ts";
+import { createUser, email, findUserByEmail } from "../users/service.ts";
 import { requireOwnerChange, requirePersonCredential, type SudoOptions } from "./guard.ts";
 
 export const role = v.pipe(

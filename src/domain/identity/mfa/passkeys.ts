@@ -16,11 +16,11 @@ import { iso, isoOrNull } from "../../../lib/clock.ts";
 import { conflict, notFound, ServiceError } from "../../../lib/errors.ts";
 import { kickMail } from "../../../mail/outbox.ts";
 import { auditAccount } from "../../audit/service.ts";
-import { requireRecentAuth } from "../auth/sudo.ts";
 import { sendAccountNoticeInTx } from "../../notifications/account.ts";
-import type { Session } from "../sessions/service.ts";
 import { inTx } from "../../tx.ts";
 import { name, parse } from "../../validate.ts";
+import { requireRecentAuth } from "../auth/sudo.ts";
+import type { Session } from "../sessions/service.ts";
 import { mfaOf, mfaRequiredFor } from "./status.ts";
 
 export function relyingParty(app: App) {

@@ -12,11 +12,11 @@ import { kickMail } from "../../../mail/outbox.ts";
 import { mailView } from "../../../mail/views.ts";
 import type { Actor } from "../../actor.ts";
 import { auditAccount } from "../../audit/service.ts";
-import { revokeAllUserTokens } from "../auth/user-token-service.ts";
 import { sendAccountNoticeInTx } from "../../notifications/account.ts";
 import { inTx } from "../../tx.ts";
-import { email, findUserByEmail, hashPassword } from "../users/service.ts";
 import { parse, rule } from "../../validate.ts";
+import { revokeAllUserTokens } from "../auth/user-token-service.ts";
+import { email, findUserByEmail, hashPassword } from "../users/service.ts";
 
 export const RESET_LINK_TTL_MS = 30 * 60_000;
 
