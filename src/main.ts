@@ -1,9 +1,10 @@
 #!/usr/bin/env bun
 // svc: the one command. Process roles, `svc admin …`, and client commands.
-import { flushed, quietOnClosedPipe } from "./cli/output.ts";
+import { flushed, processIo, quietOnClosedPipe } from "./cli/output.ts";
 import { run } from "./cli/run.ts";
 
 quietOnClosedPipe();
-const code = await run(process.argv.slice(2));
+// The composition root (src/boot.ts) loads only for the commands that need it: process roles and admin.
+const code = await run(process.argv.slice(2), processIo, () => import("./boot.ts"));
 await flushed();
 process.exit(code);

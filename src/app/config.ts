@@ -1,7 +1,9 @@
 // Deployment configuration: the SVC_* variables of the specification, read once at start and validated with one
 // clear message per wrong variable. `*_FILE` variants read secrets from files (Docker/Kubernetes secrets).
+
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { SmtpSettings } from "../mail/host.ts";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -35,14 +37,7 @@ export interface Config {
   signupUrl: string | null;
   billingUrl: string | null;
   billingLinkKey: string | null;
-  smtp: {
-    host: string;
-    from: string;
-    port: number;
-    tls: "starttls" | "tls" | "none";
-    username: string | null;
-    password: string | null;
-  } | null;
+  smtp: SmtpSettings | null;
 }
 
 export class ConfigError extends Error {

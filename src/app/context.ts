@@ -3,7 +3,7 @@ import { randomBase62 } from "../crypto/hash.ts";
 import { Keyring } from "../crypto/keyring.ts";
 import { LocalMasterKeys, parseMasterKeys } from "../crypto/master.ts";
 import { type Database, type Db, type Dialect, openDatabase } from "../db/index.ts";
-import { latestVersion, schemaVersion } from "../db/migrate.ts";
+import { latestVersion, migrate, schemaVersion } from "../db/migrate.ts";
 import { type Clock, systemClock } from "../lib/clock.ts";
 import { type Config, ConfigError } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
@@ -22,6 +22,8 @@ export interface App {
   signals: Signals;
   /** True once the schema is at the version this build knows. */
   schemaReady(): Promise<boolean>;
+  /** Applies the migrations this build knows (under the migration lock); resolves to the schema version. */
+  migrate(): Promise<number>;
   /** Resolves once this process's commits so far would survive a power loss (see Database.syncWrites). */
   syncWrites(): Promise<void>;
   /** Postgres LISTEN; resolves to a function that stops listening (a no-op on SQLite). */
@@ -62,6 +64,7 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
       if (!ready) ready = (await schemaVersion(database.db)) >= latestVersion();
       return ready;
     },
+    migrate: () => migrate(database.db, database.dialect),
     listen: (channel, fn) => database.listen(channel, fn),
     syncWrites: async () => database.syncWrites?.(),
     close: () => database.close(),

@@ -2,7 +2,6 @@
 import pkg from "../../package.json" with { type: "json" };
 import { ConfigError, loadConfig } from "../app/config.ts";
 import { createApp } from "../app/context.ts";
-import { migrate } from "../db/migrate.ts";
 import { adminUsage, findAdmin, LEGACY_ADMIN } from "./admin/index.ts";
 import { commandHelp, makeCtx } from "./client/command.ts";
 import { clientGroups, clientUsage, findClient, groupUsage } from "./client/index.ts";
@@ -37,12 +36,18 @@ export interface Root {
   registerHooks(): void;
 }
 
-const rootOf = async (): Promise<Root> => import("../boot.ts");
+/** Without a root (a test calling run in process): no process roles, and the test process's hooks as they are. */
+const noRoot = async (): Promise<Root> => ({
+  serve: async () => {
+    throw new UsageError("process roles start from src/main.ts");
+  },
+  registerHooks: () => {},
+});
 
 export async function run(
   args: string[],
   io: Io = processIo,
-  root: () => Promise<Root> = rootOf,
+  root: () => Promise<Root> = noRoot,
 ): Promise<number> {
   const argv = hoistGlobalFlags(args);
   const [cmd, ...rest] = argv;
@@ -63,7 +68,7 @@ export async function run(
       case "migrate": {
         const app = createApp(loadConfig());
         try {
-          io.out(`schema version ${await migrate(app.db, app.dialect)}`);
+          io.out(`schema version ${await app.migrate()}`);
         } finally {
           await app.close();
         }

@@ -1,6 +1,6 @@
 // How every answer of the API is written: JSON or problem details, with the request ID and the security headers.
 import type { App } from "../app/context.ts";
-import { isUnavailable } from "../db/index.ts";
+import { databaseDown, databaseUnavailable } from "../domain/availability.ts";
 import { ServiceError } from "../lib/errors.ts";
 import { internalError, problemBody } from "./problem.ts";
 
@@ -40,14 +40,7 @@ export function problemResponse(
 /** Maps anything thrown to a ServiceError: ours as they are, a lost database as 503, the rest as 500. */
 export function asServiceError(app: App, e: unknown, requestId: string): ServiceError {
   if (e instanceof ServiceError) return e;
-  if (isUnavailable(e)) {
-    return new ServiceError(
-      503,
-      "database_unavailable",
-      "The database cannot be reached right now; retry shortly.",
-      { headers: { "Retry-After": "30" } },
-    );
-  }
+  if (databaseDown(e)) return databaseUnavailable();
   app.log.error("unhandled error", {
     request_id: requestId,
     error: e instanceof Error ? (e.stack ?? e.message) : String(e),

@@ -1,8 +1,8 @@
 // Outgoing email over SVC_SMTP_* with nodemailer. Without SVC_SMTP_HOST there is no mailer: operations that must
 // send answer 503 `mail_unavailable` and nothing pretends to have sent.
 import nodemailer from "nodemailer";
-import type { App } from "../app/context.ts";
 import { ServiceError } from "../lib/errors.ts";
+import type { MailHost } from "./host.ts";
 
 export interface MailMessage {
   to: string;
@@ -21,10 +21,10 @@ export const isPermanentSmtpError = (e: unknown) => {
   return typeof code === "number" && code >= 500 && code < 600;
 };
 
-const mailers = new WeakMap<App, Mailer>();
+const mailers = new WeakMap<MailHost, Mailer>();
 
 /** The App's mailer, or null when no SMTP server is configured. */
-export function mailerOf(app: App): Mailer | null {
+export function mailerOf(app: MailHost): Mailer | null {
   const smtp = app.config.smtp;
   if (!smtp) return null;
   let m = mailers.get(app);
@@ -66,7 +66,7 @@ export const mailUnavailable = () =>
   );
 
 /** The mailer, or 503 `mail_unavailable`. */
-export function requireMailer(app: App): Mailer {
+export function requireMailer(app: MailHost): Mailer {
   const m = mailerOf(app);
   if (!m) throw mailUnavailable();
   return m;

@@ -2,9 +2,10 @@
 // change sends nothing), sent right after commit, and retried after 1, 5, 30 minutes, then 2, 6, 12 hours, then
 // dropped; a permanent SMTP refusal (5xx) drops at once (interface.md Notifications). Sending never blocks or
 // undoes the change: failures are logged and kept on the row.
-import type { App } from "../app/context.ts";
+
 import type { Db, Tx } from "../db/index.ts";
 import { newId } from "../lib/ids.ts";
+import type { MailHost } from "./host.ts";
 import { isPermanentSmtpError, mailerOf } from "./mailer.ts";
 import type { MailView } from "./views.ts";
 
@@ -14,7 +15,7 @@ const LEASE_MS = 2 * 60_000;
 
 export async function enqueueMail(
   tx: Tx | Db,
-  app: App,
+  app: MailHost,
   m: { userId: string | null; to: string; kind: string; view: MailView },
 ): Promise<string> {
   const now = app.clock.now();
@@ -41,7 +42,7 @@ export async function enqueueMail(
 }
 
 /** Sends every due row once; returns how many were sent. Safe to run in several processes at once. */
-export async function deliverDueMail(app: App, limit = 50): Promise<number> {
+export async function deliverDueMail(app: MailHost, limit = 50): Promise<number> {
   const mailer = mailerOf(app);
   if (!mailer) return 0;
   const now = app.clock.now();
@@ -98,7 +99,7 @@ export async function deliverDueMail(app: App, limit = 50): Promise<number> {
 }
 
 /** After a commit that queued mail: send now, in the background; errors are logged, never thrown. */
-export function kickMail(app: App): Promise<void> {
+export function kickMail(app: MailHost): Promise<void> {
   if (!mailerOf(app)) return Promise.resolve();
   return deliverDueMail(app).then(
     () => {},

@@ -8,7 +8,6 @@
 //
 // A ReadableStream body with a Content-Length header is sent as it is read (a video from the bucket), never held
 // whole; a stream without one is read into memory first, as the guarded client needs the length up front.
-import type { App } from "../app/context.ts";
 import type { AllowSetting } from "./allow.ts";
 import { OutboundError } from "./errors.ts";
 import { guardedRequest, type StreamBody } from "./guarded.ts";
@@ -63,7 +62,10 @@ export function guardedFetch(opts: GuardedFetchOptions = {}): FetchLike {
 }
 
 /** The guarded fetch network adapters use: private addresses only as SVC_ALLOW_PRIVATE_NETWORKS allows. */
-export function networkFetch(app: App, opts: Omit<GuardedFetchOptions, "allow"> = {}): FetchLike {
+export function networkFetch(
+  app: { config: { allowPrivateNetworks: string | null } },
+  opts: Omit<GuardedFetchOptions, "allow"> = {},
+): FetchLike {
   return guardedFetch({ ...opts, allow: app.config.allowPrivateNetworks });
 }
 

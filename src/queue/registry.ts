@@ -1,5 +1,5 @@
 // Every named task and every long-running worker loop a `svc worker` process runs.
-import type { App } from "../app/context.ts";
+
 import { adapterFor } from "../platforms/adapter-registry.ts";
 import { startPublishWorker } from "./publish/worker.ts";
 // Registers the webhook outbox hook in every process that runs the queue.
@@ -18,6 +18,7 @@ import { webhooksDisableFailing } from "./tasks/webhooks-disable-failing.ts";
 import { webhooksReclaim } from "./tasks/webhooks-reclaim.ts";
 import type { TaskDef } from "./tasks.ts";
 import { webhookDeliveryLoop } from "./webhook-deliveries.ts";
+import type { WorkerLoop } from "./worker-loop.ts";
 
 export const tasks: TaskDef[] = [
   requestsPrune,
@@ -34,12 +35,6 @@ export const tasks: TaskDef[] = [
   engagementCollect,
   mediaPrune,
 ];
-
-/** A loop that runs for the life of a worker process (the publish queue, webhook deliveries). */
-export interface WorkerLoop {
-  name: string;
-  start(app: App): { stop(): Promise<void> };
-}
 
 export const workerLoops: WorkerLoop[] = [
   { name: "publish", start: (app) => startPublishWorker(app, { adapterFor }) },

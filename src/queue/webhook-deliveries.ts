@@ -4,8 +4,8 @@
 import type { App } from "../app/context.ts";
 import { type DeliveryJob, type Outcome, prepareJobs, send } from "../domain/webhooks/deliver.ts";
 import { recordOutcomes } from "../domain/webhooks/outcome.ts";
-import type { WorkerLoop } from "./registry.ts";
 import { claimDeliveries } from "./webhook-claim.ts";
+import type { WorkerLoop } from "./worker-loop.ts";
 
 export const MAX_IN_FLIGHT = 20;
 export const POLL_MS = 1000;

@@ -2,7 +2,6 @@
 // and an operator Actor in the org named by --org (not needed on a one-org server).
 import { loadConfig } from "../../app/config.ts";
 import { type App, createApp } from "../../app/context.ts";
-import { migrate } from "../../db/migrate.ts";
 import { type Actor, adminActor } from "../../domain/actor.ts";
 import { findOrg } from "../../domain/orgs/service.ts";
 import { scopesOfRole } from "../../domain/scopes.ts";
@@ -18,7 +17,7 @@ export interface AdminContext {
 export async function withAdmin<T>(io: Io, fn: (ctx: AdminContext) => Promise<T>): Promise<T> {
   const app = createApp(loadConfig());
   try {
-    if (app.config.autoMigrate) await migrate(app.db, app.dialect);
+    if (app.config.autoMigrate) await app.migrate();
     return await fn({
       app,
       io,

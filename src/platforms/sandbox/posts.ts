@@ -1,9 +1,6 @@
 // The sandbox network's storage: what a sandbox channel "posted", one row per part and attempt, read back by
-// the public permalink page /sandbox/<target id>.
+// the public permalink page /sandbox/<target id> (domain/sandbox/page.ts).
 import type { App } from "../../app/context.ts";
-import type { SandboxPostsTable } from "../../db/tables/channels.ts";
-import type { SandboxMediaTable } from "../../db/tables/media.ts";
-import { isId } from "../../lib/ids.ts";
 import type { PublishedPart, PublishPart } from "../adapter.ts";
 
 export const sandboxPermalink = (app: App, targetId: string) => `${app.config.baseUrl}/sandbox/${targetId}`;
@@ -57,29 +54,4 @@ export async function storeSandboxPart(
     remote_id: remoteId,
     remote_url: `${sandboxPermalink(app, at.targetId)}#${sandboxAnchor(at.attempt, part.index)}`,
   };
-}
-
-/** Every copy posted for a target, in the order they were posted; empty for an unknown or malformed ID. */
-export async function sandboxPostsFor(app: App, targetId: string): Promise<SandboxPostsTable[]> {
-  if (!isId("ptgt", targetId)) return [];
-  return app.db
-    .selectFrom("sandbox_posts")
-    .selectAll()
-    .where("target_id", "=", targetId)
-    .orderBy("attempt")
-    .orderBy("part_index")
-    .execute();
-}
-
-/** What the sandbox received for a target's parts, in order. */
-export async function sandboxMediaFor(app: App, targetId: string): Promise<SandboxMediaTable[]> {
-  if (!isId("ptgt", targetId)) return [];
-  return app.db
-    .selectFrom("sandbox_media")
-    .selectAll()
-    .where("target_id", "=", targetId)
-    .orderBy("attempt")
-    .orderBy("part_index")
-    .orderBy("position")
-    .execute();
 }
