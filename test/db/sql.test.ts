@@ -8,6 +8,9 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { CompiledQuery } from "kysely";
 import type { Database, Dialect } from "../../src/db/index.ts";
+import { eventCursor } from "../../src/db/sql/event-cursor.ts";
+import { eventFeedAfter } from "../../src/db/sql/event-feed-after.ts";
+import { eventFeedHead } from "../../src/db/sql/event-feed-head.ts";
 import { lockBrandSlots } from "../../src/db/sql/lock-brand-slots.ts";
 import { lockOrgForCount, orgLimits } from "../../src/db/sql/org-limits.ts";
 import {
@@ -120,7 +123,47 @@ for (const dialect of dialects) {
       expect(await run(database.db, dialect, storeIdempotentAnswer, [...answer])).toEqual([{ key: "key_1" }]);
       expect(await run(database.db, dialect, storeIdempotentAnswer, [...answer])).toEqual([]);
     });
+
+    test("the event feed: the head is past what is committed, and reading resumes after a cursor", async () => {
+      const insert = async (id: string, org: string) =>
+        database.db
+          .insertInto("events")
+          .values({ id, org_id: org, livemode: 0, type: "t", request_id: null, data: "{}", created_at: 1 })
+          .execute();
+      await insert("evt_a1", "org_a");
+      await insert("evt_b1", "org_b");
+      await insert("evt_a2", "org_a");
+      const after = (tx: number, seq: number) =>
+        run(database.db, dialect, eventFeedAfter, ["org_a", 0, tx, tx, seq, 10]);
+      // Postgres shows an event once every older transaction has ended, in any database of the server.
+      expect((await settled(() => after(0, 0), 2)).map((e) => e.id)).toEqual(["evt_a1", "evt_a2"]);
+      const first = await run(database.db, dialect, eventCursor, ["evt_a1", "org_a", 0]);
+      expect((await after(Number(first[0]!.tx), Number(first[0]!.seq))).map((e) => e.id)).toEqual(["evt_a2"]);
+      // Another org's event has no cursor here.
+      expect(await run(database.db, dialect, eventCursor, ["evt_b1", "org_a", 0])).toEqual([]);
+      const head = await run(database.db, dialect, eventFeedHead, ["org_a", 0]);
+      const skip = new Set(head.flatMap((r) => (r.id ? [r.id] : [])));
+      const tail = await after(Number(head[0]!.tx), Number(head[0]!.seq ?? 0));
+      expect(tail.filter((e) => !skip.has(e.id))).toEqual([]);
+      await insert("evt_a3", "org_a");
+      const next = await settled(
+        async () =>
+          (await after(Number(head[0]!.tx), Number(head[0]!.seq ?? 0))).filter((e) => !skip.has(e.id)),
+        1,
+      );
+      expect(next.map((e) => e.id)).toEqual(["evt_a3"]);
+    });
   });
+}
+
+/** Reads until `n` rows come back (or 10 s pass): what the feed shows once older transactions end. */
+async function settled<T>(read: () => Promise<T[]>, n: number): Promise<T[]> {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const rows = await read();
+    if (rows.length >= n || Date.now() > until) return rows;
+    await Bun.sleep(20);
+  }
 }
 
 /** Advisory locks this connection holds (none on SQLite, which has no such thing). */
