@@ -22,6 +22,7 @@ import {
   type Texts,
 } from "../../src/db/sql/statement.ts";
 import { storeIdempotentAnswer } from "../../src/db/sql/store-idempotent-answer.ts";
+import { tablesWithColumn } from "../../src/db/sql/tables-with-column.ts";
 import type { BunSqliteConnection } from "../../src/db/sqlite.ts";
 import { dialects, freshDatabase } from "../helpers/db.ts";
 
@@ -122,6 +123,15 @@ for (const dialect of dialects) {
       const answer = ["cred_1", "key_1", "fp", 201, '{"ok":true}', 1] as const;
       expect(await run(database.db, dialect, storeIdempotentAnswer, [...answer])).toEqual([{ key: "key_1" }]);
       expect(await run(database.db, dialect, storeIdempotentAnswer, [...answer])).toEqual([]);
+    });
+
+    test("the tables with org_id are listed by name, the orgs table itself not among them", async () => {
+      const names = (await run(database.db, dialect, tablesWithColumn, ["org_id"])).map((t) => t.table_name);
+      expect(names).toEqual([...names].sort());
+      expect(names).toContain("api_keys");
+      expect(names).toContain("events");
+      expect(names).not.toContain("orgs");
+      expect(names.some((n) => n.startsWith("sqlite_"))).toBe(false);
     });
 
     test("the event feed: the head is past what is committed, and reading resumes after a cursor", async () => {
