@@ -145,7 +145,7 @@ export function bindRows<Row>(
 }
 
 /** Inserts `items` (nothing when there are none). */
-export async function insertRows<Row>(
+export async function runRows<Row>(
   db: Db | Tx,
   dialect: Dialect,
   s: Rows<Row>,
