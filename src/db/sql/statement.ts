@@ -52,7 +52,7 @@ export interface Condition<I extends readonly unknown[] = readonly unknown[]> ex
   /** The table the term is about, for the test (`SELECT 1 FROM table WHERE term`). */
   readonly table: string;
   /** The parameters from the caller's input, when they are not the input itself. */
-  readonly bind?: (input: I) => unknown[];
+  readonly bind?: (input: I, dialect: Dialect) => readonly unknown[];
   /** Types only. */
   readonly types?: { input: I };
 }
@@ -85,7 +85,7 @@ export function run<P extends readonly unknown[], R>(
   db: Db | Tx,
   dialect: Dialect,
   s: Statement<P, R>,
-  params: P,
+  params: NoInfer<P>,
 ): Promise<R[]> {
   const text = s[dialect];
   if (text === null) return Promise.resolve([]);
@@ -179,25 +179,28 @@ export async function writeTogether(
   if (!pending) await flushPending(db, dialect, into);
 }
 
-/** A WHERE term; `bind` maps the caller's input to its parameters (default: the input is the parameters). */
-export function condition<I extends readonly unknown[] = readonly unknown[]>(c: {
-  table: string;
-  sqlite: string;
-  postgres: string;
-  bind?: (input: I) => unknown[];
-}): Condition<I> {
-  return { kind: "condition", ...c };
+/**
+ * A WHERE term about `table`: one text for both dialects, or one each; `bind` maps the caller's input to the
+ * parameters (default: the input is the parameters).
+ */
+export function condition<I extends readonly unknown[] = readonly unknown[]>(
+  table: string,
+  texts: string | { sqlite: string; postgres: string },
+  bind?: (input: I, dialect: Dialect) => readonly unknown[],
+): Condition<I> {
+  const t = typeof texts === "string" ? { sqlite: texts, postgres: texts } : texts;
+  return { kind: "condition", table, sqlite: t.sqlite, postgres: t.postgres, ...(bind ? { bind } : {}) };
 }
 
 /** The term for a query-builder `.where(…)`, its parameters bound. */
 export function where<I extends readonly unknown[]>(
   dialect: Dialect,
   c: Condition<I>,
-  input: I,
+  input: NoInfer<I>,
 ): RawBuilder<boolean> {
   const parts = c[dialect]!.split("?");
-  const params = c.bind ? c.bind(input) : input;
   if (parts.length === 1) return sql<boolean>`${sql.raw(parts[0]!)}`;
+  const params = c.bind ? c.bind(input, dialect) : input;
   return sql<boolean>`${sql.join(
     parts.map((p, i) => (i === 0 ? sql.raw(p) : sql`${params[i - 1]}${sql.raw(p)}`)),
     sql``,
