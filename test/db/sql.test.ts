@@ -6,20 +6,25 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { CompiledQuery } from "kysely";
+import { CompiledQuery, sql } from "kysely";
 import type { Database, Dialect } from "../../src/db/index.ts";
 import { eventCursor } from "../../src/db/sql/event-cursor.ts";
 import { eventFeedAfter } from "../../src/db/sql/event-feed-after.ts";
 import { eventFeedHead } from "../../src/db/sql/event-feed-head.ts";
+import { type EventRow, insertEvents } from "../../src/db/sql/insert-events.ts";
 import { lockBrandSlots } from "../../src/db/sql/lock-brand-slots.ts";
 import { lockOrgForCount, orgLimits } from "../../src/db/sql/org-limits.ts";
+import { postMetadataEquals, postTextContains } from "../../src/db/sql/post-filters.ts";
 import {
+  type Condition,
   isSqlExport,
   placeholders,
   run,
+  runRows,
   type SqlExport,
   statement,
   type Texts,
+  where,
 } from "../../src/db/sql/statement.ts";
 import { storeIdempotentAnswer } from "../../src/db/sql/store-idempotent-answer.ts";
 import { tablesWithColumn } from "../../src/db/sql/tables-with-column.ts";
@@ -134,15 +139,45 @@ for (const dialect of dialects) {
       expect(names.some((n) => n.startsWith("sqlite_"))).toBe(false);
     });
 
+    test("a condition binds its input: a metadata key with a quote, LIKE's own characters taken literally", async () => {
+      const post = {
+        metadata: JSON.stringify({ 'say "hi"': "yes", plain: "x" }),
+        search_text: "50% off_now",
+      };
+      const matches = async <I extends readonly unknown[]>(c: Condition<I>, input: NoInfer<I>) =>
+        (
+          await sql<{ n: number }>`SELECT 1 AS n FROM (SELECT CAST(${post.metadata} AS TEXT) AS metadata,
+            CAST(${post.search_text} AS TEXT) AS search_text) AS posts WHERE ${where(dialect, c, input)}`.execute(
+            database.db,
+          )
+        ).rows.length === 1;
+      expect(await matches(postMetadataEquals, ['say "hi"', "yes"])).toBe(true);
+      expect(await matches(postMetadataEquals, ['say "hi"', "no"])).toBe(false);
+      expect(await matches(postMetadataEquals, ["plain", "x"])).toBe(true);
+      expect(await matches(postTextContains, ["50% off"])).toBe(true);
+      // Unescaped, _ would match the 0 and % anything.
+      expect(await matches(postTextContains, ["5_%"])).toBe(false);
+      expect(await matches(postTextContains, ["off_"])).toBe(true);
+    });
+
     test("the event feed: the head is past what is committed, and reading resumes after a cursor", async () => {
-      const insert = async (id: string, org: string) =>
-        database.db
-          .insertInto("events")
-          .values({ id, org_id: org, livemode: 0, type: "t", request_id: null, data: "{}", created_at: 1 })
-          .execute();
-      await insert("evt_a1", "org_a");
-      await insert("evt_b1", "org_b");
-      await insert("evt_a2", "org_a");
+      const event = (id: string, org: string): EventRow => ({
+        id,
+        org_id: org,
+        livemode: 0,
+        type: "t",
+        request_id: null,
+        data: "{}",
+        created_at: 1,
+      });
+      const insert = (id: string, org: string) =>
+        runRows(database.db, dialect, insertEvents, [event(id, org)]);
+      // Several rows in one statement: VALUES rows on SQLite, one array per column on Postgres.
+      await runRows(database.db, dialect, insertEvents, [
+        event("evt_a1", "org_a"),
+        event("evt_b1", "org_b"),
+        event("evt_a2", "org_a"),
+      ]);
       const after = (tx: number, seq: number) =>
         run(database.db, dialect, eventFeedAfter, ["org_a", 0, tx, tx, seq, 10]);
       // Postgres shows an event once every older transaction has ended, in any database of the server.
