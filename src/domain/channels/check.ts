@@ -1,7 +1,6 @@
 // The daily credential check (`channels.check`): every live, active channel whose network can check credentials
 // is asked once a day; refused credentials make it needs_reauth (with `channel.needs_reauth`) before a post fails
 // on it. A network that cannot be reached concludes nothing: the error is noted and the next run asks again.
-import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
 import type { ChannelsTable } from "../../db/tables/channels.ts";
 import { adapterFor } from "../../platforms/adapter-registry.ts";
@@ -79,7 +78,7 @@ export async function checkDueChannels(app: App, limit = 100): Promise<Record<Ch
     .where("status", "=", "active")
     .where("provider", "in", providers)
     .where((eb) => eb.or([eb("checked_at", "is", null), eb("checked_at", "<=", now - CHECK_EVERY_MS)]))
-    .orderBy(sql`COALESCE(checked_at, 0)`)
+    .orderBy((eb) => eb.fn.coalesce("checked_at", eb.lit(0)))
     .limit(limit)
     .execute();
   for (const row of due) counts[await checkChannel(app, row)]++;

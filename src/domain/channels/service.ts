@@ -1,8 +1,10 @@
 // Channels: accounts on networks, each of one brand and one mode. Test mode reaches only the sandbox, live mode
 // every real network; a channel's secret connect fields are sealed and never returned.
-import { type RawBuilder, sql } from "kysely";
+import type { RawBuilder } from "kysely";
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
+import { targetHeldOrUncertain, targetQueued, targetWaiting } from "../../db/sql/channel-waiting-targets.ts";
+import { where } from "../../db/sql/statement.ts";
 import type { ChannelsTable } from "../../db/tables/channels.ts";
 import { conflict, invalid, type Problem, problem } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
@@ -219,15 +221,14 @@ export async function deleteChannel(app: App, actor: Actor, id: string) {
   return inTx(app, async (tx) => {
     const cur = await loadChannel(tx, actor, id);
     // Targets waiting on this channel can never be published now: cancel them (a target being published
-    // finishes and records its outcome), and derive their posts' status again. The statuses are literal SQL:
-    // queued targets are found through the due index and held or needs_attention ones through their partial
-    // index (migration 0009), and SQLite uses a partial index only for a condition it can read when preparing.
-    // Their posts first, before the targets change (posts/lock.ts).
+    // finishes and records its outcome), and derive their posts' status again. The conditions are literal SQL
+    // for the indexes that find them (db/sql/channel-waiting-targets.ts). Their posts first, before the targets
+    // change (posts/lock.ts).
     const waiting = await tx
       .selectFrom("post_targets")
       .select("post_id")
       .where("channel_id", "=", cur.id)
-      .where(sql<boolean>`status IN ('queued', 'held', 'needs_attention')`)
+      .where(where(app.dialect, targetWaiting, []))
       .execute();
     await lockPosts(
       tx,
@@ -243,8 +244,8 @@ export async function deleteChannel(app: App, actor: Actor, id: string) {
         .returning("post_id")
         .execute();
     const orphaned = [
-      ...(await cancel(sql<boolean>`status = 'queued'`)),
-      ...(await cancel(sql<boolean>`status IN ('held', 'needs_attention')`)),
+      ...(await cancel(where(app.dialect, targetQueued, []))),
+      ...(await cancel(where(app.dialect, targetHeldOrUncertain, []))),
     ];
     await refreshPosts(tx, app, [...new Set(orphaned.map((t) => t.post_id))], actor.requestId);
     await tx.deleteFrom("channels").where("id", "=", cur.id).where("org_id", "=", actor.orgId).execute();

@@ -1,8 +1,9 @@
 // engagement.collect: reads the targets whose next reading is due through their network's adapter, stores the
 // reading, and schedules the next (1 h, 6 h, 1 d, 3 d, 7 d, 30 d after publishing). A failed reading is tried
 // again later, at most MAX_FAILURES times, then skipped; nothing here touches the target's publishing state.
-import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
+import { engagementCollecting } from "../../db/sql/engagement-collecting.ts";
+import { where } from "../../db/sql/statement.ts";
 import type { TargetEngagementTable } from "../../db/tables/engagement.ts";
 import { newId } from "../../lib/ids.ts";
 import type { EngagementOutcome, PublishedPart } from "../../platforms/adapter.ts";
@@ -111,8 +112,7 @@ export async function collectDue(app: App, limit = 200, concurrency = 8): Promis
   const due = await app.db
     .selectFrom("target_engagement")
     .selectAll()
-    // A literal, so SQLite can use the partial due index.
-    .where(sql<boolean>`state = 'collecting'`)
+    .where(where(app.dialect, engagementCollecting, []))
     .where("next_read_at", "<=", app.clock.now())
     .orderBy("next_read_at")
     .limit(limit)

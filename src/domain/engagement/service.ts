@@ -1,6 +1,5 @@
 // Reading engagement: a target's readings, and a summary of an org's published targets grouped by post, channel
 // or template (most engaging first). Engagement belongs to the target's org and mode like the target itself.
-import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
 import type { Db, Tx } from "../../db/index.ts";
 import type { TargetEngagementTable } from "../../db/tables/engagement.ts";
@@ -80,12 +79,7 @@ export async function engagementSummary(app: App, actor: Actor, query: Record<st
       problem("window_invalid", "since must precede until, and they may be at most a year apart.", "since"),
     ]);
   const brandId = query.brand ? (await loadBrand(app.db, actor, query.brand)).id : actor.brandId;
-  const key =
-    groupBy === "post"
-      ? sql<string>`e.post_id`
-      : groupBy === "channel"
-        ? sql<string>`e.channel_id`
-        : sql<string>`p.template_key`;
+  const key = groupBy === "post" ? "e.post_id" : groupBy === "channel" ? "e.channel_id" : "p.template_key";
   let q = app.db
     .selectFrom("target_engagement as e")
     .innerJoin("posts as p", "p.id", "e.post_id")
@@ -93,16 +87,16 @@ export async function engagementSummary(app: App, actor: Actor, query: Record<st
     .where("e.livemode", "=", actor.livemode ? 1 : 0)
     .where("e.published_at", ">=", since)
     .where("e.published_at", "<=", until)
-    .select([
-      key.as("key"),
-      sql<string>`MIN(p.brand_id)`.as("brand"),
-      sql<number>`COUNT(*)`.as("targets"),
-      sql<number>`SUM(e.likes)`.as("likes"),
-      sql<number>`SUM(e.reposts)`.as("reposts"),
-      sql<number>`SUM(e.replies)`.as("replies"),
-      sql<number>`SUM(e.quotes)`.as("quotes"),
-      sql<number | null>`SUM(e.views)`.as("views"),
-      sql<number>`MAX(e.read_at)`.as("read_at"),
+    .select((eb) => [
+      eb.ref(key).$castTo<string>().as("key"),
+      eb.fn.min("p.brand_id").as("brand"),
+      eb.fn.countAll<number>().as("targets"),
+      eb.fn.sum<number>("e.likes").as("likes"),
+      eb.fn.sum<number>("e.reposts").as("reposts"),
+      eb.fn.sum<number>("e.replies").as("replies"),
+      eb.fn.sum<number>("e.quotes").as("quotes"),
+      eb.fn.sum<number | null>("e.views").as("views"),
+      eb.fn.max("e.read_at").as("read_at"),
     ])
     .groupBy(key);
   if (brandId) q = q.where("p.brand_id", "=", brandId);

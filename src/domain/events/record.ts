@@ -1,7 +1,9 @@
 // Every notable change writes an event in the same transaction as the change (interface.md Events).
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
-import { flushPending, type PendingWrites, pendingWrites, raw, rowMarks } from "../../db/raw.ts";
+import type { PendingWrites } from "../../db/raw.ts";
+import { type EventRow, insertEvents } from "../../db/sql/insert-events.ts";
+import { bindRows, writeTogether } from "../../db/sql/statement.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Actor } from "../actor.ts";
 import { afterEventHooks } from "./hooks.ts";
@@ -33,10 +35,6 @@ export interface NewEvent {
 const dataText = (e: NewEvent): string =>
   e.json === undefined ? JSON.stringify({ object: e.object }) : `{"object":${e.json}}`;
 
-/** The Postgres insert: arrays rather than rows, so one prepared text serves any number of events. */
-const INSERT_PG = `INSERT INTO events (id, org_id, livemode, type, request_id, data, created_at)
-  SELECT * FROM unnest(?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[], ?::bigint[])`;
-
 /**
  * Writes several events in one statement (a worker's batch of outcomes), then runs the hooks once. On Postgres,
  * `alongside` is a data-modifying statement of the same change run in the same statement (one round trip less).
@@ -59,46 +57,22 @@ export async function recordEvents(
     created_at: now,
     data: { object: e.object },
   }));
-  // Plain SQL text: the publish worker writes a batch of these for every batch of outcomes.
-  if (app.dialect === "postgres") {
-    // The writes go in one statement: handed on in `pending`, or run here as one.
-    const writes = pending ?? pendingWrites();
-    if (alongside) {
-      writes.texts.push(alongside.text);
-      writes.params.push(...alongside.params);
-    }
-    if (events.length) {
-      const cols: unknown[][] = [[], [], [], [], [], [], []];
-      for (let i = 0; i < events.length; i++) {
-        const e = events[i]!;
-        cols[0]!.push(e.id);
-        cols[1]!.push(e.org_id);
-        cols[2]!.push(e.livemode ? 1 : 0);
-        cols[3]!.push(e.type);
-        cols[4]!.push(e.request_id);
-        cols[5]!.push(dataText(items[i]!));
-        cols[6]!.push(now);
-      }
-      writes.texts.push(INSERT_PG);
-      writes.params.push(...cols);
-    }
-    if (!pending) await flushPending(tx, app.dialect, writes);
-  } else {
-    if (alongside) await raw(tx, app.dialect, alongside.text, alongside.params);
-    if (events.length) {
-      const params: unknown[] = [];
-      for (let i = 0; i < events.length; i++) {
-        const e = events[i]!;
-        params.push(e.id, e.org_id, e.livemode ? 1 : 0, e.type, e.request_id, dataText(items[i]!), now);
-      }
-      await raw(
-        tx,
-        app.dialect,
-        `INSERT INTO events (id, org_id, livemode, type, request_id, data, created_at) VALUES ${rowMarks(events.length, 7)}`,
-        params,
-      );
-    }
+  // The change's writes and the events' insert go together: on Postgres in one statement, run here or handed on
+  // in `pending`; on SQLite one after the other.
+  const writes = alongside ? [alongside] : [];
+  if (events.length) {
+    const rows: EventRow[] = events.map((e, i) => ({
+      id: e.id,
+      org_id: e.org_id,
+      livemode: e.livemode ? 1 : 0,
+      type: e.type,
+      request_id: e.request_id,
+      data: dataText(items[i]!),
+      created_at: now,
+    }));
+    writes.push(bindRows(app.dialect, insertEvents, rows));
   }
+  await writeTogether(tx, app.dialect, writes, pending);
   if (events.length) for (const hook of afterEventHooks) await hook(tx, app, events);
   return events;
 }

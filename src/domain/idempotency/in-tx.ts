@@ -5,7 +5,8 @@
 // same key that commits in between makes storing fail, the change rolls back, and the stored key decides.
 import type { App } from "../../app/context.ts";
 import type { Db, Tx } from "../../db/index.ts";
-import { raw } from "../../db/raw.ts";
+import { run } from "../../db/sql/statement.ts";
+import { storeIdempotentAnswer } from "../../db/sql/store-idempotent-answer.ts";
 import { type AnswerSeal, sealAnswer, showsSecret } from "./sealed.ts";
 
 export class AnswerInTx {
@@ -42,22 +43,16 @@ export async function storeAnswer(
   body: unknown,
   text: string = JSON.stringify(body),
 ): Promise<void> {
-  const stored = await raw(
-    tx,
-    app.dialect,
-    `INSERT INTO idempotency_keys (credential_id, key, fingerprint, state, response_status, response_body, created_at)
-     VALUES (?, ?, ?, 'done', ?, ?, ?) ON CONFLICT (credential_id, key) DO NOTHING RETURNING key`,
-    [
-      answer.credentialId,
-      answer.key,
-      answer.fingerprint,
-      answer.status,
-      answer.seal && (answer.sealAlways || showsSecret(body))
-        ? await sealAnswer(tx, app, answer.seal, text)
-        : text,
-      app.clock.now(),
-    ],
-  );
+  const stored = await run(tx, app.dialect, storeIdempotentAnswer, [
+    answer.credentialId,
+    answer.key,
+    answer.fingerprint,
+    answer.status,
+    answer.seal && (answer.sealAlways || showsSecret(body))
+      ? await sealAnswer(tx, app, answer.seal, text)
+      : text,
+    app.clock.now(),
+  ]);
   if (stored.length === 0) throw new KeyTakenMeanwhile();
   answer.text = text;
 }

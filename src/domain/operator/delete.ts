@@ -2,9 +2,10 @@
 // invitations, stored idempotent answers, and its data key, so anything sealed with it can never be opened
 // again. Members keep their accounts, and the audit log keeps the record (its rows, and one for the deletion).
 // The name must be typed again (`confirm`), so a wrong ID cannot delete the wrong org.
-import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
+import { deleteOrgIdempotentAnswers, deleteOrgRows } from "../../db/sql/delete-org-rows.ts";
+import { run } from "../../db/sql/statement.ts";
 import { ServiceError } from "../../lib/errors.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
@@ -18,15 +19,13 @@ const KEPT = new Set(["audit_events", "orgs"]);
 
 export async function deleteOrgData(tx: Tx, app: App, orgId: string): Promise<void> {
   // Stored Idempotency-Key answers belong to the org's keys (they may hold its data): gone with the keys.
-  await sql`DELETE FROM idempotency_keys WHERE credential_id IN (SELECT id FROM api_keys WHERE org_id = ${orgId})`.execute(
-    tx,
-  );
+  await run(tx, app.dialect, deleteOrgIdempotentAnswers, [orgId]);
   // The org row first: everything declared with ON DELETE CASCADE goes with it (targets, attempts, versions,
   // deliveries, members, the data key); tables that only carry org_id are cleared after.
   await tx.deleteFrom("orgs").where("id", "=", orgId).execute();
   for (const table of await tablesWithColumn(tx, app.dialect, "org_id")) {
     if (KEPT.has(table)) continue;
-    await sql`DELETE FROM ${sql.table(table)} WHERE org_id = ${orgId}`.execute(tx);
+    await run(tx, app.dialect, deleteOrgRows.of(table), [orgId]);
   }
   app.keys.forget(orgId);
 }

@@ -1,6 +1,7 @@
 // Reading posts: get one (with its targets), list with filters, and a target's attempts.
-import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
+import { postMetadataEquals, postTextContains } from "../../db/sql/post-filters.ts";
+import { where } from "../../db/sql/statement.ts";
 import { badRequest, invalid, problem } from "../../lib/errors.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { loadBrand } from "../brands/service.ts";
@@ -24,8 +25,6 @@ export async function getPost(app: App, actor: Actor, id: string) {
   );
 }
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 export async function listPosts(app: App, actor: Actor, query: Record<string, string | undefined>) {
   requireScope(actor, "posts:read");
   const params = listParams(query, "post");
@@ -43,16 +42,12 @@ export async function listPosts(app: App, actor: Actor, query: Record<string, st
   }
   if (query.q !== undefined) {
     if (query.q.length > 200) throw invalid([problem("query_too_long", "q is at most 200 characters.", "q")]);
-    q = q.where(sql<boolean>`search_text LIKE ${`%${escapeLike(query.q.toLowerCase())}%`} ESCAPE '\\'`);
+    q = q.where(where(app.dialect, postTextContains, [query.q.toLowerCase()]));
   }
   for (const [k, v] of Object.entries(query)) {
     const m = /^metadata\[(.{1,40})\]$/.exec(k);
     if (!m || v === undefined) continue;
-    const key = m[1]!;
-    q =
-      app.dialect === "postgres"
-        ? q.where(sql<boolean>`(metadata::jsonb ->> ${key}) = ${v}`)
-        : q.where(sql<boolean>`json_extract(metadata, ${`$."${key.replace(/"/g, '\\"')}"`}) = ${v}`);
+    q = q.where(where(app.dialect, postMetadataEquals, [m[1]!, v]));
   }
   const env = await page(q, params, "/v1/posts", (p) => p);
   const targets = await targetsOf(

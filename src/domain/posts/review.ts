@@ -11,12 +11,10 @@ import { lockPosts } from "./lock.ts";
 
 export async function pendingForReview(tx: Tx, app: App, actor: Actor, id: string): Promise<PostsTable> {
   requireScope(actor, "posts:approve");
-  let post = await loadPost(tx, actor, id);
-  if (app.dialect === "postgres") {
-    // Locked, then read again: two reviews of one post take turns, the second sees the first's outcome (lock.ts).
-    await lockPosts(tx, app.dialect, [post.id]);
-    post = await loadPost(tx, actor, id);
-  }
+  // Found (in the actor's org and mode), locked, then read again: two reviews of one post take turns, the second
+  // sees the first's outcome (lock.ts). On SQLite the lock is nothing and the second read finds the same row.
+  await lockPosts(tx, app.dialect, [(await loadPost(tx, actor, id)).id]);
+  const post = await loadPost(tx, actor, id);
   if (post.status !== "pending_approval")
     throw conflict("post_not_pending", "Only a post waiting for approval can be approved or rejected.");
   // A rolled key is the same credential as the key it replaced: neither may review what the other created.

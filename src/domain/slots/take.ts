@@ -1,27 +1,14 @@
 // Taking a slot: the unique key (brand, mode, instant) in post_slots decides. A claim that loses a race moves to
 // the next free instant; after 5 lost races the caller gets slot_contention (reference §6).
-import { sql } from "kysely";
 import type { Dialect, Tx } from "../../db/index.ts";
 import type { BrandsTable } from "../../db/schema.ts";
+import { lockBrandSlots } from "../../db/sql/lock-brand-slots.ts";
+import { run } from "../../db/sql/statement.ts";
 import { conflict, invalid, problem, ServiceError } from "../../lib/errors.ts";
 import type { Slot } from "../brands/schema.ts";
 import { SEARCH_DAYS, slotTimes } from "./next.ts";
 
 const RETRIES = 5;
-
-/**
- * Postgres: one next_slot claim per brand and mode at a time, until the transaction ends. Without it, claims
- * running together all read the same committed slots, pick the same free instant and wait on each other's
- * uncommitted row; each loser re-reads and meets the next claimant, so a burst of ten creates exhausted the
- * five retries and got slot_contention. SQLite runs one write transaction at a time already. The unique key
- * stays the guard (an exact-time claim does not take this lock).
- */
-async function lockBrandSlots(tx: Tx, dialect: Dialect, brandId: string, livemode: boolean): Promise<void> {
-  if (dialect !== "postgres") return;
-  await sql`SELECT pg_advisory_xact_lock(hashtext(${`post_slots:${brandId}:${livemode ? 1 : 0}`}))`.execute(
-    tx,
-  );
-}
 
 export async function takeNextSlot(
   tx: Tx,
@@ -38,7 +25,8 @@ export async function takeNextSlot(
       problem("no_slots", "This brand has no slots; add some or give publish_at.", "publish_at"),
     ]);
   const candidates = slotTimes(slots, brand.timezone, now + 60_000, SEARCH_DAYS);
-  await lockBrandSlots(tx, dialect, brand.id, livemode);
+  // One next-slot claim per brand and mode at a time (see the statement); an exact-time claim does not take it.
+  await run(tx, dialect, lockBrandSlots, [`post_slots:${brand.id}:${livemode ? 1 : 0}`]);
   for (let round = 0; round < RETRIES; round++) {
     const taken = new Set(
       (

@@ -19,11 +19,12 @@ import { parse } from "../validate.ts";
 
 const RESOLVABLE = ["failed", "needs_attention"];
 
-/** The target's post locked before the target is changed (posts/lock.ts), and the target as it is then. */
+/**
+ * The target's post locked before the target is changed (posts/lock.ts), and the target as it is then. On SQLite
+ * the lock is nothing and the second read finds the same rows.
+ */
 async function lockedTarget(tx: Tx, app: App, actor: Actor, id: string) {
-  const found = await loadTarget(tx, actor, id);
-  if (app.dialect !== "postgres") return found;
-  await lockPosts(tx, app.dialect, [found.target.post_id]);
+  await lockPosts(tx, app.dialect, [(await loadTarget(tx, actor, id)).target.post_id]);
   return loadTarget(tx, actor, id);
 }
 

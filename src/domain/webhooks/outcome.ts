@@ -1,7 +1,8 @@
 // Recording finished attempts: each is logged, and its delivery moves on to succeeded, pending again later
 // (reference §7 backoff) or failed. Written in batches by the worker, so one transaction carries many attempts.
 import type { Dialect, Tx } from "../../db/index.ts";
-import { raw, rowMarks } from "../../db/raw.ts";
+import { finishWebhookDeliveries, insertWebhookAttempts } from "../../db/sql/record-webhook-outcomes.ts";
+import { run } from "../../db/sql/statement.ts";
 import type { WebhookDeliveriesTable } from "../../db/tables/webhooks.ts";
 import { newId } from "../../lib/ids.ts";
 import { nextAttemptAt } from "./backoff.ts";
@@ -47,21 +48,13 @@ export async function recordOutcomes(
         o.durationMs,
       );
     }
-    await raw(
-      tx,
-      dialect,
-      `INSERT INTO webhook_attempts (id, delivery_id, org_id, attempt, started_at, response_status, response_body, error, duration_ms) VALUES ${rowMarks(chunk.length, 9)}`,
-      params,
-    );
+    await run(tx, dialect, insertWebhookAttempts.of(chunk.length), params);
   }
   await updateStreaks(tx, recorded);
   return recorded.length;
 }
 
-/**
- * One UPDATE … FROM (VALUES …) for a batch; both dialects name VALUES columns column1, column2, … and accept
- * CAST, so the statement is the same. Returns the IDs it moved.
- */
+/** One UPDATE for a batch (see the statement); returns the IDs it moved. */
 async function updateDeliveries(
   tx: Tx,
   dialect: Dialect,
@@ -70,28 +63,17 @@ async function updateDeliveries(
 ): Promise<string[]> {
   if (items.length === 0) return [];
   const params: unknown[] = [];
-  const rows = items.map(({ delivery: d, outcome: o }) => {
+  for (const { delivery: d, outcome: o } of items) {
     const ok = succeeded(o);
     const attempts = d.attempts + 1;
     const next = ok ? null : nextAttemptAt(d.created_at, attempts, o.startedAt + o.durationMs);
     const status = ok ? "succeeded" : next === null ? "failed" : "pending";
     params.push(d.id, status, attempts, next, o.status, o.body, o.error, o.durationMs, o.startedAt);
-    return ROW;
-  });
+  }
   if (owner !== null) params.push(owner);
-  const text = `UPDATE webhook_deliveries AS w SET
-      status = v.column2, attempts = v.column3, next_attempt_at = v.column4, leased_until = NULL,
-      lease_owner = NULL, response_status = v.column5, response_body = v.column6, error = v.column7,
-      duration_ms = v.column8, last_attempt_at = v.column9
-    FROM (VALUES ${rows.join(", ")}) AS v
-    WHERE w.id = v.column1 AND w.status = 'delivering' AND ${owner === null ? "w.lease_owner IS NULL" : "w.lease_owner = ?"}
-    RETURNING id`;
-  return (await raw<{ id: string }>(tx, dialect, text, params)).map((x) => x.id);
+  const s = finishWebhookDeliveries.of(items.length, owner !== null);
+  return (await run(tx, dialect, s, params)).map((x) => x.id);
 }
-
-// Both dialects name VALUES columns column1, column2, … and accept CAST, so the statement is the same.
-const ROW = `(CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS INTEGER),
-  CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS BIGINT))`;
 
 /**
  * Each endpoint's failure streak (failing_since, read by webhooks.disable_failing): a success ends it, a failure

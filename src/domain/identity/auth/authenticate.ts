@@ -1,7 +1,8 @@
 // Turns a bearer credential into an Actor (interface.md Authentication). Shared by the API and MCP surfaces.
 import type { App } from "../../../app/context.ts";
 import { parseCredential } from "../../../crypto/credentials.ts";
-import { raw } from "../../../db/raw.ts";
+import { apiKeyByHash, touchApiKey } from "../../../db/sql/authenticate-api-key.ts";
+import { run } from "../../../db/sql/statement.ts";
 import { ServiceError } from "../../../lib/errors.ts";
 import { isId } from "../../../lib/ids.ts";
 import type { Actor } from "../../actor.ts";
@@ -10,18 +11,6 @@ import { scopesOfColumn } from "./key-scopes.ts";
 
 const YEAR = 365 * 86400_000;
 
-interface KeyRow {
-  id: string;
-  lineage_id: string;
-  org_id: string;
-  livemode: number;
-  scopes: string | null;
-  brand_id: string | null;
-  expires_at: number | null;
-  revoked_at: number | null;
-  status: string;
-  status_note: string | null;
-}
 const unauthorized = (code: string, message: string) =>
   new ServiceError(401, code, message, { headers: { "WWW-Authenticate": 'Bearer realm="svc"' } });
 
@@ -68,22 +57,14 @@ export async function authenticate(
     throw unauthorized("api_key_invalid", "Operator keys are accepted only under /v1/operator/.");
 
   if (cred.kind === "api_key") {
-    // Plain text: every request with a key runs this.
-    const [row] = await raw<KeyRow>(
-      app.db,
-      app.dialect,
-      `SELECT k.id, COALESCE(k.lineage_id, k.id) AS lineage_id, k.org_id, k.livemode, k.scopes, k.brand_id, k.expires_at, k.revoked_at, o.status, o.status_note
-       FROM api_keys k JOIN orgs o ON o.id = k.org_id WHERE k.hash = ?`,
-      [cred.hash],
-    );
+    const [row] = await run(app.db, app.dialect, apiKeyByHash, [cred.hash]);
     if (!row) throw unauthorized("api_key_invalid", "This API key is not known.");
     if (row.revoked_at !== null) throw unauthorized("api_key_expired", "This API key was revoked.");
     if (row.expires_at !== null && row.expires_at <= now)
       throw unauthorized("api_key_expired", "This API key has expired.");
     const statusErr = orgStatusError(row.status, row.status_note);
     if (statusErr) throw statusErr;
-    if (shouldTouch(row.id, now))
-      await raw(app.db, app.dialect, "UPDATE api_keys SET last_used_at = ? WHERE id = ?", [now, row.id]);
+    if (shouldTouch(row.id, now)) await run(app.db, app.dialect, touchApiKey, [now, row.id]);
     const { listed, scopes } = scopesOfColumn(row.scopes);
     return {
       kind: "api_key",

@@ -1,7 +1,6 @@
 // Signing in to the dashboard: the password (argon2id), then a second factor when the person has one, or
 // enrolment first when an org of theirs requires two-factor and they have none (`mfa_required_first`).
 // Wrong passwords and codes count toward a lockout kept in the database, so every process counts together.
-import { sql } from "kysely";
 import type { App } from "../../../app/context.ts";
 import type { SessionStage } from "../../../db/tables/sessions.ts";
 import { ServiceError } from "../../../lib/errors.ts";
@@ -49,10 +48,10 @@ async function recordFailure(app: App, userId: string): Promise<number | null> {
       .insertInto("sign_in_failures")
       .values({ user_id: userId, failures: 1, locked_until: null, updated_at: now })
       .onConflict((oc) =>
-        oc.column("user_id").doUpdateSet({
-          failures: sql<number>`sign_in_failures.failures + 1`,
+        oc.column("user_id").doUpdateSet((eb) => ({
+          failures: eb("sign_in_failures.failures", "+", eb.lit(1)),
           updated_at: now,
-        }),
+        })),
       )
       .returning("failures")
       .executeTakeFirstOrThrow();
