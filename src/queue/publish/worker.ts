@@ -112,9 +112,12 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
         message: `No adapter publishes to ${c.channel.provider}.`,
       };
     } else {
-      const media = await mediaForTarget(app, c.target.post_id, c.channel).catch(
-        (e): PreparedMedia => ({ ok: false, code: "media_unreadable", message: String(e) }),
-      );
+      // A post without media (the claim says so) costs no media query.
+      const media: PreparedMedia = !c.hasMedia
+        ? { ok: true, media: [], video: false }
+        : await mediaForTarget(app, c.target.post_id, c.channel).catch(
+            (e): PreparedMedia => ({ ok: false, code: "media_unreadable", message: String(e) }),
+          );
       if (!media.ok) outcome = { kind: "rejected", code: media.code, message: media.message };
       else if (media.video) {
         videos++;
