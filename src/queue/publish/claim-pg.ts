@@ -49,7 +49,7 @@ const CLAIM = `candidates AS (
     FROM numbered x JOIN unnest($6::text[]) WITH ORDINALITY AS a(id, k) ON a.k = x.claim_no
     RETURNING id, target_id
   ), starting AS (
-    SELECT id FROM posts WHERE id IN (SELECT post_id FROM claimed) AND status = 'scheduled'
+    SELECT id FROM posts WHERE id = ANY (ARRAY(SELECT post_id FROM claimed)) AND status = 'scheduled'
       AND NOT (id = ANY($7::text[]))
     ORDER BY id FOR NO KEY UPDATE SKIP LOCKED
   ), started AS (
