@@ -1,6 +1,8 @@
 // One publish attempt's pieces, used by the worker: what the adapter is called with, the call under its deadline,
-// and the remote parts and settlements saved on the target and attempt rows as they happen.
+// the remote parts saved on the target row as they happen, and settlements written with the step's outcomes.
 import type { App } from "../../app/context.ts";
+import type { Dialect, Tx } from "../../db/index.ts";
+import { updateMany } from "../../db/update-many.ts";
 import type { Settlement } from "../../domain/posts/present.ts";
 import type {
   Adapter,
@@ -113,13 +115,26 @@ export async function remoteParts(app: App, targetId: string): Promise<Published
   return JSON.parse(row.remote_parts) as PublishedPart[];
 }
 
-/** How the uncertain attempt was settled, on its row (the outcome itself is written with the others). */
-export async function recordSettlement(app: App, attemptId: string, settlement: Settlement): Promise<void> {
-  await app.db
-    .updateTable("post_attempts")
-    .set({ settlement: JSON.stringify(settlement) })
-    .where("id", "=", attemptId)
-    .execute();
+/**
+ * How the step's uncertain attempts were settled (`settlements`, by attempt ID), on their rows: one statement in
+ * the transaction that records their outcomes, and none in a step without any.
+ */
+export async function recordSettlements(
+  tx: Tx,
+  dialect: Dialect,
+  finished: readonly { claimed: Claimed }[],
+  settlements: ReadonlyMap<string, Settlement>,
+): Promise<void> {
+  if (settlements.size === 0) return;
+  const settled = finished.filter((f) => settlements.has(f.claimed.attemptId));
+  await updateMany(tx, dialect, {
+    table: "post_attempts",
+    key: "id",
+    columns: { settlement: "text" },
+    rows: settled,
+    keyOf: (f) => f.claimed.attemptId,
+    valueOf: (f) => JSON.stringify(settlements.get(f.claimed.attemptId)),
+  });
 }
 
 /** Each part's remote reference is saved as it succeeds, so a retry resumes at the first part not yet posted. */

@@ -49,14 +49,15 @@ const CLAIM = `candidates AS (
     FROM numbered x JOIN unnest($6::text[]) WITH ORDINALITY AS a(id, k) ON a.k = x.claim_no
     RETURNING id, target_id
   ), starting AS (
-    SELECT id FROM posts WHERE id IN (SELECT post_id FROM claimed) AND status = 'scheduled'
+    SELECT id FROM posts WHERE id = ANY (ARRAY(SELECT post_id FROM claimed)) AND status = 'scheduled'
       AND NOT (id = ANY($7::text[]))
     ORDER BY id FOR NO KEY UPDATE SKIP LOCKED
   ), started AS (
     UPDATE posts SET status = 'publishing', updated_at = $1 WHERE id IN (SELECT id FROM starting)
   )
   SELECT ${columns(POST_TARGET_COLUMNS, "x")}, a.id AS claim_attempt_id, c.provider AS claim_provider, c.emulates AS claim_emulates,
-    c.settings AS claim_settings, c.secrets AS claim_secrets, p.metadata AS claim_metadata
+    c.settings AS claim_settings, c.secrets AS claim_secrets, p.metadata AS claim_metadata,
+    EXISTS (SELECT 1 FROM post_media m WHERE m.post_id = x.post_id) AS claim_has_media
   FROM numbered x JOIN attempts a ON a.target_id = x.id
     JOIN channels c ON c.id = x.channel_id JOIN posts p ON p.id = x.post_id`;
 
@@ -67,6 +68,7 @@ type Row = PostTargetsTable & {
   claim_settings: string | null;
   claim_secrets: string | null;
   claim_metadata: string;
+  claim_has_media: boolean;
 };
 
 /** The claim's text after `k` parameters of writes that run first, as CTEs of the same statement. */
@@ -118,6 +120,7 @@ export async function claimPg(
       claim_settings,
       claim_secrets,
       claim_metadata,
+      claim_has_media,
       ...target
     } = r;
     return {
@@ -130,6 +133,7 @@ export async function claimPg(
         secrets: claim_secrets,
       },
       metadata: JSON.parse(claim_metadata) as Record<string, string>,
+      hasMedia: claim_has_media,
     };
   });
 }

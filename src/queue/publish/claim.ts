@@ -21,6 +21,8 @@ export interface Claimed {
   attemptId: string;
   channel: { provider: string; emulates: string | null; settings: string | null; secrets: string | null };
   metadata: Record<string, string>;
+  /** Whether the post lists media (post_media): only then does the worker read and check them. */
+  hasMedia: boolean;
 }
 
 // One scan of the due index (which carries each target's channel and org), in due order, stopping at the limit.
@@ -112,10 +114,12 @@ export async function claimIn(
     settings: string | null;
     secrets: string | null;
     metadata: string;
+    has_media: number;
   }>(
     tx,
     d,
-    `SELECT t.id, c.provider, c.emulates, c.settings, c.secrets, p.metadata FROM post_targets t
+    `SELECT t.id, c.provider, c.emulates, c.settings, c.secrets, p.metadata,
+      EXISTS (SELECT 1 FROM post_media m WHERE m.post_id = p.id) AS has_media FROM post_targets t
       JOIN channels c ON c.id = t.channel_id JOIN posts p ON p.id = t.post_id WHERE t.id IN (${marks(targets.length)})`,
     targets.map((t) => t.id),
   );
@@ -127,6 +131,7 @@ export async function claimIn(
       attemptId: attemptIds[i]!,
       channel: { provider: x.provider, emulates: x.emulates, settings: x.settings, secrets: x.secrets },
       metadata: JSON.parse(x.metadata) as Record<string, string>,
+      hasMedia: x.has_media === 1,
     };
   });
 }

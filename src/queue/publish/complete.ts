@@ -73,11 +73,12 @@ export async function completeIn(
     const scope = { orgId: row.org_id, livemode: row.livemode === 1, requestId: null };
     for (const type of d.events) events.push({ scope, type, object: presentTarget(row) });
   }
-  // Engagement starts with publication, in the same transaction.
+  // Engagement starts with publication, in the same transaction (on Postgres, in the step's next statement).
   await startEngagement(
     tx,
     app,
     done.filter((t) => t.status === "published"),
+    pending,
   );
   // The targets' events and their posts' events go in one insert.
   await refreshPosts(

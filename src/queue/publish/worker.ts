@@ -2,19 +2,21 @@
 // renewed lease and a timeout, and records outcomes in batches. Woken at once when something becomes due (NOTIFY
 // on Postgres, an in-process signal on SQLite), else it polls every 5 s.
 import type { App } from "../../app/context.ts";
-import { marks, pendingWrites, raw } from "../../db/raw.ts";
+import type { Tx } from "../../db/index.ts";
+import { marks, type PendingWrites, pendingWrites, raw } from "../../db/raw.ts";
 import { mediaForTarget, type PreparedMedia } from "../../domain/media/publish.ts";
+import type { Settlement } from "../../domain/posts/present.ts";
 import type { Adapter, PublishedPart, PublishMedia, PublishOutcome } from "../../platforms/adapter.ts";
 import {
   attempt,
   prepare,
   previousAttemptStart,
-  recordSettlement,
+  recordSettlements,
   remoteParts,
   savePart,
 } from "./attempt.ts";
 import { type Claimed, claimIn, LEASE_MS } from "./claim.ts";
-import { completeIn, completeTargets, type Finished, postsOf } from "./complete.ts";
+import { completeIn, type Finished, postsOf } from "./complete.ts";
 import { decide } from "./decide.ts";
 import { settle } from "./settle.ts";
 import { inStepTx } from "./step-tx.ts";
@@ -59,6 +61,8 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
   /** Targets being published now, whose leases (and channel locks) the worker renews together. */
   const publishing = new Set<string>();
   let pending: Finished[] = [];
+  /** How uncertain attempts were settled, by attempt ID: written with their outcomes, in the step recording them. */
+  const settlements = new Map<string, Settlement>();
 
   /** Waits `ms`, or less when the worker is stopping (then false). */
   const stopping = new Set<() => void>();
@@ -112,9 +116,12 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
         message: `No adapter publishes to ${c.channel.provider}.`,
       };
     } else {
-      const media = await mediaForTarget(app, c.target.post_id, c.channel).catch(
-        (e): PreparedMedia => ({ ok: false, code: "media_unreadable", message: String(e) }),
-      );
+      // A post without media (the claim says so) costs no media query.
+      const media: PreparedMedia = !c.hasMedia
+        ? { ok: true, media: [], video: false }
+        : await mediaForTarget(app, c.target.post_id, c.channel).catch(
+            (e): PreparedMedia => ({ ok: false, code: "media_unreadable", message: String(e) }),
+          );
       if (!media.ok) outcome = { kind: "rejected", code: media.code, message: media.message };
       else if (media.video) {
         videos++;
@@ -159,10 +166,10 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
         uncertain: "The worker publishing it stopped mid-publish (worker_lost).",
       });
       if (settled.settlement.decision !== "not_found") {
-        await recordSettlement(app, c.attemptId, settled.settlement);
+        settlements.set(c.attemptId, settled.settlement);
         return settled.outcome;
       }
-      await recordSettlement(app, c.attemptId, {
+      settlements.set(c.attemptId, {
         ...settled.settlement,
         detail: "Not on the network after the lost attempt: sent again.",
       });
@@ -171,9 +178,19 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
     const outcome = await attempt(app, c, adapter, deadlineMs, input);
     if (outcome.kind !== "uncertain" || !adapter.find || stopped) return outcome;
     const settled = await settle({ ...common, startedAt, uncertain: outcome.message });
-    await recordSettlement(app, c.attemptId, settled.settlement);
+    settlements.set(c.attemptId, settled.settlement);
     return settled.outcome;
   }
+
+  /** Records a batch's outcomes, and the settlements of its uncertain attempts, in the caller's transaction. */
+  async function record(tx: Tx, batch: Finished[], postsLocked: boolean, writes?: PendingWrites) {
+    await completeIn(tx, app, batch, writes, postsLocked);
+    await recordSettlements(tx, app.dialect, batch, settlements);
+  }
+  /** After the commit: the batch's settlements are on their rows. */
+  const recorded = (batch: Finished[]) => {
+    for (const f of batch) settlements.delete(f.claimed.attemptId);
+  };
 
   /**
    * One step: record the outcomes that came in and claim what the freed room allows, in one transaction (one
@@ -186,16 +203,18 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
     const free = max - busy();
     if (batch.length === 0 && free <= 0) return [];
     try {
-      return await inStepTx(
+      const claimed = await inStepTx(
         app,
         async (tx, postsLocked) => {
           // On Postgres the outcomes' post and event writes travel with the claim: one round trip less a step.
           const pending = app.dialect === "postgres" && free > 0 ? pendingWrites() : undefined;
-          await completeIn(tx, app, batch, pending, postsLocked);
+          await record(tx, batch, postsLocked, pending);
           return free > 0 ? claimIn(tx, app, free, undefined, pending) : [];
         },
         postsOf(batch),
       );
+      recorded(batch);
+      return claimed;
     } catch (e) {
       // The database is unreachable (or a claim lost a race): keep the outcomes and try again; if it stays down
       // past the lease, the reclaimer decides (needs_attention, never a blind retry).
@@ -265,7 +284,8 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
       const batch = pending;
       pending = [];
       try {
-        await completeTargets(app, batch);
+        if (batch.length) await inStepTx(app, (tx, locked) => record(tx, batch, locked), postsOf(batch));
+        recorded(batch);
       } catch (e) {
         app.log.error("recording publish outcomes failed; retrying", {
           error: String(e),
