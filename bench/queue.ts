@@ -18,7 +18,7 @@ import { openDatabase } from "../src/db/index.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { columns, marks, raw, rowMarks } from "../src/db/raw.ts";
 import { POST_TARGET_COLUMNS, type PostTargetsTable } from "../src/db/tables/posts.ts";
-import { checkPostConsistency } from "../src/domain/posts/consistency.ts";
+import { checkPostConsistency } from "../src/domain/targets/consistency.ts";
 import { newId } from "../src/lib/ids.ts";
 import type { Adapter } from "../src/platforms/adapter.ts";
 import { startPublishWorker } from "../src/queue/publish/worker.ts";

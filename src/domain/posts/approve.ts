@@ -6,12 +6,12 @@ import { audit } from "../audit/service.ts";
 import { loadBrand } from "../brands/service.ts";
 import { recordEvent, scopeOf } from "../events/record.ts";
 import { takeNextSlot } from "../slots/take.ts";
+import { refreshPosts } from "../targets/refresh-posts.ts";
 import { inTx } from "../tx.ts";
 import { parse } from "../validate.ts";
 import { presentedPost } from "./load.ts";
 import { notifyDue, wakeLocal } from "./notify.ts";
 import { DEFAULT_WINDOW_MS } from "./publish-time.ts";
-import { refreshPosts } from "./refresh.ts";
 import { pendingForReview, reviewer } from "./review.ts";
 import { Review } from "./schema.ts";
 

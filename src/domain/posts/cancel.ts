@@ -6,10 +6,10 @@ import { type Actor, requireScope } from "../actor.ts";
 import { audit } from "../audit/service.ts";
 import { recordEvent, scopeOf } from "../events/record.ts";
 import { releaseSlots } from "../slots/take.ts";
+import { lockPosts } from "../targets/lock-posts.ts";
+import { refreshPosts } from "../targets/refresh-posts.ts";
 import { inTx } from "../tx.ts";
 import { loadPost, presentedPost } from "./load.ts";
-import { lockPosts } from "./lock.ts";
-import { refreshPosts } from "./refresh.ts";
 
 const CANCELABLE = ["held", "queued", "needs_attention"];
 

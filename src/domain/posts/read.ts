@@ -7,9 +7,9 @@ import { type Actor, requireScope } from "../actor.ts";
 import { loadBrand } from "../brands/service.ts";
 import { engagementOf } from "../engagement/service.ts";
 import { listParams, page } from "../pagination.ts";
+import { POST_STATUSES } from "../targets/post-status.ts";
 import { loadPost, loadTarget, targetsOf } from "./load.ts";
 import { presentAttempt, presentPost } from "./present.ts";
-import { POST_STATUSES } from "./status.ts";
 
 export async function getPost(app: App, actor: Actor, id: string) {
   requireScope(actor, "posts:read");

@@ -6,8 +6,8 @@ import type { PostsTable } from "../../db/tables/posts.ts";
 import { conflict, forbidden } from "../../lib/errors.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { isActingCredential } from "../identity/api-keys/service.ts";
+import { lockPosts } from "../targets/lock-posts.ts";
 import { loadPost } from "./load.ts";
-import { lockPosts } from "./lock.ts";
 
 export async function pendingForReview(tx: Tx, app: App, actor: Actor, id: string): Promise<PostsTable> {
   requireScope(actor, "posts:approve");

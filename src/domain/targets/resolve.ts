@@ -8,14 +8,14 @@ import { audit } from "../audit/service.ts";
 import { startEngagement } from "../engagement/start.ts";
 import { recordEvent, scopeOf } from "../events/record.ts";
 import { loadTarget } from "../posts/load.ts";
-import { lockPosts } from "../posts/lock.ts";
 import { notifyDue, wakeLocal } from "../posts/notify.ts";
 import { presentTarget } from "../posts/present.ts";
 import { DEFAULT_WINDOW_MS } from "../posts/publish-time.ts";
-import { refreshPosts } from "../posts/refresh.ts";
 import { MarkPublished } from "../posts/schema.ts";
 import { inTx } from "../tx.ts";
 import { parse } from "../validate.ts";
+import { lockPosts } from "./lock-posts.ts";
+import { refreshPosts } from "./refresh-posts.ts";
 
 const RESOLVABLE = ["failed", "needs_attention"];
 

@@ -11,8 +11,8 @@ import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
 import { columns, type PendingWrites, raw } from "../../db/raw.ts";
 import { POST_TARGET_COLUMNS, type PostTargetsTable } from "../../db/tables/posts.ts";
+import type { Claimed } from "../../domain/targets/claimed.ts";
 import { newId } from "../../lib/ids.ts";
-import type { Claimed } from "./claim.ts";
 
 // $1 now, $2 candidates to look at, $3 targets to claim, $4 lease end, $5 this worker, $6 attempt IDs, $7 posts
 // that writes run in the same statement update already (left alone here).

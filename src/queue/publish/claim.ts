@@ -8,6 +8,7 @@ import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
 import { columns, flushPending, marks, type PendingWrites, raw, rowMarks } from "../../db/raw.ts";
 import { POST_TARGET_COLUMNS, type PostTargetsTable } from "../../db/tables/posts.ts";
+import type { Claimed } from "../../domain/targets/claimed.ts";
 import { newId } from "../../lib/ids.ts";
 import { claimPg } from "./claim-pg.ts";
 import { inStepTx } from "./step-tx.ts";
@@ -15,15 +16,6 @@ import { inStepTx } from "./step-tx.ts";
 const TARGET_LIST = columns(POST_TARGET_COLUMNS);
 
 export const LEASE_MS = 3 * 60_000;
-
-export interface Claimed {
-  target: PostTargetsTable;
-  attemptId: string;
-  channel: { provider: string; emulates: string | null; settings: string | null; secrets: string | null };
-  metadata: Record<string, string>;
-  /** Whether the post lists media (post_media): only then does the worker read and check them. */
-  hasMedia: boolean;
-}
 
 // One scan of the due index (which carries each target's channel and org), in due order, stopping at the limit.
 // The channels and orgs a target may not be published to now (locked, inactive, rate-limit held, suspended) are

@@ -6,7 +6,6 @@ import type { Tx } from "../../db/index.ts";
 import { marks, type PendingWrites, pendingWrites, raw } from "../../db/raw.ts";
 import { mediaForTarget, type PreparedMedia } from "../../domain/media/publish.ts";
 import type { Settlement } from "../../domain/posts/present.ts";
-import type { Adapter, PublishedPart, PublishMedia, PublishOutcome } from "../../platforms/adapter.ts";
 import {
   attempt,
   prepare,
@@ -14,11 +13,13 @@ import {
   recordSettlements,
   remoteParts,
   savePart,
-} from "./attempt.ts";
-import { type Claimed, claimIn, LEASE_MS } from "./claim.ts";
-import { completeIn, type Finished, postsOf } from "./complete.ts";
-import { decide } from "./decide.ts";
-import { settle } from "./settle.ts";
+} from "../../domain/targets/attempt.ts";
+import type { Claimed, Finished } from "../../domain/targets/claimed.ts";
+import { completeIn, postsOf } from "../../domain/targets/complete.ts";
+import { decide } from "../../domain/targets/decide.ts";
+import { settle } from "../../domain/targets/settle.ts";
+import type { Adapter, PublishedPart, PublishMedia, PublishOutcome } from "../../platforms/adapter.ts";
+import { claimIn, LEASE_MS } from "./claim.ts";
 import { inStepTx } from "./step-tx.ts";
 
 export const PUBLISH_CHANNEL = "svc_publish";

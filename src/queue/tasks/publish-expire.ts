@@ -3,9 +3,9 @@
 import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
 import { recordEvent } from "../../domain/events/record.ts";
-import { lockPosts } from "../../domain/posts/lock.ts";
 import { presentTarget } from "../../domain/posts/present.ts";
-import { refreshPosts } from "../../domain/posts/refresh.ts";
+import { lockPosts } from "../../domain/targets/lock-posts.ts";
+import { refreshPosts } from "../../domain/targets/refresh-posts.ts";
 import type { TaskDef } from "../tasks.ts";
 
 export async function expireOverdue(app: App, limit = 500): Promise<number> {

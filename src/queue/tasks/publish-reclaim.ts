@@ -5,13 +5,13 @@
 import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
 import { recordEvent } from "../../domain/events/record.ts";
-import { lockPosts } from "../../domain/posts/lock.ts";
 import { presentTarget } from "../../domain/posts/present.ts";
-import { refreshPosts } from "../../domain/posts/refresh.ts";
+import { releaseChannels } from "../../domain/targets/complete.ts";
+import { lockPosts } from "../../domain/targets/lock-posts.ts";
+import { refreshPosts } from "../../domain/targets/refresh-posts.ts";
 import type { Adapter } from "../../platforms/adapter.ts";
 import { adapterFor } from "../../platforms/adapter-registry.ts";
 import { getPlatform } from "../../platforms/rules-registry.ts";
-import { releaseChannels } from "../publish/complete.ts";
 import type { TaskDef } from "../tasks.ts";
 
 export async function reclaimExpired(

@@ -10,8 +10,8 @@ import {
   parsePublishBy,
   parseTime,
 } from "../../../src/domain/posts/publish-time.ts";
-import { derivePostStatus, postEventFor } from "../../../src/domain/posts/status.ts";
 import { isSlotTime, slotTimes } from "../../../src/domain/slots/next.ts";
+import { derivePostStatus, postEventFor } from "../../../src/domain/targets/post-status.ts";
 import { zonedToUtc } from "../../../src/lib/zoned.ts";
 
 const NOW = Date.parse("2026-01-05T10:00:00Z");

@@ -7,7 +7,7 @@ import { seedQueue } from "../../../bench/seed-queue.ts";
 import { type App, createApp } from "../../../src/app/context.ts";
 import { silentLogger } from "../../../src/app/log.ts";
 import { openDatabase } from "../../../src/db/index.ts";
-import { checkPostConsistency } from "../../../src/domain/posts/consistency.ts";
+import { checkPostConsistency } from "../../../src/domain/targets/consistency.ts";
 import { RateLimiter } from "../../../src/http/ratelimit.ts";
 import type { Adapter } from "../../../src/platforms/adapter.ts";
 import { startPublishWorker } from "../../../src/queue/publish/worker.ts";

@@ -1,6 +1,6 @@
 // The target machine's rules, outcome by outcome (reference §6).
 import { describe, expect, test } from "bun:test";
-import { backoff, decide } from "../../../src/queue/publish/decide.ts";
+import { backoff, decide } from "../../../src/domain/targets/decide.ts";
 
 const now = Date.parse("2026-01-05T10:00:00Z");
 const t = (attempts: number, publishBy: number | null = now + 86400_000) => ({

@@ -6,7 +6,7 @@ import { getPost, listAttempts, listPosts } from "../../../domain/posts/read.ts"
 import { rejectPost } from "../../../domain/posts/reject.ts";
 import { reschedulePost } from "../../../domain/posts/reschedule.ts";
 import { MarkPublished, PostCreate, PostPreview, Reschedule, Review } from "../../../domain/posts/schema.ts";
-import { POST_STATUSES, TARGET_STATUSES } from "../../../domain/posts/status.ts";
+import { POST_STATUSES, TARGET_STATUSES } from "../../../domain/targets/post-status.ts";
 import { markTargetPublished, retryTarget } from "../../../domain/targets/resolve.ts";
 import { nstr, ntime, obj, str } from "../../openapi-schemas.ts";
 import { type RouteDef, reply } from "../../route.ts";

@@ -11,7 +11,7 @@ import {
   type PostsTable,
   type PostTargetsTable,
 } from "../../db/tables/posts.ts";
-import type { Finished } from "./complete.ts";
+import type { Finished } from "./claimed.ts";
 
 const ROW = "(?::text, ?::text, ?::bigint, ?::text, ?::bigint, ?::text, ?::text, ?::text, ?::text)";
 const texts = new Map<number, string>();

@@ -12,9 +12,9 @@ import {
   type PostTargetsTable,
 } from "../../db/tables/posts.ts";
 import { type NewEvent, recordEvents } from "../events/record.ts";
-import { lockPosts } from "./lock.ts";
-import { presentPost } from "./present.ts";
-import { derivePostStatus, postEventFor } from "./status.ts";
+import { presentPost } from "../posts/present.ts";
+import { lockPosts } from "./lock-posts.ts";
+import { derivePostStatus, postEventFor } from "./post-status.ts";
 
 const POST_LIST = columns(POST_COLUMNS);
 const TARGET_LIST = columns(POST_TARGET_COLUMNS);

@@ -5,7 +5,6 @@
 // could not be asked → the usual rule (queued again if idempotent, else needs_attention). The decision is
 // recorded on the attempt (post_attempts.settlement).
 import type { App } from "../../app/context.ts";
-import type { Settlement } from "../../domain/posts/present.ts";
 import { iso } from "../../lib/clock.ts";
 import type {
   Adapter,
@@ -14,6 +13,7 @@ import type {
   PublishInput,
   PublishOutcome,
 } from "../../platforms/adapter.ts";
+import type { Settlement } from "../posts/present.ts";
 
 const FIND_TIMEOUT_MS = 20_000;
 const DEFAULT_WINDOW_MS = 10_000;

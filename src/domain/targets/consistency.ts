@@ -2,7 +2,7 @@
 // them, and a post in a final status must have exactly one event announcing it. The queue benchmark and the
 // concurrency tests end with this check; an operator can run it too.
 import type { Db } from "../../db/index.ts";
-import { derivePostStatus, postEventFor } from "./status.ts";
+import { derivePostStatus, postEventFor } from "./post-status.ts";
 
 const FINISHED = ["published", "failed", "canceled"];
 const FINAL_EVENTS = ["post.published", "post.partially_published", "post.failed", "post.canceled"];

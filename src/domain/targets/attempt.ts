@@ -3,7 +3,6 @@
 import type { App } from "../../app/context.ts";
 import type { Dialect, Tx } from "../../db/index.ts";
 import { updateMany } from "../../db/update-many.ts";
-import type { Settlement } from "../../domain/posts/present.ts";
 import type {
   Adapter,
   PublishedPart,
@@ -11,7 +10,8 @@ import type {
   PublishMedia,
   PublishOutcome,
 } from "../../platforms/adapter.ts";
-import type { Claimed } from "./claim.ts";
+import type { Settlement } from "../posts/present.ts";
+import type { Claimed } from "./claimed.ts";
 
 export type PreparedInput = Omit<PublishInput, "signal" | "onPartPublished" | "done">;
 

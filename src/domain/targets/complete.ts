@@ -6,26 +6,15 @@ import type { Dialect, Tx } from "../../db/index.ts";
 import { marks, type PendingWrites, raw } from "../../db/raw.ts";
 import type { PostTargetsTable } from "../../db/tables/posts.ts";
 import { updateMany } from "../../db/update-many.ts";
-import { holdChannel, markNeedsReauth } from "../../domain/channels/service.ts";
-import { startEngagement } from "../../domain/engagement/start.ts";
-import type { NewEvent } from "../../domain/events/record.ts";
-import { lockPosts } from "../../domain/posts/lock.ts";
-import { presentTarget } from "../../domain/posts/present.ts";
-import { refreshPosts } from "../../domain/posts/refresh.ts";
-import type { Claimed } from "./claim.ts";
+import { holdChannel, markNeedsReauth } from "../channels/service.ts";
+import { startEngagement } from "../engagement/start.ts";
+import type { NewEvent } from "../events/record.ts";
+import { presentTarget } from "../posts/present.ts";
+import type { Claimed, Finished } from "./claimed.ts";
 import { completePg } from "./complete-pg.ts";
 import type { Decision } from "./decide.ts";
-import { inStepTx } from "./step-tx.ts";
-
-export interface Finished {
-  claimed: Claimed;
-  decision: Decision;
-}
-
-export async function completeTargets(app: App, finished: Finished[]): Promise<void> {
-  if (finished.length === 0) return;
-  await inStepTx(app, (tx, locked) => completeIn(tx, app, finished, undefined, locked), postsOf(finished));
-}
+import { lockPosts } from "./lock-posts.ts";
+import { refreshPosts } from "./refresh-posts.ts";
 
 /** The posts of finished targets: what a step recording them locks first (domain/posts/lock.ts). */
 export const postsOf = (finished: Finished[]): string[] => finished.map((f) => f.claimed.target.post_id);
