@@ -1,30 +1,22 @@
-// The publish worker: claims due targets in batches (up to 10 in flight), calls each target's adapter with a
-// renewed lease and a timeout, and records outcomes in batches. Woken at once when something becomes due (NOTIFY
-// on Postgres, an in-process signal on SQLite), else it polls every 5 s.
+// The publish worker: claims due targets in batches (up to 10 in flight), publishes each (domain/targets/
+// publish.ts) with a renewed lease and a deadline, and records outcomes in batches, each with the next claim.
+// Woken at once when something becomes due (NOTIFY on Postgres, an in-process signal on SQLite), else it polls
+// every 5 s.
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
-import { marks, type PendingWrites, pendingWrites, raw } from "../../db/raw.ts";
-import { mediaForTarget, type PreparedMedia } from "../../domain/media/publish.ts";
+import { type PendingWrites, pendingWrites, raw } from "../../db/raw.ts";
 import type { Settlement } from "../../domain/posts/present.ts";
-import {
-  attempt,
-  prepare,
-  previousAttemptStart,
-  recordSettlements,
-  remoteParts,
-  savePart,
-} from "../../domain/targets/attempt.ts";
+import { recordSettlements } from "../../domain/targets/attempt.ts";
 import type { Claimed, Finished } from "../../domain/targets/claimed.ts";
 import { completeIn, postsOf } from "../../domain/targets/complete.ts";
-import { decide } from "../../domain/targets/decide.ts";
-import { settle } from "../../domain/targets/settle.ts";
-import type { Adapter, PublishedPart, PublishMedia, PublishOutcome } from "../../platforms/adapter.ts";
-import { claimIn, LEASE_MS } from "./claim.ts";
+import { type PublishRun, publishClaimed, unsent, VIDEO_TIMEOUT_MS } from "../../domain/targets/publish.ts";
+import type { Adapter } from "../../platforms/adapter.ts";
+import { claimIn } from "./claim.ts";
+import { renewEvery } from "./lease.ts";
 import { inStepTx } from "./step-tx.ts";
+import { Pauses, Wakeup } from "./wakeup.ts";
 
 export const PUBLISH_CHANNEL = "svc_publish";
-/** Publishing waits up to 20 minutes for a network that processes video (reference §6), renewing its lease. */
-export const VIDEO_TIMEOUT_MS = 20 * 60_000;
 
 export interface PublishWorkerOptions {
   adapterFor: (provider: string) => Adapter | null;
@@ -46,141 +38,47 @@ export interface PublishWorker {
 export function startPublishWorker(app: App, opts: PublishWorkerOptions): PublishWorker {
   const max = opts.maxInFlight ?? 10;
   const pollMs = opts.pollMs ?? 5000;
-  const timeoutMs = opts.timeoutMs ?? 90_000;
-  const videoTimeoutMs = opts.videoTimeoutMs ?? VIDEO_TIMEOUT_MS;
+  const wakeup = new Wakeup();
+  const wake = () => wakeup.wake();
+  const pauses = new Pauses();
+  let stopped = false;
+  const inflight = new Set<Promise<void>>();
+  /** Targets being published now, whose leases (and channel locks) the worker renews together. */
+  const publishing = new Set<string>();
+  let pending: Finished[] = [];
   /**
    * Publishes carrying a video, which mostly wait while the network processes it: they do not count against
    * `max`, so up to 20 minutes of processing never holds back the text and image posts due meanwhile.
    */
   let videos = 0;
   const busy = () => inflight.size - videos;
-  const renewMs = opts.renewMs ?? 60_000;
-  let stopped = false;
-  let wakeUp: (() => void) | null = null;
-  let woken = false;
-  const inflight = new Set<Promise<void>>();
-  /** Targets being published now, whose leases (and channel locks) the worker renews together. */
-  const publishing = new Set<string>();
-  let pending: Finished[] = [];
-  /** How uncertain attempts were settled, by attempt ID: written with their outcomes, in the step recording them. */
   const settlements = new Map<string, Settlement>();
-
-  /** Waits `ms`, or less when the worker is stopping (then false). */
-  const stopping = new Set<() => void>();
-  const pause = (ms: number) =>
-    new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => {
-        stopping.delete(interrupt);
-        resolve(true);
-      }, ms);
-      const interrupt = () => {
-        clearTimeout(timer);
-        resolve(false);
-      };
-      stopping.add(interrupt);
-    });
-
-  const wake = () => {
-    woken = true;
-    wakeUp?.();
+  const run: PublishRun = {
+    app,
+    adapterFor: opts.adapterFor,
+    timeoutMs: opts.timeoutMs ?? 90_000,
+    videoTimeoutMs: opts.videoTimeoutMs ?? VIDEO_TIMEOUT_MS,
+    pause: (ms) => pauses.pause(ms),
+    stopping: () => stopped,
+    video(started) {
+      videos += started ? 1 : -1;
+      if (started) wake(); // room for another claim
+    },
+    settlements,
   };
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (woken) {
-        woken = false;
-        return resolve();
-      }
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wakeUp = null;
-        woken = false;
-        resolve();
-      }
-      wakeUp = done;
-    });
 
   async function runOne(c: Claimed, synced: Promise<void>): Promise<void> {
-    const adapter = opts.adapterFor(c.channel.provider);
-    let outcome: PublishOutcome | { kind: "error"; message: string };
     const unsynced = await synced.then(
       () => null,
       (e: unknown) => String(e),
     );
-    if (unsynced !== null) {
-      // The attempt row might not outlive a power loss: publishing now could publish twice. Nothing was sent.
-      outcome = { kind: "transient", message: `attempt_not_durable: ${unsynced}` };
-    } else if (!adapter) {
-      outcome = {
-        kind: "rejected",
-        code: "provider_unsupported",
-        message: `No adapter publishes to ${c.channel.provider}.`,
-      };
-    } else {
-      // A post without media (the claim says so) costs no media query.
-      const media: PreparedMedia = !c.hasMedia
-        ? { ok: true, media: [], video: false }
-        : await mediaForTarget(app, c.target.post_id, c.channel).catch(
-            (e): PreparedMedia => ({ ok: false, code: "media_unreadable", message: String(e) }),
-          );
-      if (!media.ok) outcome = { kind: "rejected", code: media.code, message: media.message };
-      else if (media.video) {
-        videos++;
-        wake(); // room for another claim
-        try {
-          outcome = await publishOrSettle(c, adapter, videoTimeoutMs, media.media);
-        } finally {
-          videos--;
-        }
-      } else outcome = await publishOrSettle(c, adapter, timeoutMs, media.media);
-    }
-    pending.push({
-      claimed: c,
-      decision: decide(outcome, c.target, adapter?.idempotent ?? false, app.clock.now()),
-    });
-  }
-
-  /** The adapter call, and the settling of an uncertain outcome where the adapter can look for the post. */
-  async function publishOrSettle(
-    c: Claimed,
-    adapter: Adapter,
-    deadlineMs: number,
-    media: PublishMedia[],
-  ): Promise<PublishOutcome | { kind: "error"; message: string }> {
-    const prepared = await prepare(app, c, media);
-    if ("outcome" in prepared) return prepared.outcome;
-    const input = prepared.input;
-    const common = {
-      app,
-      adapter,
-      publish: input,
-      done: () => remoteParts(app, c.target.id),
-      save: (part: PublishedPart) => savePart(app, c.target.id, part),
-      wait: (ms: number) => pause(ms),
-    };
-    // A worker died publishing this target to a network that does not dedupe: look for the post before sending
-    // it again (its window has long passed: the reclaimer waited for the lease to expire).
-    if (c.target.error_code === "worker_lost" && adapter.find && !adapter.idempotent) {
-      const settled = await settle({
-        ...common,
-        startedAt: await previousAttemptStart(app, c),
-        uncertain: "The worker publishing it stopped mid-publish (worker_lost).",
-      });
-      if (settled.settlement.decision !== "not_found") {
-        settlements.set(c.attemptId, settled.settlement);
-        return settled.outcome;
-      }
-      settlements.set(c.attemptId, {
-        ...settled.settlement,
-        detail: "Not on the network after the lost attempt: sent again.",
-      });
-    }
-    const startedAt = app.clock.now();
-    const outcome = await attempt(app, c, adapter, deadlineMs, input);
-    if (outcome.kind !== "uncertain" || !adapter.find || stopped) return outcome;
-    const settled = await settle({ ...common, startedAt, uncertain: outcome.message });
-    settlements.set(c.attemptId, settled.settlement);
-    return settled.outcome;
+    // The attempt row might not outlive a power loss: publishing now could publish twice. Nothing was sent.
+    const finished =
+      unsynced !== null
+        ? unsent(run, c, { kind: "transient", message: `attempt_not_durable: ${unsynced}` })
+        : await publishClaimed(run, c);
+    // Pushed only now: `pending` is replaced by each step while the publish runs.
+    pending.push(finished);
   }
 
   /** Records a batch's outcomes, and the settlements of its uncertain attempts, in the caller's transaction. */
@@ -225,19 +123,25 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
     }
   }
 
-  // One timer renews every lease this worker holds, in one statement per table, instead of a timer per target.
-  // One renewal at a time: on Postgres two could run on two connections, and the older one, waiting on the newer
-  // one's row locks, would then write its earlier lease over the newer.
-  let renewing = false;
-  const renewal = setInterval(() => {
-    if (publishing.size === 0 || renewing) return;
-    renewing = true;
-    renewLeases(app, [...publishing])
-      .catch((e) => app.log.warn("lease renewal failed", { targets: publishing.size, error: String(e) }))
-      .finally(() => {
-        renewing = false;
-      });
-  }, renewMs);
+  /** Starts publishing what a step claimed, once the claim's attempt rows are on disk. */
+  function launch(claimed: Claimed[]): void {
+    // The claim's attempt rows must be on disk before any adapter is called (never twice, even after a power
+    // loss); the sync runs off the event loop while the next step goes on, and covers the whole batch.
+    const synced = claimed.length ? app.syncWrites() : Promise.resolve();
+    for (const c of claimed) {
+      publishing.add(c.target.id);
+      const p: Promise<void> = runOne(c, synced)
+        .catch((e) => app.log.error("publish run failed", { target: c.target.id, error: String(e) }))
+        .finally(() => {
+          inflight.delete(p);
+          publishing.delete(c.target.id);
+          wake();
+        });
+      inflight.add(p);
+    }
+  }
+
+  const stopRenewing = renewEvery(app, opts.renewMs ?? 60_000, publishing);
 
   const loop = (async () => {
     const offSignal = app.signals.on("publish", wake);
@@ -246,25 +150,12 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
       const free = max - busy();
       const claimed = await step();
       if (claimed === null) {
-        await sleep(1000);
+        await wakeup.sleep(1000);
         continue;
       }
-      // The claim's attempt rows must be on disk before any adapter is called (never twice, even after a power
-      // loss); the sync runs off the event loop while the next step goes on, and covers the whole batch.
-      const synced = claimed.length ? app.syncWrites() : Promise.resolve();
-      for (const c of claimed) {
-        publishing.add(c.target.id);
-        const p: Promise<void> = runOne(c, synced)
-          .catch((e) => app.log.error("publish run failed", { target: c.target.id, error: String(e) }))
-          .finally(() => {
-            inflight.delete(p);
-            publishing.delete(c.target.id);
-            wake();
-          });
-        inflight.add(p);
-      }
+      launch(claimed);
       if (pending.length) continue; // outcomes came in meanwhile: record them now
-      if (busy() >= max) await sleep(pollMs);
+      if (busy() >= max) await wakeup.sleep(pollMs);
       else if (claimed.length < free) {
         // Nothing more is due now: sleep until the next target is due (or a wake-up, or the poll interval).
         // A target already due that could not be claimed waits on something else (its channel busy, held or
@@ -272,7 +163,7 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
         const next = await nextDueAt(app).catch(() => null);
         const now = app.clock.now();
         const wait = next === null || next <= now ? pollMs : Math.min(pollMs, next - now);
-        await sleep(wait);
+        await wakeup.sleep(wait);
       }
     }
     offSignal();
@@ -309,12 +200,11 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
     },
     async stop() {
       stopped = true;
-      for (const interrupt of stopping) interrupt();
-      stopping.clear();
+      pauses.interruptAll();
       wake();
       await loop;
       await Promise.race([Promise.allSettled([...inflight]), Bun.sleep(45_000)]);
-      clearInterval(renewal);
+      stopRenewing();
       await drainPending();
     },
   };
@@ -328,23 +218,4 @@ export const NEXT_DUE =
 async function nextDueAt(app: App): Promise<number | null> {
   const r = await raw<{ next_attempt_at: number }>(app.db, app.dialect, NEXT_DUE, []);
   return r[0]?.next_attempt_at ?? null;
-}
-
-/** Extends the leases of targets still being published by this worker, and their channels' locks. */
-export async function renewLeases(app: App, targetIds: string[]): Promise<void> {
-  const until = app.clock.now() + LEASE_MS;
-  await app.db.transaction().execute(async (tx) => {
-    await raw(
-      tx,
-      app.dialect,
-      `UPDATE post_targets SET leased_until = ? WHERE id IN (${marks(targetIds.length)}) AND status = 'publishing' AND lease_owner = ?`,
-      [until, ...targetIds, app.instanceId],
-    );
-    await raw(
-      tx,
-      app.dialect,
-      `UPDATE channel_locks SET leased_until = ? WHERE target_id IN (${marks(targetIds.length)})`,
-      [until, ...targetIds],
-    );
-  });
 }
