@@ -12,6 +12,8 @@ import { assertWithinLimit } from "../../orgs/limits.ts";
 import { ROLES, type Role } from "../../scopes.ts";
 import { inTx } from "../../tx.ts";
 import { parse, rule } from "../../validate.ts";
+import { revokeKeysMintedBy } from "../api-keys/service.ts";
+import { credentialsChanged } from "../auth/still-valid.ts";
 import { createUser, email, findUserByEmail } from "../users/service.ts";
 import { requireOwnerChange, requirePersonCredential, type SudoOptions } from "./guard.ts";
 
@@ -196,7 +198,7 @@ async function changeRole(
 }
 
 async function remove(app: App, actor: Actor, find: (tx: Tx) => Promise<MemberRow>, opts?: SudoOptions) {
-  return inTx(app, async (tx) => {
+  const out = await inTx(app, async (tx) => {
     const m = await find(tx);
     if (m.role === "owner") {
       requireOwnerChange(app, actor, opts, "remove an owner");
@@ -204,9 +206,18 @@ async function remove(app: App, actor: Actor, find: (tx: Tx) => Promise<MemberRo
         throw conflict("last_owner", "An org keeps at least one owner.");
     }
     await tx.deleteFrom("members").where("org_id", "=", actor.orgId).where("user_id", "=", m.id).execute();
-    await audit(tx, app, actor, { action: "member.remove", target: m.id, detail: { email: m.email } });
+    // Leaving the org ends what the membership granted: every key the person minted here stops working.
+    const revoked = await revokeKeysMintedBy(tx, app, actor, m.id);
+    await audit(tx, app, actor, {
+      action: "member.remove",
+      target: m.id,
+      detail: { email: m.email, api_keys_revoked: revoked.length },
+    });
     return { id: m.id, object: "member" as const, deleted: true as const };
   });
+  // Committed: open event streams of those keys (and of the person's tokens in this org) end now.
+  credentialsChanged(app);
+  return out;
 }
 
 /** POST /v1/members/{user id} {role}. */
