@@ -6,6 +6,7 @@ import { ErrorPage } from "../../../views/error.tsx";
 import type { App } from "../../app/context.ts";
 import { orgStatusError } from "../../domain/identity/auth/authenticate.ts";
 import { startAnonymousSession } from "../../domain/identity/sessions/service.ts";
+import { orgWriteRefusal } from "../../domain/orgs/status.ts";
 import { ServiceError } from "../../lib/errors.ts";
 import { apiKeyRoutes } from "./api-keys.tsx";
 import { cliKeyRoutes } from "./cli-key.tsx";
@@ -73,6 +74,15 @@ function home(w: Web): string {
   }
 }
 
+/** The org status's answer to a route (route.ts OrgUse): null when it may run. */
+export function orgRefusal(w: Web, route: WebRoute): ServiceError | null {
+  const org = w.member?.org;
+  const use = route.org ?? "none";
+  if (!org || use === "none" || org.status === "active") return null;
+  if (use === "write") return orgWriteRefusal(org.status, org.status_note);
+  return orgStatusError(org.status, org.status_note);
+}
+
 async function run(w: Web, route: WebRoute): Promise<Response> {
   if (route.method === "POST") {
     const bad = checkCsrf(w);
@@ -85,17 +95,8 @@ async function run(w: Web, route: WebRoute): Promise<Response> {
     else if (!w.session || w.session.stage === "anonymous") setFlash(w, "session_expired");
     return redirect(w, home(w));
   }
-  const org = w.member?.org;
-  if (route.orgWrite && org && org.status !== "active") {
-    throw (
-      orgStatusError(org.status, org.status_note) ??
-      new ServiceError(
-        403,
-        "org_read_only",
-        `This org is read-only.${org.status_note ? ` ${org.status_note}` : ""}`,
-      )
-    );
-  }
+  const refusal = orgRefusal(w, route);
+  if (refusal) throw refusal;
   return route.handler(w);
 }
 

@@ -37,7 +37,8 @@ async function accept(w: Web) {
     );
     return render(w, <InviteDonePage f={frame(w, "Welcome")} org={r.org.name} created={r.created_account} />);
   } catch (e) {
-    if (!(e instanceof ServiceError) || e.code === "invitation_invalid") throw e;
+    // A dead link or an org that takes no one in now: the error page, not a problem beside a field.
+    if (!(e instanceof ServiceError) || e.code === "invitation_invalid" || e.code.startsWith("org_")) throw e;
     return show(w, fieldErrors(e), e.status);
   }
 }

@@ -19,6 +19,6 @@ async function revoke(w: Web) {
 }
 
 export const sessionRoutes: WebRoute[] = [
-  { method: "GET", path: "/account/sessions", access: "member", handler: page },
-  { method: "POST", path: "/account/sessions/:id/revoke", access: "member", handler: revoke },
+  { method: "GET", path: "/account/sessions", access: "member", org: "none", handler: page },
+  { method: "POST", path: "/account/sessions/:id/revoke", access: "member", org: "none", handler: revoke },
 ];

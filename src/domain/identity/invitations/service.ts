@@ -14,6 +14,7 @@ import { mailView } from "../../../mail/views.ts";
 import { type Actor, requireScope } from "../../actor.ts";
 import { audit } from "../../audit/service.ts";
 import { assertWithinLimit } from "../../orgs/limits.ts";
+import { orgWriteRefusal } from "../../orgs/status.ts";
 import { listParams, page } from "../../pagination.ts";
 import { type Role, scopesOfRole } from "../../scopes.ts";
 import { inTx } from "../../tx.ts";
@@ -212,7 +213,7 @@ async function openInvitation(tx: Tx, app: App, token: unknown) {
     .selectFrom("invitations")
     .innerJoin("orgs", "orgs.id", "invitations.org_id")
     .selectAll("invitations")
-    .select(["orgs.name as org_name"])
+    .select(["orgs.name as org_name", "orgs.status as org_status", "orgs.status_note as org_status_note"])
     .where("invitations.token_hash", "=", hashToken(token))
     .executeTakeFirst();
   if (!row || row.accepted_at !== null || row.revoked_at !== null || row.expires_at <= app.clock.now())
@@ -250,6 +251,9 @@ export async function acceptInvitation(
   const now = app.clock.now();
   return inTx(app, async (tx) => {
     const inv = await openInvitation(tx, app, b.token);
+    // Joining changes the org: a read-only or suspended org takes no one in (the link stays open meanwhile).
+    const refused = orgWriteRefusal(inv.org_status, inv.org_status_note);
+    if (refused) throw refused;
     let user = await findUserByEmail(tx, inv.email);
     let created = false;
     if (user) {
