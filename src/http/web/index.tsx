@@ -8,6 +8,7 @@ import { orgStatusError } from "../../domain/identity/auth/authenticate.ts";
 import { startAnonymousSession } from "../../domain/identity/sessions/service.ts";
 import { orgWriteRefusal } from "../../domain/orgs/status.ts";
 import { ServiceError } from "../../lib/errors.ts";
+import { newId } from "../../lib/ids.ts";
 import { apiKeyRoutes } from "./api-keys.tsx";
 import { cliKeyRoutes } from "./cli-key.tsx";
 import { deviceRoutes } from "./device.tsx";
@@ -19,6 +20,7 @@ import { orgPageRoutes } from "./org.tsx";
 import {
   checkCsrf,
   frame,
+  pageHeaders,
   redirect,
   render,
   setFlash,
@@ -112,9 +114,14 @@ export async function handleWeb(
     w = await webContext(app, request, params, peer);
   } catch (e) {
     if (!(e instanceof ServiceError)) throw e;
-    return new Response(e.message, {
+    // Refused before there is a page to frame it (a body too large or unreadable): plain text, but with every
+    // header a dashboard answer carries. The connection closes: the rest of an oversized body is never read.
+    return new Response(`${e.message}\n`, {
       status: e.status,
-      headers: { "Content-Type": "text/plain; charset=utf-8" },
+      headers: pageHeaders(newId("req"), {
+        "Content-Type": "text/plain; charset=utf-8",
+        ...(e.status === 413 ? { Connection: "close" } : {}),
+      }),
     });
   }
   try {
