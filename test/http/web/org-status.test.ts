@@ -25,6 +25,7 @@ const PERSONAL = [
   "POST /account/password",
   "GET /account/sessions",
   "POST /account/sessions/:id/revoke",
+  "POST /account/sessions/everywhere",
   "GET /device",
   "POST /device",
   "POST /device/approve",
