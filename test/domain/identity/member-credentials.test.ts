@@ -1,9 +1,11 @@
-// Removing a person from an org revokes every key they minted there (issue item 23): the /cli key, a key from the
-// API keys page, a key that key made and a key that rolled itself; keys of others keep working, and a key in
-// another org the person belongs to keeps working too.
+// Removing a person from an org revokes every credential they minted there (issue item 23): the /cli key, a key
+// from the API keys page, a key that key made and a key that rolled itself, and the invitations they sent; keys
+// of others keep working, and a key in another org the person belongs to keeps working too.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { issueCliKey } from "../../../src/domain/identity/api-keys/cli-key.ts";
 import { createApiKey } from "../../../src/domain/identity/api-keys/service.ts";
+import { findInvitation } from "../../../src/domain/identity/invitations/accept.ts";
+import { createInvitation } from "../../../src/domain/identity/invitations/service.ts";
 import { deleteMember, removeMember } from "../../../src/domain/identity/members/service.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
 import { describeEachDialect } from "../../helpers/db.ts";
@@ -58,8 +60,19 @@ describeEachDialect("removing a member revokes their keys", (dialect) => {
       sudo,
     );
 
+    // An invitation they sent (to a second address of their own, say) is a way back in.
+    const sent = await createInvitation(t.app, leaver, {
+      email: `back-door-${dialect}@example.com`,
+      role: "admin",
+    });
+    expect((await findInvitation(t.app, sent.url!.split("/").pop())).step).toBe("prove");
+
     const owner = await personActor(t.app, a.userId, a.orgId);
     await deleteMember(t.app, owner, uid, sudo);
+    // The invitation's link is dead.
+    await expect(findInvitation(t.app, sent.url!.split("/").pop())).rejects.toMatchObject({
+      code: "invitation_invalid",
+    });
 
     for (const k of [cli.secret!, dash.secret!, child.body.secret, rolled.body.secret]) {
       const r = await me(k);
