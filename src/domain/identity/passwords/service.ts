@@ -17,6 +17,7 @@ import { inTx } from "../../tx.ts";
 import { parse, rule } from "../../validate.ts";
 import { revokeAllUserTokens } from "../auth/user-token-service.ts";
 import { passkeysOf, removePasskeysExcept } from "../mfa/passkeys.ts";
+import { endSessionsOf } from "../sessions/service.ts";
 import { email, findUserByEmail, hashPassword } from "../users/service.ts";
 
 export const RESET_LINK_TTL_MS = 30 * 60_000;
@@ -182,18 +183,6 @@ export async function resetPasswordWithLink(app: App, input: unknown) {
   });
   if (mailerOf(app)) void kickMail(app);
   return out;
-}
-
-/** Ends the person's dashboard sessions still open, except `keepId` (the browser making the change). */
-export async function endSessionsOf(tx: Tx, app: App, userId: string, keepId: string | null) {
-  let q = tx
-    .updateTable("web_sessions")
-    .set({ revoked_at: app.clock.now() })
-    .where("user_id", "=", userId)
-    .where("revoked_at", "is", null);
-  if (keepId) q = q.where("id", "!=", keepId);
-  const res = await q.executeTakeFirst();
-  return Number(res.numUpdatedRows);
 }
 
 /**

@@ -11,8 +11,7 @@ import { requireRecentAuth } from "../auth/sudo.ts";
 import { revokeAllUserTokens } from "../auth/user-token-service.ts";
 import { removePasskeysExcept } from "../mfa/passkeys.ts";
 import { hasSecondFactor, mfaOf, mfaRequiredFor } from "../mfa/status.ts";
-import { endSessionsOf } from "../passwords/service.ts";
-import type { Session } from "./service.ts";
+import { endSessionsOf, type Session } from "./service.ts";
 
 const Everywhere = v.strictObject({
   keep_passkeys: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(100))), v.maxLength(100)), []),
