@@ -38,7 +38,11 @@ export async function imageInfo(bytes: Uint8Array): Promise<ImageInfo | null> {
     const pageHeight = m.pageHeight ?? m.height;
     // Every frame decoded to the end: the header alone says nothing of a file cut short, which would be accepted
     // here and fail only at publish. A truncated or corrupt image throws, and is refused as unreadable.
-    const stats = await sharp(bytes, { animated: true, limitInputPixels: false, failOn: "truncated" }).stats();
+    const stats = await sharp(bytes, {
+      animated: true,
+      limitInputPixels: false,
+      failOn: "truncated",
+    }).stats();
     // An alpha channel that is everywhere opaque loses nothing as JPEG; only real transparency counts.
     const transparent = !!m.hasAlpha && !stats.isOpaque;
     return {
