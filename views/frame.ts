@@ -32,6 +32,11 @@ export type FieldErrors = Record<string, string>;
 export const FLASH: Record<string, { kind: "ok" | "error"; text: string }> = {
   signed_out: { kind: "ok", text: "You are signed out." },
   session_revoked: { kind: "ok", text: "The session is signed out." },
+  invitation_accepted: { kind: "ok", text: "You joined the org. Welcome!" },
+  signed_out_everywhere: {
+    kind: "ok",
+    text: "Every other browser and command line is signed out; passkeys you did not keep are removed.",
+  },
   org_switched: { kind: "ok", text: "Switched org." },
   mode_test: { kind: "ok", text: "Switched to test mode." },
   mode_live: { kind: "ok", text: "Switched to live mode." },

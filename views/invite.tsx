@@ -1,5 +1,6 @@
-// /invite/<token>: accept an invitation. With no account for the address, choose a password; with one, sign in
-// as it first, then accept.
+// /invite/<token>: accept an invitation. Signed in as the invited address: join. Not signed in: sign in if the
+// address has an account, or have a link mailed to the address to make one; the page says the same for every
+// address. /invite/<token>/p/<proof> (the mailed link): choose a password (no account yet) or sign in.
 import type { FieldErrors, Frame } from "./frame.ts";
 import { Layout } from "./layout.tsx";
 import { Csrf, Field, FormError } from "./parts.tsx";
@@ -8,20 +9,48 @@ export interface InvitationView {
   org: { id: string; name: string };
   email: string;
   role: string;
-  account_exists: boolean;
+  step: "join" | "other_account" | "prove" | "sign_in" | "create";
+  signed_in_as: string | null;
+}
+
+function CreateForm(props: { f: Frame; action: string; org: string; errors?: FieldErrors }) {
+  return (
+    <form method="post" action={props.action} class="card" id="invite-accept-form">
+      <Csrf token={props.f.csrf} />
+      <Field
+        name="name"
+        label="Your name (optional)"
+        autocomplete="name"
+        errors={props.errors}
+        maxlength={100}
+      />
+      <Field
+        name="password"
+        label="Choose a password"
+        type="password"
+        autocomplete="new-password"
+        hint="At least 10 characters."
+        errors={props.errors}
+        required
+      />
+      <button type="submit" class="primary">
+        Create the account and join {props.org}
+      </button>
+    </form>
+  );
 }
 
 export function InvitePage(props: {
   f: Frame;
   token: string;
+  /** The mailed proof, when the page was opened from the mail. */
+  proof: string | null;
   inv: InvitationView;
-  /** The signed-in person's email, when someone is signed in. */
-  signedInAs: string | null;
   errors?: FieldErrors;
 }) {
   const { inv } = props;
-  const action = `/invite/${props.token}`;
-  const mine = props.signedInAs === inv.email;
+  const base = `/invite/${props.token}`;
+  const action = props.proof ? `${base}/p/${props.proof}` : base;
   return (
     <Layout f={props.f}>
       <div class="narrow">
@@ -34,77 +63,61 @@ export function InvitePage(props: {
           </p>
         </div>
         <FormError errors={props.errors} shown={["password", "name"]} />
-        {inv.account_exists ? (
-          mine ? (
-            <form method="post" action={action} class="card" id="invite-accept-form">
-              <Csrf token={props.f.csrf} />
-              <button type="submit" class="primary">
-                Join {inv.org.name}
-              </button>
-            </form>
-          ) : (
-            <div class="card" id="invite-signin">
-              <p>
-                {props.signedInAs
-                  ? `You are signed in as ${props.signedInAs}. Sign out, then sign in as ${inv.email} and open this link again.`
-                  : `${inv.email} already has an account: sign in, then open this link again.`}
-              </p>
-              {props.signedInAs ? null : (
-                <p>
-                  <a href="/signin">Sign in</a>
-                </p>
-              )}
-            </div>
-          )
-        ) : props.signedInAs ? (
+        {inv.step === "join" ? (
+          <form method="post" action={base} class="card" id="invite-accept-form">
+            <Csrf token={props.f.csrf} />
+            <button type="submit" class="primary">
+              Join {inv.org.name}
+            </button>
+          </form>
+        ) : inv.step === "other_account" ? (
           <div class="card" id="invite-signout">
             <p>
-              You are signed in as {props.signedInAs}. To join with a new account for {inv.email}, sign out
-              and open this link again.
+              You are signed in as {inv.signed_in_as}. This invitation is for {inv.email}: sign out, then open
+              this link again.
+            </p>
+          </div>
+        ) : inv.step === "create" ? (
+          <CreateForm f={props.f} action={action} org={inv.org.name} errors={props.errors} />
+        ) : inv.step === "sign_in" ? (
+          <div class="card" id="invite-signin">
+            <p>{inv.email} has an account: sign in as it, then open the invitation link again to join.</p>
+            <p>
+              <a href="/signin">Sign in</a>
             </p>
           </div>
         ) : (
-          <form method="post" action={action} class="card" id="invite-accept-form">
-            <Csrf token={props.f.csrf} />
-            <Field
-              name="name"
-              label="Your name (optional)"
-              autocomplete="name"
-              errors={props.errors}
-              maxlength={100}
-            />
-            <Field
-              name="password"
-              label="Choose a password"
-              type="password"
-              autocomplete="new-password"
-              hint="At least 10 characters."
-              errors={props.errors}
-              required
-            />
-            <button type="submit" class="primary">
-              Create the account and join
-            </button>
-          </form>
+          <>
+            <div class="card" id="invite-signin">
+              <p>
+                If you have an account with {inv.email}, <a href="/signin">sign in</a>, then open this link
+                again to join.
+              </p>
+            </div>
+            <form method="post" action={`${base}/confirm`} class="card" id="invite-prove-form">
+              <Csrf token={props.f.csrf} />
+              <p>
+                New here? We email {inv.email} a link to confirm the address is yours; from it you choose a
+                password and join.
+              </p>
+              <button type="submit" class="primary">
+                Email me the link
+              </button>
+            </form>
+          </>
         )}
       </div>
     </Layout>
   );
 }
 
-export function InviteDonePage(props: { f: Frame; org: string; created: boolean }) {
+export function InviteSentPage(props: { f: Frame; email: string }) {
   return (
     <Layout f={props.f}>
-      <div class="narrow card" id="invite-done">
+      <div class="narrow card" id="invite-sent">
         <p>
-          You joined <strong>{props.org}</strong>.{" "}
-          {props.created ? (
-            <>
-              Your account is ready: <a href="/signin">sign in</a>.
-            </>
-          ) : (
-            <a href="/home">Go to the dashboard</a>
-          )}
+          We sent a link to <strong>{props.email}</strong>. Open it from that mailbox to go on. It may take a
+          minute; look in the spam folder too.
         </p>
       </div>
     </Layout>

@@ -33,7 +33,48 @@ export function ResetRequestPage(props: { f: Frame; sent?: boolean; email?: stri
   );
 }
 
-export function ResetPasswordPage(props: { f: Frame; token: string; email: string; errors?: FieldErrors }) {
+export interface PasskeyChoice {
+  id: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** Each passkey with a box to keep it; none is ticked: a passkey stays only when the person says it is theirs. */
+export function KeepPasskeys(props: { passkeys: PasskeyChoice[]; kept?: string[] }) {
+  if (!props.passkeys.length) return null;
+  return (
+    <fieldset id="keep-passkeys">
+      <legend>Passkeys</legend>
+      <p class="hint">
+        A passkey signs in to this account without the password. Tick the passkeys that are yours; every other
+        one is removed.
+      </p>
+      {props.passkeys.map((p) => (
+        <label>
+          <input
+            type="checkbox"
+            name="keep_passkey"
+            value={p.id}
+            checked={props.kept?.includes(p.id) ?? false}
+            id={`keep-${p.id}`}
+          />{" "}
+          Keep <strong>{p.name}</strong> (added {p.created_at.slice(0, 10)}
+          {p.last_used_at ? `, last used ${p.last_used_at.slice(0, 10)}` : ", never used"})
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+export function ResetPasswordPage(props: {
+  f: Frame;
+  token: string;
+  email: string;
+  passkeys: PasskeyChoice[];
+  kept?: string[];
+  errors?: FieldErrors;
+}) {
   return (
     <Layout f={props.f}>
       <div class="narrow">
@@ -41,8 +82,8 @@ export function ResetPasswordPage(props: { f: Frame; token: string; email: strin
           <Csrf token={props.f.csrf} />
           <FormError errors={props.errors} shown={["password"]} />
           <p>
-            A new password for <strong>{props.email}</strong>. Every command-line sign-in of this account will
-            be signed out.
+            A new password for <strong>{props.email}</strong>. Every browser and command-line sign-in of this
+            account will be signed out.
           </p>
           <input type="hidden" name="username" value={props.email} autocomplete="username" />
           <Field
@@ -54,6 +95,7 @@ export function ResetPasswordPage(props: { f: Frame; token: string; email: strin
             errors={props.errors}
             required
           />
+          <KeepPasskeys passkeys={props.passkeys} kept={props.kept} />
           <button type="submit" class="primary">
             Set the password
           </button>

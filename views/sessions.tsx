@@ -2,9 +2,10 @@
 // plain form works without script).
 
 import { agentLabel } from "./agent.ts";
-import type { Frame } from "./frame.ts";
+import type { FieldErrors, Frame } from "./frame.ts";
 import { Layout } from "./layout.tsx";
-import { ActionTable, Csrf, when } from "./parts.tsx";
+import { ActionTable, Csrf, Field, FormError, Section, when } from "./parts.tsx";
+import { KeepPasskeys, type PasskeyChoice } from "./reset.tsx";
 
 export interface SessionRow {
   id: string;
@@ -49,7 +50,14 @@ export function SessionRowView(props: { s: SessionRow; csrf: string }) {
   );
 }
 
-export function SessionsPage(props: { f: Frame; sessions: SessionRow[] }) {
+export function SessionsPage(props: {
+  f: Frame;
+  sessions: SessionRow[];
+  passkeys: PasskeyChoice[];
+  kept?: string[];
+  sudo: boolean;
+  errors?: FieldErrors;
+}) {
   return (
     <Layout f={props.f}>
       <p>Browsers signed in as you. Signing one out ends it at its next request.</p>
@@ -58,6 +66,30 @@ export function SessionsPage(props: { f: Frame; sessions: SessionRow[] }) {
           <SessionRowView s={s} csrf={props.f.csrf} />
         ))}
       </ActionTable>
+      <Section title="Sign out everywhere" id="everywhere">
+        <form method="post" action="/account/sessions/everywhere" class="card" id="everywhere-form">
+          <Csrf token={props.f.csrf} />
+          <FormError errors={props.errors} shown={["password"]} />
+          <p>
+            Signs out every other browser and every command line signed in as you. Use it when you think
+            someone else got in.
+          </p>
+          <KeepPasskeys passkeys={props.passkeys} kept={props.kept} />
+          {props.sudo ? (
+            <Field
+              name="password"
+              label="Your password"
+              type="password"
+              autocomplete="current-password"
+              errors={props.errors}
+              required
+            />
+          ) : null}
+          <button type="submit" class="danger">
+            Sign out everywhere else
+          </button>
+        </form>
+      </Section>
     </Layout>
   );
 }

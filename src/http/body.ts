@@ -56,30 +56,7 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** Reads at most 1 MiB of body as UTF-8 text. */
 export async function readBody(request: Request): Promise<string> {
-  const length = request.headers.get("content-length");
-  const declared = Number(length ?? "0");
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  if (length !== null && Number.isSafeInteger(declared) && declared >= 0) return readDeclared(request);
-  if (!request.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_BODY_BYTES) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  } catch (e) {
-    if (e instanceof ServiceError) throw e;
-    throw badRequest("body_unreadable", "The request body could not be read.");
-  }
-  return utf8(Buffer.concat(chunks));
+  return utf8(await readBoundedBytes(request, MAX_BODY_BYTES, tooLarge));
 }
 
 const tooLarge = () => badRequest("body_too_large", "The request body is over 1 MiB.");
@@ -93,19 +70,56 @@ function utf8(bytes: ArrayBuffer | Uint8Array): string {
 }
 
 /**
- * A body of declared length (at most 1 MiB, checked by the caller) read whole by the runtime: HTTP framing ends
+ * Reads a body of at most `max` bytes, bounded while it is read: a declared length over `max` is refused before a
+ * byte is read, and a body without one (chunked) is read through a stream reader that stops, and cancels the
+ * rest, as soon as it passes `max`. Shared by /v1 and the dashboard, so no route holds more than its limit.
+ */
+export async function readBoundedBytes(
+  request: Request,
+  max: number,
+  over: () => ServiceError,
+): Promise<Uint8Array> {
+  const length = request.headers.get("content-length");
+  const declared = Number(length ?? "0");
+  if (declared > max) throw over();
+  if (length !== null && Number.isSafeInteger(declared) && declared >= 0)
+    return readDeclared(request, max, over);
+  if (!request.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > max) {
+        await reader.cancel().catch(() => {});
+        throw over();
+      }
+      chunks.push(value);
+    }
+  } catch (e) {
+    if (e instanceof ServiceError) throw e;
+    throw badRequest("body_unreadable", "The request body could not be read.");
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A body of declared length (at most `max`, checked by the caller) read whole by the runtime: HTTP framing ends
  * the body at that length, and reading it through a stream reader cost tens of µs of CPU a request. The size is
  * checked again because an in-process Request may carry more than it declares.
  */
-async function readDeclared(request: Request): Promise<string> {
+async function readDeclared(request: Request, max: number, over: () => ServiceError): Promise<Uint8Array> {
   let bytes: ArrayBuffer;
   try {
     bytes = await request.arrayBuffer();
   } catch {
     throw badRequest("body_unreadable", "The request body could not be read.");
   }
-  if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
-  return utf8(bytes);
+  if (bytes.byteLength > max) throw over();
+  return new Uint8Array(bytes);
 }
 
 function parseJson(raw: string): unknown {

@@ -7,6 +7,16 @@ import { ServiceError } from "../lib/errors.ts";
 import { isId, newId } from "../lib/ids.ts";
 import { asServiceError, problemResponse, SECURITY_HEADERS } from "./respond.ts";
 
+const EXTENSIONS: Record<string, string> = {
+  "image/jpeg": "jpg",
+  "image/png": "png",
+  "image/gif": "gif",
+  "image/webp": "webp",
+  "video/mp4": "mp4",
+  "video/quicktime": "mov",
+};
+const extensionOf = (type: string) => EXTENSIONS[type] ?? "bin";
+
 const missing = () => new ServiceError(404, "resource_missing", "No such media link, or it has expired.");
 
 export async function mediaContent(app: App, id: string, request: Request): Promise<Response> {
@@ -23,6 +33,10 @@ export async function mediaContent(app: App, id: string, request: Request): Prom
         "Content-Type": row.type,
         "Content-Length": String(row.size),
         "Cache-Control": "private, max-age=3600",
+        // The bytes are a tenant's upload served from our origin: a browser opening the link runs nothing in it
+        // (sandbox: no script, a unique origin) and saves it rather than rendering it as a page of ours.
+        "Content-Security-Policy": "sandbox; default-src 'none'",
+        "Content-Disposition": `attachment; filename="${id}.${extensionOf(row.type)}"`,
         "Request-Id": requestId,
         ...SECURITY_HEADERS,
       },

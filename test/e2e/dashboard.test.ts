@@ -207,6 +207,69 @@ describeEachDialect("dashboard in Chromium", (dialect) => {
     await context.close();
   });
 
+  test("an intruder's passkey does not outlive the password reset meant to lock them out", async () => {
+    const admin = await bootstrapped(svc, "Reset Passkey Org", "Reset Passkey Brand");
+    // The intruder has the password, signs in and adds a passkey of their own (a virtual authenticator).
+    const intruder = await person(browser, svc);
+    const cdp = await intruder.context.newCDPSession(intruder.page);
+    await cdp.send("WebAuthn.enable");
+    await cdp.send("WebAuthn.addVirtualAuthenticator", {
+      options: {
+        protocol: "ctap2",
+        transport: "internal",
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    await signIn(intruder.page, admin.email, admin.password);
+    await intruder.page.goto("/account/security");
+    await intruder.page.getByLabel("Name for a new passkey").fill("not yours");
+    await intruder.page.getByRole("button", { name: "Add a passkey" }).click();
+    await intruder.page.locator("#flash").waitFor();
+    await intruder.page.getByRole("button", { name: /^Sign out/ }).click();
+    await intruder.page.waitForURL("**/signin");
+    // The passkey signs in alone.
+    await intruder.page.getByRole("button", { name: "Sign in with a passkey" }).click();
+    await intruder.page.waitForURL("**/home");
+
+    // The owner resets the password through the mailed link; the page asks about the passkey, unticked.
+    const owner = await person(browser, svc);
+    await owner.page.goto("/reset");
+    await owner.page.getByLabel("Email").fill(admin.email);
+    await owner.page.getByRole("button", { name: "Email me a reset link" }).click();
+    await owner.page.waitForSelector("#reset-sent");
+    const mail = await smtp.waitFor(admin.email, /Reset your svc password/);
+    const link = new RegExp(`${svc.url}(/reset/[0-9A-Za-z]+)`).exec(mail.text)![1]!;
+    await owner.page.goto(link);
+    expect(await owner.page.locator("#keep-passkeys").innerText()).toContain("not yours");
+    expect(await owner.page.locator('#keep-passkeys input[type="checkbox"]').isChecked()).toBe(false);
+    await owner.page.getByLabel("New password").fill("the owner's new passphrase");
+    await shot(owner.page, `reset-passkeys-${dialect}`);
+    await owner.page.getByRole("button", { name: "Set the password" }).click();
+    await owner.page.waitForURL("**/signin");
+
+    // The intruder's session is over, and their passkey no longer signs in.
+    await intruder.page.goto("/home");
+    await intruder.page.waitForURL("**/signin");
+    await intruder.page.getByRole("button", { name: "Sign in with a passkey" }).click();
+    // (A locator, not waitForFunction: the page's CSP forbids the eval that takes.)
+    await intruder.page.locator("#passkey-error").filter({ hasText: /\S/ }).waitFor();
+    expect(await text(intruder.page, "#passkey-error")).toContain("not accepted");
+    expect(new URL(intruder.page.url()).pathname).toBe("/signin");
+    const user = await svc.t.app.db
+      .selectFrom("users")
+      .select("id")
+      .where("email", "=", admin.email)
+      .executeTakeFirstOrThrow();
+    expect(
+      await svc.t.app.db.selectFrom("passkeys").select("id").where("user_id", "=", user.id).execute(),
+    ).toEqual([]);
+    await intruder.context.close();
+    await owner.context.close();
+  });
+
   test("a cross-site form post and another session's CSRF token are refused", async () => {
     const admin = await bootstrapped(svc, "Csrf Org", "Csrf Brand");
     const victim = await person(browser, svc);

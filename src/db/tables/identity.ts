@@ -49,6 +49,9 @@ export interface InvitationsTable {
   accepted_by: string | null;
   revoked_at: number | null;
   created_at: number;
+  /** SHA-256 of the address proof mailed to the invited address; null until one is mailed. */
+  proof_hash: string | null;
+  proof_sent_at: number | null;
 }
 
 export type MailStatus = "pending" | "sent" | "failed";

@@ -36,9 +36,15 @@ export async function imageInfo(bytes: Uint8Array): Promise<ImageInfo | null> {
     if (!m.width || !m.height) return null;
     const turned = (m.orientation ?? 1) >= 5;
     const pageHeight = m.pageHeight ?? m.height;
+    // Every frame decoded to the end: the header alone says nothing of a file cut short, which would be accepted
+    // here and fail only at publish. A truncated or corrupt image throws, and is refused as unreadable.
+    const stats = await sharp(bytes, {
+      animated: true,
+      limitInputPixels: false,
+      failOn: "truncated",
+    }).stats();
     // An alpha channel that is everywhere opaque loses nothing as JPEG; only real transparency counts.
-    let transparent = false;
-    if (m.hasAlpha) transparent = !(await sharp(bytes, { limitInputPixels: false }).stats()).isOpaque;
+    const transparent = !!m.hasAlpha && !stats.isOpaque;
     return {
       width: turned ? pageHeight : m.width,
       height: turned ? m.width : pageHeight,

@@ -101,8 +101,8 @@ async function revoke(w: Web) {
 }
 
 export const apiKeyRoutes: WebRoute[] = [
-  { method: "GET", path: "/api-keys", access: "member", handler: (w) => page(w) },
-  { method: "POST", path: "/api-keys", access: "member", handler: create, orgWrite: true },
-  { method: "POST", path: "/api-keys/:id/roll", access: "member", handler: roll, orgWrite: true },
-  { method: "POST", path: "/api-keys/:id/revoke", access: "member", handler: revoke, orgWrite: true },
+  { method: "GET", path: "/api-keys", access: "member", org: "read", handler: (w) => page(w) },
+  { method: "POST", path: "/api-keys", access: "member", org: "write", handler: create },
+  { method: "POST", path: "/api-keys/:id/roll", access: "member", org: "write", handler: roll },
+  { method: "POST", path: "/api-keys/:id/revoke", access: "member", org: "write", handler: revoke },
 ];

@@ -55,6 +55,7 @@ async function create(w: Web) {
 }
 
 export const cliKeyRoutes: WebRoute[] = [
-  { method: "GET", path: "/cli", access: "member", handler: page },
-  { method: "POST", path: "/cli", access: "member", handler: create },
+  // The page exists only to mint an org key: it is a write, shown only while the org is active.
+  { method: "GET", path: "/cli", access: "member", org: "write", handler: page },
+  { method: "POST", path: "/cli", access: "member", org: "write", handler: create },
 ];

@@ -83,9 +83,11 @@ async function deny(w: Web) {
   }
 }
 
+// The token a CLI gets is the person's, not the org's: every request it makes is checked against the status
+// of the org it names, so approving one changes nothing in this org.
 export const deviceRoutes: WebRoute[] = [
-  { method: "GET", path: "/device", access: "member", handler: codePage },
-  { method: "POST", path: "/device", access: "member", handler: lookup },
-  { method: "POST", path: "/device/approve", access: "member", handler: approve },
-  { method: "POST", path: "/device/deny", access: "member", handler: deny },
+  { method: "GET", path: "/device", access: "member", org: "none", handler: codePage },
+  { method: "POST", path: "/device", access: "member", org: "none", handler: lookup },
+  { method: "POST", path: "/device/approve", access: "member", org: "none", handler: approve },
+  { method: "POST", path: "/device/deny", access: "member", org: "none", handler: deny },
 ];

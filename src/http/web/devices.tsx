@@ -17,6 +17,6 @@ async function revoke(w: Web) {
 }
 
 export const deviceListRoutes: WebRoute[] = [
-  { method: "GET", path: "/account/devices", access: "member", handler: page },
-  { method: "POST", path: "/account/devices/:id/revoke", access: "member", handler: revoke },
+  { method: "GET", path: "/account/devices", access: "member", org: "none", handler: page },
+  { method: "POST", path: "/account/devices/:id/revoke", access: "member", org: "none", handler: revoke },
 ];

@@ -6,7 +6,9 @@ import { ErrorPage } from "../../../views/error.tsx";
 import type { App } from "../../app/context.ts";
 import { orgStatusError } from "../../domain/identity/auth/authenticate.ts";
 import { startAnonymousSession } from "../../domain/identity/sessions/service.ts";
+import { orgWriteRefusal } from "../../domain/orgs/status.ts";
 import { ServiceError } from "../../lib/errors.ts";
+import { newId } from "../../lib/ids.ts";
 import { apiKeyRoutes } from "./api-keys.tsx";
 import { cliKeyRoutes } from "./cli-key.tsx";
 import { deviceRoutes } from "./device.tsx";
@@ -18,6 +20,7 @@ import { orgPageRoutes } from "./org.tsx";
 import {
   checkCsrf,
   frame,
+  pageHeaders,
   redirect,
   render,
   setFlash,
@@ -73,6 +76,15 @@ function home(w: Web): string {
   }
 }
 
+/** The org status's answer to a route (route.ts OrgUse): null when it may run. */
+export function orgRefusal(w: Web, route: WebRoute): ServiceError | null {
+  const org = w.member?.org;
+  const use = route.org ?? "none";
+  if (!org || use === "none" || org.status === "active") return null;
+  if (use === "write") return orgWriteRefusal(org.status, org.status_note);
+  return orgStatusError(org.status, org.status_note);
+}
+
 async function run(w: Web, route: WebRoute): Promise<Response> {
   if (route.method === "POST") {
     const bad = checkCsrf(w);
@@ -85,17 +97,8 @@ async function run(w: Web, route: WebRoute): Promise<Response> {
     else if (!w.session || w.session.stage === "anonymous") setFlash(w, "session_expired");
     return redirect(w, home(w));
   }
-  const org = w.member?.org;
-  if (route.orgWrite && org && org.status !== "active") {
-    throw (
-      orgStatusError(org.status, org.status_note) ??
-      new ServiceError(
-        403,
-        "org_read_only",
-        `This org is read-only.${org.status_note ? ` ${org.status_note}` : ""}`,
-      )
-    );
-  }
+  const refusal = orgRefusal(w, route);
+  if (refusal) throw refusal;
   return route.handler(w);
 }
 
@@ -111,9 +114,14 @@ export async function handleWeb(
     w = await webContext(app, request, params, peer);
   } catch (e) {
     if (!(e instanceof ServiceError)) throw e;
-    return new Response(e.message, {
+    // Refused before there is a page to frame it (a body too large or unreadable): plain text, but with every
+    // header a dashboard answer carries. The connection closes: the rest of an oversized body is never read.
+    return new Response(`${e.message}\n`, {
       status: e.status,
-      headers: { "Content-Type": "text/plain; charset=utf-8" },
+      headers: pageHeaders(newId("req"), {
+        "Content-Type": "text/plain; charset=utf-8",
+        ...(e.status === 413 ? { Connection: "close" } : {}),
+      }),
     });
   }
   try {

@@ -90,13 +90,15 @@ async function confirm(w: Web) {
 }
 
 export const memberPageRoutes: WebRoute[] = [
-  { method: "GET", path: "/members", access: "member", handler: (w) => page(w) },
-  { method: "POST", path: "/members/invite", access: "member", handler: invite },
-  { method: "POST", path: "/members/confirm", access: "member", handler: confirm },
+  { method: "GET", path: "/members", access: "member", org: "read", handler: (w) => page(w) },
+  { method: "POST", path: "/members/invite", access: "member", org: "write", handler: invite },
+  // Confirming the password only renews the session's sudo mode.
+  { method: "POST", path: "/members/confirm", access: "member", org: "none", handler: confirm },
   {
     method: "POST",
     path: "/members/:id/role",
     access: "member",
+    org: "write",
     handler: (w) =>
       change(
         w,
@@ -115,6 +117,7 @@ export const memberPageRoutes: WebRoute[] = [
     method: "POST",
     path: "/members/:id/remove",
     access: "member",
+    org: "write",
     handler: (w) =>
       change(w, () => deleteMember(w.app, w.member!.actor, w.params.id ?? "", sudo(w)), "member_removed"),
   },
@@ -122,6 +125,7 @@ export const memberPageRoutes: WebRoute[] = [
     method: "POST",
     path: "/members/invitations/:id/revoke",
     access: "member",
+    org: "write",
     handler: (w) =>
       change(
         w,

@@ -16,18 +16,11 @@ async function page(w: Web, extra: Extra = {}, status = 200) {
   const m = w.member!;
   const org = await getOrg(w.app, m.actor);
   const owner = m.org.role === "owner";
-  // A suspended org's members see only the notice (the frame shows it, with the Billing link for owners).
-  const suspended = org.status === "suspended";
+  // A suspended org never gets here: the route is a read, so its members see only the notice (index.tsx).
   const changeable = owner && org.status === "active";
   return render(
     w,
-    <OrgPage
-      f={frame(w, "Org", "org")}
-      org={suspended ? { ...org, usage: undefined } : org}
-      canRename={changeable}
-      canDelete={changeable}
-      {...extra}
-    />,
+    <OrgPage f={frame(w, "Org", "org")} org={org} canRename={changeable} canDelete={changeable} {...extra} />,
     status,
   );
 }
@@ -74,10 +67,11 @@ async function deleted(w: Web) {
 }
 
 export const orgPageRoutes: WebRoute[] = [
-  { method: "GET", path: "/org", access: "member", handler: (w) => page(w) },
-  { method: "POST", path: "/org/name", access: "member", handler: rename, orgWrite: true },
-  { method: "GET", path: "/org/billing", access: "member", handler: billing },
-  { method: "POST", path: "/org/delete", access: "member", handler: remove, orgWrite: true },
+  { method: "GET", path: "/org", access: "member", org: "read", handler: (w) => page(w) },
+  { method: "POST", path: "/org/name", access: "member", org: "write", handler: rename },
+  // Owners follow the billing hand-off even while suspended (interface.md); the handler checks the role.
+  { method: "GET", path: "/org/billing", access: "member", org: "none", handler: billing },
+  { method: "POST", path: "/org/delete", access: "member", org: "write", handler: remove },
   // Reached after the deletion, when the person may be in no org any more.
   { method: "GET", path: "/org/deleted", access: "guest", handler: deleted },
 ];

@@ -13,6 +13,7 @@ import {
 } from "../../domain/identity/sessions/service.ts";
 import { ServiceError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
+import { readBoundedBytes } from "../body.ts";
 import { SECURITY_HEADERS } from "../respond.ts";
 
 /** No inline script or style anywhere: scripts and styles are files from svc itself. */
@@ -27,9 +28,14 @@ export const CSP = [
   "base-uri 'none'",
 ].join("; ");
 
-/** No dashboard form comes near this; a bigger body is refused before it is read. */
+/**
+ * No dashboard form or JSON step comes near this: every body on every dashboard route is read through a reader
+ * that stops here (../body.ts), so a huge or endless body costs at most this much memory before it is refused.
+ */
 export const MAX_FORM_BYTES = 64 * 1024;
 const tooLarge = () => new ServiceError(413, "body_too_large", "That form is too large to send.");
+const unreadable = () =>
+  new ServiceError(400, "body_unreadable", "The form could not be read; reload the page and try again.");
 
 export interface Web {
   app: App;
@@ -94,21 +100,17 @@ export async function webContext(
   peer: string | null,
 ): Promise<Web> {
   const url = new URL(request.url);
+  let form = new URLSearchParams();
+  // The body first: an oversized one is refused before anything else is done for it.
+  if (request.body && request.method !== "GET" && request.method !== "HEAD") {
+    const bytes = await readBoundedBytes(request, MAX_FORM_BYTES, tooLarge);
+    // Handlers that read the body themselves (the passkey JSON steps) get this bounded copy, never the socket.
+    request = new Request(request.url, { method: request.method, headers: request.headers, body: bytes });
+    if (request.method === "POST") form = await formOf(request.headers.get("content-type") ?? "", bytes);
+  }
   const cookies = readCookies(request.headers.get("cookie"));
   const session = await loadSession(app, cookies.get(cookieName(app)));
   const requestId = newId("req");
-  let form = new URLSearchParams();
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_FORM_BYTES) throw tooLarge();
-  if (request.method === "POST") {
-    const type = request.headers.get("content-type") ?? "";
-    if (type.startsWith("application/x-www-form-urlencoded")) {
-      const text = await request.text();
-      if (text.length > MAX_FORM_BYTES) throw tooLarge();
-      form = new URLSearchParams(text);
-    } else if (type.startsWith("multipart/form-data")) {
-      for (const [k, v] of (await request.formData()).entries()) if (typeof v === "string") form.append(k, v);
-    }
-  }
   const flash = cookies.get("svc_flash") ?? null;
   const w: Web = {
     app,
@@ -126,6 +128,23 @@ export async function webContext(
   if (flash) w.cookies.push(cookieLine(app, "svc_flash", "", 0));
   if (session?.stage === "active") w.member = await sessionMember(app, session, requestId);
   return w;
+}
+
+/** The string fields of an urlencoded or multipart form; a malformed (say, truncated) multipart body is a 400. */
+async function formOf(type: string, bytes: Uint8Array): Promise<URLSearchParams> {
+  const form = new URLSearchParams();
+  if (type.startsWith("application/x-www-form-urlencoded"))
+    return new URLSearchParams(new TextDecoder().decode(bytes));
+  if (type.startsWith("multipart/form-data")) {
+    let parsed: Awaited<ReturnType<Response["formData"]>>;
+    try {
+      parsed = await new Response(bytes, { headers: { "content-type": type } }).formData();
+    } catch {
+      throw unreadable();
+    }
+    for (const [k, v] of parsed.entries()) if (typeof v === "string") form.append(k, v);
+  }
+  return form;
 }
 
 /** The origins a form may come from: the configured base URL's and the one the request was addressed to. */
@@ -183,14 +202,19 @@ export function frame(w: Web, title: string, section?: string): Frame {
   };
 }
 
-function headers(w: Web, extra: Record<string, string> = {}): Headers {
-  const h = new Headers({
+/** The headers every dashboard answer carries, with or without a session (a refused body has none yet). */
+export function pageHeaders(requestId: string, extra: Record<string, string> = {}): Headers {
+  return new Headers({
     "Cache-Control": "no-store",
     "Content-Security-Policy": CSP,
-    "Request-Id": w.requestId,
+    "Request-Id": requestId,
     ...SECURITY_HEADERS,
     ...extra,
   });
+}
+
+function headers(w: Web, extra: Record<string, string> = {}): Headers {
+  const h = pageHeaders(w.requestId, extra);
   for (const c of w.cookies) h.append("Set-Cookie", c);
   return h;
 }

@@ -41,6 +41,6 @@ async function submit(w: Web): Promise<Response> {
 }
 
 export const passwordRoutes: WebRoute[] = [
-  { method: "GET", path: "/account/password", access: "member", handler: (w) => page(w) },
-  { method: "POST", path: "/account/password", access: "member", handler: submit },
+  { method: "GET", path: "/account/password", access: "member", org: "none", handler: (w) => page(w) },
+  { method: "POST", path: "/account/password", access: "member", org: "none", handler: submit },
 ];

@@ -42,7 +42,10 @@ async function formPage(w: Web) {
   const token = w.params.token ?? "";
   try {
     const link = await checkResetLink(w.app, token);
-    return render(w, <ResetPasswordPage f={frame(w, TITLE)} token={token} email={link.email} />);
+    return render(
+      w,
+      <ResetPasswordPage f={frame(w, TITLE)} token={token} email={link.email} passkeys={link.passkeys} />,
+    );
   } catch (e) {
     if (!(e instanceof ServiceError)) throw e;
     return invalid(w, e);
@@ -52,7 +55,11 @@ async function formPage(w: Web) {
 async function reset(w: Web) {
   const token = w.params.token ?? "";
   try {
-    await resetPasswordWithLink(w.app, { token, password: w.form.get("password") ?? "" });
+    await resetPasswordWithLink(w.app, {
+      token,
+      password: w.form.get("password") ?? "",
+      keep_passkeys: w.form.getAll("keep_passkey"),
+    });
     setFlash(w, "password_reset");
     return redirect(w, "/signin");
   } catch (e) {
@@ -62,7 +69,14 @@ async function reset(w: Web) {
     if (!link) return invalid(w, e);
     return render(
       w,
-      <ResetPasswordPage f={frame(w, TITLE)} token={token} email={link.email} errors={fieldErrors(e)} />,
+      <ResetPasswordPage
+        f={frame(w, TITLE)}
+        token={token}
+        email={link.email}
+        passkeys={link.passkeys}
+        kept={w.form.getAll("keep_passkey")}
+        errors={fieldErrors(e)}
+      />,
       e.status,
     );
   }

@@ -1,4 +1,4 @@
-// What a dashboard route declares: its method and path, who may reach it, and whether it changes the org's data.
+// What a dashboard route declares: its method and path, who may reach it, and what it does with the member's org.
 import type { Web } from "./page.ts";
 
 /**
@@ -8,11 +8,23 @@ import type { Web } from "./page.ts";
  */
 export type Access = "guest" | "second_factor" | "account" | "member";
 
-export interface WebRoute {
+/**
+ * What a member route does with the org, which decides what the org's status allows (interface.md: `read_only`
+ * members read but change nothing; `suspended` members see only a notice):
+ * - write: changes the org's data, or exists only to (a form page such as /cli): refused unless the org is active;
+ * - read: shows the org's data: refused while the org is suspended (the notice is shown instead);
+ * - none: touches only the person or the session (their password, sessions, devices, which org or mode is shown,
+ *   the billing hand-off an owner follows even when suspended): allowed whatever the org's status.
+ * The wrapper (index.tsx) enforces it for every route; a member route cannot leave it out.
+ */
+export type OrgUse = "write" | "read" | "none";
+
+interface Base {
   method: "GET" | "POST";
   path: string;
-  access: Access;
   handler: (w: Web) => Promise<Response>;
-  /** Changes the org's data: refused while the org is read-only or suspended. */
-  orgWrite?: boolean;
 }
+
+export type WebRoute =
+  | (Base & { access: "member"; org: OrgUse })
+  | (Base & { access: Exclude<Access, "member">; org?: "none" });

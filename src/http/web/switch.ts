@@ -17,6 +17,6 @@ async function mode(w: Web) {
 }
 
 export const switchRoutes: WebRoute[] = [
-  { method: "POST", path: "/org", access: "member", handler: org },
-  { method: "POST", path: "/mode", access: "member", handler: mode },
+  { method: "POST", path: "/org", access: "member", org: "none", handler: org },
+  { method: "POST", path: "/mode", access: "member", org: "none", handler: mode },
 ];

@@ -2,7 +2,7 @@
 // the owner accepts, the operator invites another person, reads usage, suspends and deletes.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createOperatorKey } from "../../../src/domain/identity/auth/operator.ts";
-import { acceptInvitation } from "../../../src/domain/identity/invitations/service.ts";
+import { acceptInvitation } from "../../../src/domain/identity/invitations/accept.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
 import { describeEachDialect } from "../../helpers/db.ts";
 import { userToken } from "../../helpers/factories.ts";
@@ -63,6 +63,7 @@ describeEachDialect("operator walk", (dialect) => {
     expect((await req("GET", "/v1/operator/orgs")).body.data).toHaveLength(1);
 
     const token = made.body.owner_invitation.url.split("/").pop();
+    // The operator vouches for the first owner's address: its link makes the account without a mailed proof.
     const accepted = await acceptInvitation(t.app, { token, password: "a long enough password" });
     expect(accepted).toBeTruthy();
     const owner = await t.app.db

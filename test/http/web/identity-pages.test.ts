@@ -136,7 +136,8 @@ describeEachDialect("identity pages", (dialect) => {
     expect(inv.status).toBe(201);
     expect(inv.html).toContain("emailed to joiner@example.com");
     const mail = await smtp.waitFor("joiner@example.com", /invited to Pages Org/);
-    const url = /http:\/\/localhost:8080(\/invite\/[0-9A-Za-z]+)/.exec(mail.text)![1]!;
+    // The mailed link carries the address proof: it makes the account in one step.
+    const url = /http:\/\/localhost:8080(\/invite\/[0-9A-Za-z]+\/p\/[0-9A-Za-z]+)/.exec(mail.text)![1]!;
 
     const joiner = new TestBrowser(t);
     const page = await joiner.get(url);
@@ -146,10 +147,14 @@ describeEachDialect("identity pages", (dialect) => {
     expect(short.status).toBe(422);
     expect(short.html).toContain("at least 10 characters");
     const ok = await joiner.post(url, { password: "joiner passphrase", name: XSS });
-    expect(ok.html).toContain("You joined");
+    // Joining signs in: straight to Home, in the org joined.
+    expect([ok.status, ok.location]).toEqual([303, "/home"]);
+    const home = await joiner.follow(ok);
+    expect(home.status).toBe(200);
+    expect(home.html).toContain("You joined the org");
+    expect(home.html).toContain("Pages Org");
     expect((await joiner.get(url)).status).toBe(404);
-    await joiner.signIn("joiner@example.com", "joiner passphrase");
-    expect((await joiner.get("/home")).status).toBe(200);
+    expect((await new TestBrowser(t).signIn("joiner@example.com", "joiner passphrase")).status).toBe(200);
 
     const list = await b.get("/members");
     expect(list.html).toContain("&lt;img src=x");
@@ -198,12 +203,17 @@ describeEachDialect("identity pages", (dialect) => {
     });
     const path = new URL(inv.body.url).pathname;
     const guest = new TestBrowser(t);
-    expect((await guest.get(path)).html).toContain("already has an account");
+    // The page does not say whether the address has an account: sign in, or have a link mailed.
+    const asGuest = await guest.get(path);
+    expect(asGuest.html).toContain('id="invite-prove-form"');
+    expect(asGuest.html).not.toContain('name="password"');
     const o = new TestBrowser(t);
     await o.signIn(other.email, PASSWORD);
     const p = await o.get(path);
     expect(p.html).toContain('id="invite-accept-form"');
-    expect((await o.post(path, {})).html).toContain("You joined");
+    const joined = await o.post(path, {});
+    expect([joined.status, joined.location]).toEqual([303, "/home"]);
+    expect((await o.follow(joined)).html).toContain("You joined the org");
 
     const gone = await t.request("POST", "/v1/invitations", {
       key: owner,

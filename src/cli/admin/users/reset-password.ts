@@ -7,7 +7,7 @@ import { withAdmin } from "../context.ts";
 export const usersResetPassword: AdminCommand = {
   name: "users reset-password",
   usage:
-    "svc admin users reset-password --email EMAIL [--password-stdin]   (also signs the person out of every CLI)",
+    "svc admin users reset-password --email EMAIL [--password-stdin]   (also signs the person out everywhere and removes their passkeys)",
   async run(args, io) {
     const f = flags(args, { email: { type: "string" }, "password-stdin": { type: "boolean" } }, ["email"]);
     const password = f["password-stdin"] ? await passwordFromStdin(io) : null;
@@ -20,7 +20,9 @@ export const usersResetPassword: AdminCommand = {
         });
         return done;
       });
-      io.out(`Reset the password of ${r.user.email}; their CLI tokens are revoked.`);
+      io.out(
+        `Reset the password of ${r.user.email}; their CLI tokens are revoked, ${r.sessionsEnded} browser session(s) ended and ${r.passkeysRemoved} passkey(s) removed.`,
+      );
       if (r.password) io.out(`Password: ${r.password}  (shown once)`);
     });
   },

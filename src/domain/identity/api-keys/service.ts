@@ -295,3 +295,52 @@ export async function revokeApiKey(app: App, actor: Actor, id: string, dashboard
   credentialsChanged(app);
   return out;
 }
+
+/**
+ * Revokes, in the caller's transaction, every key a person minted in an org: the keys they made themselves (the
+ * API keys page, the /cli page) and every key descended from one of those (a key a key made, a key that rolled
+ * itself). Called when the person leaves the org, so no credential outlives the membership that granted it.
+ * Keys an admin rolled for them stay: the admin holds that secret, not the person. Returns the revoked IDs (the
+ * caller emits credentialsChanged after commit so open event streams end).
+ */
+export async function revokeKeysMintedBy(tx: Tx, app: App, actor: Actor, userId: string): Promise<string[]> {
+  const now = app.clock.now();
+  const minted = new Set<string>();
+  let frontier = (
+    await tx
+      .selectFrom("api_keys")
+      .select("id")
+      .where("org_id", "=", actor.orgId)
+      .where("created_by_user", "=", userId)
+      .execute()
+  ).map((r) => r.id);
+  while (frontier.length) {
+    for (const id of frontier) minted.add(id);
+    const children = await tx
+      .selectFrom("api_keys")
+      .select("id")
+      .where("org_id", "=", actor.orgId)
+      .where("created_by_key", "in", frontier)
+      .execute();
+    frontier = children.map((r) => r.id).filter((id) => !minted.has(id));
+  }
+  if (!minted.size) return [];
+  const live = await tx
+    .selectFrom("api_keys")
+    .select(["id", "livemode"])
+    .where("id", "in", [...minted])
+    .where("revoked_at", "is", null)
+    .execute();
+  if (!live.length) return [];
+  const ids = live.map((r) => r.id);
+  await tx.updateTable("api_keys").set({ revoked_at: now }).where("id", "in", ids).execute();
+  // Each in its own mode's audit log, where the key is listed.
+  for (const k of live)
+    await audit(
+      tx,
+      app,
+      { ...actor, livemode: k.livemode === 1 },
+      { action: "api_key.revoke", target: k.id, detail: { reason: "member.remove", user: userId } },
+    );
+  return ids;
+}

@@ -1,6 +1,7 @@
 // Invitations (interface.md Members; reference §2, §4): a one-time link {base_url}/invite/<token>, valid one week,
-// shown once at creation and optionally emailed (`send_email`). Accepting creates the account with a password, or
-// adds the existing account once its person has signed in. Open invitations count toward the members limit.
+// shown once at creation and optionally emailed (`send_email`). Open invitations count toward the members limit.
+// Accepting (accept.ts) proves the address: an account is made only through a link mailed to it (proof.ts), and an
+// existing account joins once its person has signed in.
 import * as v from "valibot";
 import type { App } from "../../../app/context.ts";
 import { randomBase62, sha256hex } from "../../../crypto/hash.ts";
@@ -15,13 +16,12 @@ import { type Actor, requireScope } from "../../actor.ts";
 import { audit } from "../../audit/service.ts";
 import { assertWithinLimit } from "../../orgs/limits.ts";
 import { listParams, page } from "../../pagination.ts";
-import { type Role, scopesOfRole } from "../../scopes.ts";
 import { inTx } from "../../tx.ts";
-import { parse, rule } from "../../validate.ts";
+import { parse } from "../../validate.ts";
 import { requireOwnerChange, requirePersonCredential, type SudoOptions } from "../members/guard.ts";
-import { insertMember, role, seatsTaken } from "../members/service.ts";
-import { newPassword } from "../passwords/service.ts";
-import { createUser, email, findUserByEmail } from "../users/service.ts";
+import { role, seatsTaken } from "../members/service.ts";
+import { email } from "../users/service.ts";
+import { newProof, provenUrl } from "./proof.ts";
 
 export const INVITATION_TTL_MS = 7 * 86400_000;
 
@@ -30,20 +30,8 @@ export const InvitationCreate = v.strictObject({
   role,
   send_email: v.optional(v.boolean()),
 });
-const Accept = v.strictObject({
-  token: v.string(),
-  password: v.optional(newPassword),
-  name: v.optional(
-    v.pipe(
-      v.string(),
-      v.trim(),
-      v.minLength(1, rule("name_invalid", "Name must be 1 to 100 characters.")),
-      v.maxLength(100, rule("name_invalid", "Name must be 1 to 100 characters.")),
-    ),
-  ),
-});
 
-const hashToken = (token: string) => sha256hex(`invitation:${token}`);
+export const hashToken = (token: string) => sha256hex(`invitation:${token}`);
 export const invitationUrl = (app: App, token: string) =>
   `${app.config.baseUrl.replace(/\/$/, "")}/invite/${token}`;
 
@@ -58,7 +46,7 @@ export const presentInvitation = (i: InvitationsTable, url?: string) => ({
   created_at: iso(i.created_at),
 });
 
-const invitationInvalid = () =>
+export const invitationInvalid = () =>
   new ServiceError(
     404,
     "invitation_invalid",
@@ -127,6 +115,8 @@ export async function insertInvitation(
     accepted_by: null,
     revoked_at: null,
     created_at: now,
+    proof_hash: null,
+    proof_sent_at: null,
   };
   await tx.insertInto("invitations").values(r).execute();
   await audit(tx, app, actor, {
@@ -142,7 +132,11 @@ export async function insertInvitation(
   return { row: r, orgName: org.name, token };
 }
 
-/** Mails the link; a failure leaves the invitation standing with `emailed: false`, so the caller passes it on. */
+/**
+ * Mails the invitation to the invited address. The mailed link carries the address proof as well (proof.ts), so
+ * the person who reads it can make an account in one step; the link the admin was shown does not. A failure leaves
+ * the invitation standing with `emailed: false`, so the caller passes the link on.
+ */
 export async function mailInvitation(
   app: App,
   mailer: ReturnType<typeof requireMailer>,
@@ -151,6 +145,7 @@ export async function mailInvitation(
   url: string,
 ): Promise<void> {
   try {
+    const proof = await newProof(app, row.id);
     await mailer.send({
       to: row.email,
       ...mailView(
@@ -159,7 +154,7 @@ export async function mailInvitation(
           `You are invited to join ${orgName} as ${row.role}.`,
           "The link works once, for one week. If you did not expect this, ignore this mail.",
         ],
-        { href: url, label: "Accept the invitation" },
+        { href: provenUrl(url, proof), label: "Accept the invitation" },
       ),
     });
     await app.db.updateTable("invitations").set({ emailed: 1 }).where("id", "=", row.id).execute();
@@ -203,114 +198,5 @@ export async function revokeInvitation(app: App, actor: Actor, id: string, opts?
     await tx.updateTable("invitations").set({ revoked_at: app.clock.now() }).where("id", "=", id).execute();
     await audit(tx, app, actor, { action: "invitation.revoke", target: id, detail: { email: row.email } });
     return { id, object: "invitation" as const, deleted: true as const };
-  });
-}
-
-async function openInvitation(tx: Tx, app: App, token: unknown) {
-  if (typeof token !== "string" || token.length > 200) throw invitationInvalid();
-  const row = await tx
-    .selectFrom("invitations")
-    .innerJoin("orgs", "orgs.id", "invitations.org_id")
-    .selectAll("invitations")
-    .select(["orgs.name as org_name"])
-    .where("invitations.token_hash", "=", hashToken(token))
-    .executeTakeFirst();
-  if (!row || row.accepted_at !== null || row.revoked_at !== null || row.expires_at <= app.clock.now())
-    throw invitationInvalid();
-  return row;
-}
-
-/**
- * The accept page, before the form: which org and role, and whether the address already has an account (then
- * its person signs in first; else they choose a password).
- */
-export async function findInvitation(app: App, token: unknown) {
-  const row = await openInvitation(app.db as unknown as Tx, app, token);
-  const user = await findUserByEmail(app.db, row.email);
-  return {
-    object: "invitation" as const,
-    org: { id: row.org_id, name: row.org_name },
-    email: row.email,
-    role: row.role,
-    expires_at: iso(row.expires_at),
-    account_exists: !!user,
-  };
-}
-
-/**
- * Accepts an invitation once. With no account for the address: `password` (and optionally `name`) creates it.
- * With one: the person must be signed in as that account (`signedInUserId`).
- */
-export async function acceptInvitation(
-  app: App,
-  input: unknown,
-  ctx: { signedInUserId?: string | null } = {},
-) {
-  const b = parse(Accept, input);
-  const now = app.clock.now();
-  return inTx(app, async (tx) => {
-    const inv = await openInvitation(tx, app, b.token);
-    let user = await findUserByEmail(tx, inv.email);
-    let created = false;
-    if (user) {
-      if (ctx.signedInUserId !== user.id)
-        throw new ServiceError(
-          403,
-          "forbidden",
-          `An account with ${inv.email} exists: sign in as it to accept this invitation.`,
-        );
-    } else {
-      if (ctx.signedInUserId)
-        throw new ServiceError(
-          403,
-          "forbidden",
-          `This invitation is for ${inv.email}; sign out to accept it with a new account.`,
-        );
-      if (b.password === undefined)
-        throw new ServiceError(400, "parameter_missing", "Choose a password for the new account.", {
-          param: "password",
-        });
-      user = (await createUser(tx, app, { email: inv.email, name: b.name ?? null, password: b.password }))
-        .user;
-      created = true;
-    }
-    const taken = await tx
-      .updateTable("invitations")
-      .set({ accepted_at: now, accepted_by: user.id })
-      .where("id", "=", inv.id)
-      .where("accepted_at", "is", null)
-      .where("revoked_at", "is", null)
-      .executeTakeFirst();
-    if (Number(taken.numUpdatedRows) !== 1) throw invitationInvalid();
-    const r = inv.role as Role;
-    const joined = await insertMember(tx, app, inv.org_id, user.id, r);
-    // The new member acts in the audit row: the change is theirs, by the invitation's authority.
-    const actor: Actor = {
-      kind: "user",
-      orgId: inv.org_id,
-      livemode: false,
-      scopes: scopesOfRole(r),
-      brandId: null,
-      apiKeyId: null,
-      keyScopes: null,
-      keyExpiresAt: null,
-      userId: user.id,
-      userTokenId: null,
-      role: r,
-      operator: null,
-      requestId: "invitation",
-    };
-    await audit(tx, app, actor, {
-      action: "invitation.accept",
-      target: inv.id,
-      detail: { email: inv.email, role: r, created_account: created, already_member: !joined },
-    });
-    return {
-      object: "invitation_acceptance" as const,
-      org: { id: inv.org_id, name: inv.org_name },
-      user: { id: user.id, email: user.email },
-      role: r,
-      created_account: created,
-    };
   });
 }

@@ -12,6 +12,8 @@ import { assertWithinLimit } from "../../orgs/limits.ts";
 import { ROLES, type Role } from "../../scopes.ts";
 import { inTx } from "../../tx.ts";
 import { parse, rule } from "../../validate.ts";
+import { revokeKeysMintedBy } from "../api-keys/service.ts";
+import { credentialsChanged } from "../auth/still-valid.ts";
 import { createUser, email, findUserByEmail } from "../users/service.ts";
 import { requireOwnerChange, requirePersonCredential, type SudoOptions } from "./guard.ts";
 
@@ -195,8 +197,37 @@ async function changeRole(
   });
 }
 
+/** Withdraws the open invitations `userId` sent in the actor's org; returns how many. */
+async function withdrawInvitationsBy(tx: Tx, app: App, actor: Actor, userId: string): Promise<number> {
+  const open = await tx
+    .selectFrom("invitations")
+    .select(["id", "email"])
+    .where("org_id", "=", actor.orgId)
+    .where("invited_by", "=", userId)
+    .where("accepted_at", "is", null)
+    .where("revoked_at", "is", null)
+    .execute();
+  if (!open.length) return 0;
+  await tx
+    .updateTable("invitations")
+    .set({ revoked_at: app.clock.now() })
+    .where(
+      "id",
+      "in",
+      open.map((i) => i.id),
+    )
+    .execute();
+  for (const i of open)
+    await audit(tx, app, actor, {
+      action: "invitation.revoke",
+      target: i.id,
+      detail: { email: i.email, reason: "member.remove" },
+    });
+  return open.length;
+}
+
 async function remove(app: App, actor: Actor, find: (tx: Tx) => Promise<MemberRow>, opts?: SudoOptions) {
-  return inTx(app, async (tx) => {
+  const out = await inTx(app, async (tx) => {
     const m = await find(tx);
     if (m.role === "owner") {
       requireOwnerChange(app, actor, opts, "remove an owner");
@@ -204,9 +235,20 @@ async function remove(app: App, actor: Actor, find: (tx: Tx) => Promise<MemberRo
         throw conflict("last_owner", "An org keeps at least one owner.");
     }
     await tx.deleteFrom("members").where("org_id", "=", actor.orgId).where("user_id", "=", m.id).execute();
-    await audit(tx, app, actor, { action: "member.remove", target: m.id, detail: { email: m.email } });
+    // Leaving the org ends what the membership granted: every key the person minted here stops working, and
+    // every invitation they sent is withdrawn (a link to their own second address would let them back in).
+    const revoked = await revokeKeysMintedBy(tx, app, actor, m.id);
+    const withdrawn = await withdrawInvitationsBy(tx, app, actor, m.id);
+    await audit(tx, app, actor, {
+      action: "member.remove",
+      target: m.id,
+      detail: { email: m.email, api_keys_revoked: revoked.length, invitations_revoked: withdrawn },
+    });
     return { id: m.id, object: "member" as const, deleted: true as const };
   });
+  // Committed: open event streams of those keys (and of the person's tokens in this org) end now.
+  credentialsChanged(app);
+  return out;
 }
 
 /** POST /v1/members/{user id} {role}. */

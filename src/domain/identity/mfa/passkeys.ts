@@ -11,6 +11,7 @@ import {
 } from "@simplewebauthn/server";
 import * as v from "valibot";
 import type { App } from "../../../app/context.ts";
+import type { Db, Tx } from "../../../db/index.ts";
 import type { PasskeysTable } from "../../../db/tables/sessions.ts";
 import { iso, isoOrNull } from "../../../lib/clock.ts";
 import { conflict, notFound, ServiceError } from "../../../lib/errors.ts";
@@ -21,7 +22,7 @@ import { inTx } from "../../tx.ts";
 import { name, parse } from "../../validate.ts";
 import { requireRecentAuth } from "../auth/sudo.ts";
 import type { Session } from "../sessions/service.ts";
-import { mfaOf, mfaRequiredFor } from "./status.ts";
+import { hasSecondFactor, mfaOf, mfaRequiredFor } from "./status.ts";
 
 export function relyingParty(app: App) {
   const u = new URL(app.config.baseUrl);
@@ -229,4 +230,43 @@ export async function removePasskey(app: App, session: Session, id: string) {
     if (!mfa.totp && mfa.passkeys === 1)
       await tx.deleteFrom("recovery_codes").where("user_id", "=", userId).execute();
   });
+}
+
+/**
+ * In the caller's transaction, removes every passkey of the person but those listed in `keep` (their own IDs;
+ * anything else listed is ignored): a password reset, or signing out everywhere, asks the person which passkeys
+ * are theirs, because a passkey signs in alone and an intruder's would outlive the reset. With no second factor
+ * left the recovery codes go too (they recover a factor that no longer exists). Returns the removed IDs.
+ */
+export async function removePasskeysExcept(
+  tx: Tx,
+  app: App,
+  userId: string,
+  keep: readonly string[],
+  reason: "password_reset" | "signed_out_everywhere",
+): Promise<string[]> {
+  let q = tx.selectFrom("passkeys").select("id").where("user_id", "=", userId);
+  if (keep.length) q = q.where("id", "not in", [...keep]);
+  const gone = (await q.execute()).map((r) => r.id);
+  if (!gone.length) return [];
+  await tx.deleteFrom("passkeys").where("user_id", "=", userId).where("id", "in", gone).execute();
+  for (const id of gone)
+    await auditAccount(tx, app, userId, {
+      action: "account.passkey_removed",
+      detail: { passkey: id, reason },
+    });
+  if (!hasSecondFactor(await mfaOf(tx, userId)))
+    await tx.deleteFrom("recovery_codes").where("user_id", "=", userId).execute();
+  return gone;
+}
+
+/** The person's passkeys, for a page that asks which to keep (the reset page has no session to go by). */
+export async function passkeysOf(db: Db | Tx, userId: string) {
+  const rows = await db
+    .selectFrom("passkeys")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .orderBy("created_at")
+    .execute();
+  return rows.map(presentPasskey);
 }

@@ -16,6 +16,8 @@ import { sendAccountNoticeInTx } from "../../notifications/account.ts";
 import { inTx } from "../../tx.ts";
 import { parse, rule } from "../../validate.ts";
 import { revokeAllUserTokens } from "../auth/user-token-service.ts";
+import { passkeysOf, removePasskeysExcept } from "../mfa/passkeys.ts";
+import { endSessionsOf } from "../sessions/service.ts";
 import { email, findUserByEmail, hashPassword } from "../users/service.ts";
 
 export const RESET_LINK_TTL_MS = 30 * 60_000;
@@ -28,7 +30,12 @@ export const newPassword = v.pipe(
 );
 
 const ResetRequest = v.strictObject({ email });
-const ResetConsume = v.strictObject({ token: v.string(), password: newPassword });
+/** `keep_passkeys`: the IDs of the passkeys the person keeps; every other passkey of theirs is removed. */
+const ResetConsume = v.strictObject({
+  token: v.string(),
+  password: newPassword,
+  keep_passkeys: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(100))), v.maxLength(100)), []),
+});
 const PasswordChange = v.strictObject({ current_password: v.string(), password: newPassword });
 
 /** The page a reset link opens: {base_url}/reset/<token>. */
@@ -114,13 +121,24 @@ async function openLink(tx: Tx, app: App, token: unknown) {
   return row;
 }
 
-/** The reset page, before the form: whose password the link resets (404 reset_link_invalid when it cannot). */
+/**
+ * The reset page, before the form: whose password the link resets and the account's passkeys, so the page can ask
+ * which to keep (404 reset_link_invalid when it cannot). The link proves the address; the passkeys are its own.
+ */
 export async function checkResetLink(app: App, token: unknown) {
   const row = await openLink(app.db as unknown as Tx, app, token);
-  return { email: row.email, expires_at: new Date(row.expires_at).toISOString() };
+  return {
+    email: row.email,
+    expires_at: new Date(row.expires_at).toISOString(),
+    passkeys: await passkeysOf(app.db, row.user_id),
+  };
 }
 
-/** Sets the new password through a reset link: once; revokes every user token; notice "password reset". */
+/**
+ * Sets the new password through a reset link: once; revokes every user token, ends every dashboard session and
+ * removes every passkey not listed in `keep_passkeys` (a passkey signs in alone: one an intruder added must not
+ * outlive the reset meant to lock them out); notice "password reset".
+ */
 export async function resetPasswordWithLink(app: App, input: unknown) {
   const b = parse(ResetConsume, input);
   const hash = await hashPassword(b.password);
@@ -149,9 +167,10 @@ export async function resetPasswordWithLink(app: App, input: unknown) {
     const revoked = await revokeAllUserTokens(tx, app, row.user_id);
     // Whoever asked for a reset may have lost a signed-in browser too: every dashboard session ends.
     await endSessionsOf(tx, app, row.user_id, null);
+    const removed = await removePasskeysExcept(tx, app, row.user_id, b.keep_passkeys, "password_reset");
     await auditAccount(tx, app, row.user_id, {
       action: "account.password_reset",
-      detail: { tokens_revoked: revoked },
+      detail: { tokens_revoked: revoked, passkeys_removed: removed.length },
     });
     await sendAccountNoticeInTx(tx, app, row.user_id, "account.password_reset");
     return {
@@ -159,22 +178,11 @@ export async function resetPasswordWithLink(app: App, input: unknown) {
       user: row.user_id,
       email: row.email,
       tokens_revoked: revoked,
+      passkeys_removed: removed.length,
     };
   });
   if (mailerOf(app)) void kickMail(app);
   return out;
-}
-
-/** Ends the person's dashboard sessions still open, except `keepId` (the browser making the change). */
-async function endSessionsOf(tx: Tx, app: App, userId: string, keepId: string | null) {
-  let q = tx
-    .updateTable("web_sessions")
-    .set({ revoked_at: app.clock.now() })
-    .where("user_id", "=", userId)
-    .where("revoked_at", "is", null);
-  if (keepId) q = q.where("id", "!=", keepId);
-  const res = await q.executeTakeFirst();
-  return Number(res.numUpdatedRows);
 }
 
 /**

@@ -158,6 +158,18 @@ export async function revokeSession(app: App, session: Session, id: string) {
   if (Number(res.numUpdatedRows) === 0) throw notFound(`No session ${id}.`, "id");
 }
 
+/** Ends the person's dashboard sessions still open, except `keepId` (the browser making the change). */
+export async function endSessionsOf(tx: Tx, app: App, userId: string, keepId: string | null) {
+  let q = tx
+    .updateTable("web_sessions")
+    .set({ revoked_at: app.clock.now() })
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null);
+  if (keepId) q = q.where("id", "!=", keepId);
+  const res = await q.executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
 /** Deletes sessions that ended (expired or idle too long) more than a day ago (the sessions.prune task). */
 export async function pruneSessions(app: App): Promise<number> {
   const dayAgo = app.clock.now() - 86400_000;

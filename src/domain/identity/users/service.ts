@@ -9,6 +9,8 @@ import { newId } from "../../../lib/ids.ts";
 import { sendAccountNoticeInTx } from "../../notifications/account.ts";
 import { isUniqueViolation } from "../../tx.ts";
 import { parse, rule } from "../../validate.ts";
+import { removePasskeysExcept } from "../mfa/passkeys.ts";
+import { endSessionsOf } from "../sessions/service.ts";
 
 export const email = v.pipe(
   v.string(),
@@ -58,7 +60,11 @@ export async function createUser(
   return { user: row, password: input.password ? null : password };
 }
 
-/** Sets a new password and revokes every CLI token of the person (reference §9). */
+/**
+ * The operator's reset (`svc admin users reset-password`): sets a new password, revokes every CLI token of the
+ * person (reference §9), ends every dashboard session and removes every passkey. There is no one to ask which
+ * passkeys are theirs, and a passkey signs in alone: one an intruder added must not outlive the reset.
+ */
 export async function resetPassword(tx: Tx, app: App, address: string, password?: string | null) {
   const user = await findUserByEmail(tx, address);
   if (!user) throw notFound(`No account with ${address}.`, "email");
@@ -75,7 +81,9 @@ export async function resetPassword(tx: Tx, app: App, address: string, password?
     .where("user_id", "=", user.id)
     .where("revoked_at", "is", null)
     .execute();
+  const sessionsEnded = await endSessionsOf(tx, app, user.id, null);
+  const passkeysRemoved = (await removePasskeysExcept(tx, app, user.id, [], "password_reset")).length;
   // The person hears of it (the mail.send task sends it; this command may exit first).
   await sendAccountNoticeInTx(tx, app, user.id, "account.password_reset");
-  return { user, password: password ? null : pw };
+  return { user, password: password ? null : pw, sessionsEnded, passkeysRemoved };
 }

@@ -3,7 +3,7 @@
 // seeing the same members (members and orgs are shared by both modes).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { adminActor } from "../../../../src/domain/actor.ts";
-import { acceptInvitation, findInvitation } from "../../../../src/domain/identity/invitations/service.ts";
+import { acceptInvitation, findInvitation } from "../../../../src/domain/identity/invitations/accept.ts";
 import { deleteMember, updateMember } from "../../../../src/domain/identity/members/service.ts";
 import { updateOrg } from "../../../../src/domain/orgs/service.ts";
 import { scopesOfRole } from "../../../../src/domain/scopes.ts";
@@ -118,20 +118,30 @@ for (const dialect of dialects) {
       expect((await as(other).del(`/v1/invitations/${inv.body.id}`)).body.code).toBe("resource_missing");
 
       const token = inv.body.url.split("/").pop();
+      // The link alone (the one the admin was shown) proves nothing about the address: the page asks for proof.
       expect(await findInvitation(t.app, token)).toMatchObject({
         org: { name: "Members Org" },
         role: "editor",
-        account_exists: false,
+        step: "prove",
       });
-      const noPw = await refused(acceptInvitation(t.app, { token }));
+      const unproven = await refused(acceptInvitation(t.app, { token, password: "the admin's choice" }));
+      expect([unproven.status, unproven.code]).toEqual([403, "forbidden"]);
+      // The mailed link carries the proof.
+      const proof = new RegExp(`${inv.body.url}/p/([0-9A-Za-z]+)`).exec(mail.text)![1]!;
+      expect((await findInvitation(t.app, token, { proof })).step).toBe("create");
+      expect((await refused(acceptInvitation(t.app, { token, proof: "x".repeat(40) }))).code).toBe(
+        "forbidden",
+      );
+      const noPw = await refused(acceptInvitation(t.app, { token, proof }));
       expect(noPw.code).toBe("parameter_missing");
       const accepted = await acceptInvitation(t.app, {
         token,
+        proof,
         password: "my own passphrase",
         name: "<b>New</b>",
       });
       expect(accepted).toMatchObject({ role: "editor", created_account: true });
-      const replay = await refused(acceptInvitation(t.app, { token, password: "my own passphrase" }));
+      const replay = await refused(acceptInvitation(t.app, { token, proof, password: "my own passphrase" }));
       expect([replay.status, replay.code]).toEqual([404, "invitation_invalid"]);
 
       const members = (await as(owner).get("/v1/members")).body.data;
@@ -152,7 +162,11 @@ for (const dialect of dialects) {
       const inv = await as(owner).post("/v1/invitations", { email: b.email, role: "viewer" });
       expect(inv.body.emailed).toBe(false);
       const token = inv.body.url.split("/").pop();
-      expect((await findInvitation(t.app, token)).account_exists).toBe(true);
+      // Nothing tells the link's holder that the address has an account…
+      expect((await findInvitation(t.app, token)).step).toBe("prove");
+      // …only its own person, signed in, sees the invitation is theirs.
+      expect((await findInvitation(t.app, token, { signedInUserId: b.userId })).step).toBe("join");
+      expect((await findInvitation(t.app, token, { signedInUserId: a.userId })).step).toBe("other_account");
       expect((await refused(acceptInvitation(t.app, { token }, {}))).code).toBe("forbidden");
       expect((await refused(acceptInvitation(t.app, { token }, { signedInUserId: a.userId }))).code).toBe(
         "forbidden",
