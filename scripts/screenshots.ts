@@ -169,10 +169,12 @@ async function demoData(svc: Svc) {
     await app.db.updateTable("users").set({ name }).where("id", "=", id).execute();
   }
   await userToken(app, b.user.id, { name: "ana-macbook" });
-  return { orgId };
+  return { orgId, coffeeBsky, coffeeMasto };
 }
 
 async function save(page: Page, name: string) {
+  // A sticky part (the composer's preview) is drawn where the last scroll left it: photograph from the top.
+  await page.evaluate("window.scrollTo(0, 0)");
   let png: Buffer = await page.screenshot({ fullPage: true });
   png = await sharp(png).png({ compressionLevel: 9 }).toBuffer();
   if (png.length > MAX_BYTES) png = await sharp(png).png({ palette: true, compressionLevel: 9 }).toBuffer();
@@ -213,12 +215,19 @@ async function main() {
   });
   const browser = await launchChromium();
   try {
-    await demoData(svc);
+    const demo = await demoData(svc);
 
     // A phone signed in first, so Sessions lists two browsers.
     const phone = await window(browser, svc, "198.51.100.23", true);
     await signIn(phone.page);
     await save(phone.page, "dashboard-phone");
+    await phone.page.goto("/posts/new");
+    await phone.page.locator(`input[name="channels"][value="${demo.coffeeMasto}"]`).check();
+    await phone.page
+      .getByLabel("Text", { exact: true })
+      .fill("Latte art class on Saturday at 10:00 in the Rua das Flores shop. Six places left.");
+    await phone.page.locator(`#preview-${demo.coffeeMasto} .fit-ok`).waitFor();
+    await save(phone.page, "dashboard-composer-phone");
 
     const { page } = await window(browser, svc, "203.0.113.10");
     await page.goto("/signin");
@@ -226,6 +235,25 @@ async function main() {
     await save(page, "dashboard-signin");
     await signIn(page);
     await save(page, "dashboard-home");
+
+    // The composer: two channels of one brand, a text a little long for Bluesky; the preview shows why.
+    await page.goto("/posts/new");
+    for (const id of [demo.coffeeBsky, demo.coffeeMasto])
+      await page.locator(`input[name="channels"][value="${id}"]`).check();
+    await page
+      .getByLabel("Text", { exact: true })
+      .fill(
+        "Our autumn blend is back: cinnamon, dark chocolate and a hint of orange, roasted in small batches every " +
+          "Tuesday in Porto. Find it in every shop from Monday, or order beans online for the weekend. Bring your own " +
+          "cup and the first one is on us. Tasting notes, brewing tips and the story of the farm are on our site: " +
+          "https://northwind.example/autumn",
+      );
+    await page.locator(`#preview-${demo.coffeeBsky} .violations`).waitFor();
+    await save(page, "dashboard-composer");
+    await page.getByText("When the text is too long for a network").click();
+    await page.getByLabel("Bluesky", { exact: true }).selectOption("thread");
+    await page.locator(`#preview-${demo.coffeeBsky} .parts.thread`).waitFor();
+    await save(page, "dashboard-composer-thread");
 
     // A key made on the page: its secret is shown once, above the list.
     await page.goto("/api-keys");

@@ -58,6 +58,12 @@ export const FLASH: Record<string, { kind: "ok" | "error"; text: string }> = {
     kind: "ok",
     text: "Password changed. Every other browser and CLI signed in as you is signed out.",
   },
+  post_created: { kind: "ok", text: "Post created." },
+  post_canceled: { kind: "ok", text: "Post canceled: nothing more of it is published." },
+  post_approved: { kind: "ok", text: "Post approved: it takes its slot." },
+  post_rejected: { kind: "ok", text: "Post rejected." },
+  target_retried: { kind: "ok", text: "Queued again: it is tried once more." },
+  target_marked: { kind: "ok", text: "Marked as published." },
   no_org: {
     kind: "error",
     text: "You are signed in but not a member of any org. Ask an org's owner to invite you.",

@@ -42,6 +42,7 @@ const PAGES = [
   "/account/security",
   "/account/sessions",
   "/account/devices",
+  "/posts/new",
 ];
 
 describeEachDialect("dashboard accessibility", (dialect) => {
