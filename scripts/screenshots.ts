@@ -9,6 +9,8 @@ import * as OTPAuth from "otpauth";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import sharp from "sharp";
 import { bootstrap } from "../src/domain/bootstrap/service.ts";
+import { adapterFor } from "../src/platforms/adapter-registry.ts";
+import { startPublishWorker } from "../src/queue/publish/worker.ts";
 import { launchChromium } from "../test/e2e/browser.ts";
 import { type TestApp, testApp } from "../test/helpers/app.ts";
 import { key, member, userToken } from "../test/helpers/factories.ts";
@@ -169,7 +171,25 @@ async function demoData(svc: Svc) {
     await app.db.updateTable("users").set({ name }).where("id", "=", id).execute();
   }
   await userToken(app, b.user.id, { name: "ana-macbook" });
-  return { orgId, coffeeBsky, coffeeMasto };
+
+  // Two posts go out now through the publish worker: one is published, the other's answer never arrives (the
+  // sandbox's timeout_after_send), so it needs a person to look.
+  await api(svc, website, "POST", "/v1/posts", {
+    brand: b.brand.id,
+    channels: [coffeeBsky],
+    content: { body: "Good morning, Porto! The Rua das Flores shop opens at 7:30 today." },
+  });
+  const uncertain = await api(svc, website, "POST", "/v1/posts", {
+    brand: b.brand.id,
+    channels: [coffeeMasto, coffeeBsky],
+    content: { body: "Last call for the Saturday latte art class: two places left." },
+    metadata: { svc_simulate: "timeout_after_send" },
+  });
+  const worker = startPublishWorker(app, { adapterFor, pollMs: 50 });
+  await Bun.sleep(1500);
+  await worker.idle();
+  await worker.stop();
+  return { orgId, coffeeBsky, coffeeMasto, uncertain: uncertain.id as string };
 }
 
 async function save(page: Page, name: string) {
@@ -228,6 +248,8 @@ async function main() {
       .fill("Latte art class on Saturday at 10:00 in the Rua das Flores shop. Six places left.");
     await phone.page.locator(`#preview-${demo.coffeeMasto} .fit-ok`).waitFor();
     await save(phone.page, "dashboard-composer-phone");
+    await phone.page.goto(`/posts/${demo.uncertain}`);
+    await save(phone.page, "dashboard-post-phone");
 
     const { page } = await window(browser, svc, "203.0.113.10");
     await page.goto("/signin");
@@ -254,6 +276,11 @@ async function main() {
     await page.getByLabel("Bluesky", { exact: true }).selectOption("thread");
     await page.locator(`#preview-${demo.coffeeBsky} .parts.thread`).waitFor();
     await save(page, "dashboard-composer-thread");
+
+    await page.goto("/posts");
+    await save(page, "dashboard-posts");
+    await page.goto(`/posts/${demo.uncertain}`);
+    await save(page, "dashboard-post");
 
     // A key made on the page: its secret is shown once, above the list.
     await page.goto("/api-keys");

@@ -108,7 +108,7 @@ describeEachDialect("composer in Chromium", (dialect) => {
 
     // A double click sends the form twice; the Idempotency-Key makes it one post.
     await page.getByRole("button", { name: "Create post" }).dblclick();
-    await page.waitForURL("**/home**");
+    await page.waitForURL(/\/posts\/post_/);
     expect(await page.locator("#flash").innerText()).toBe("Post created.");
     const posts = await postsOf(svc, o.orgId);
     expect(posts.length).toBe(1);
@@ -191,7 +191,7 @@ describeEachDialect("composer in Chromium", (dialect) => {
     await page.locator(`#preview-${o.masto.id} .part-text`).waitFor();
     expect(await page.locator(`#preview-${o.masto.id} .part-text`).innerText()).toBe(MARK("post"));
     await page.getByRole("button", { name: "Create post" }).click();
-    await page.waitForURL("**/home**");
+    await page.waitForURL(/\/posts\/post_/);
     const [post] = await postsOf(svc, o.orgId);
     const got = (await svc.t.request("GET", `/v1/posts/${post!.id}`, { key: o.key })).body;
     expect(got.media.map((m: { id: string }) => m.id)).toEqual([media.body.id]);
@@ -216,7 +216,7 @@ describeEachDialect("composer in Chromium", (dialect) => {
     await p2.getByLabel("Text", { exact: true }).fill("Short enough.");
     await p2.getByLabel("Now", { exact: true }).check();
     await p2.getByRole("button", { name: "Create post" }).click();
-    await p2.waitForURL("**/home**");
+    await p2.waitForURL(/\/posts\/post_/);
     expect((await postsOf(svc, o.orgId)).length).toBe(2);
 
     // Read-only: the button is disabled, and a form sent anyway is refused with org_read_only.

@@ -212,7 +212,7 @@ async function create(w: Web) {
     );
     const id = (made.body as { id: string }).id;
     setFlash(w, "post_created");
-    return redirect(w, `/home#${id}`);
+    return redirect(w, `/posts/${id}`);
   } catch (e) {
     if (!(e instanceof ServiceError)) throw e;
     return page(w, lib, form, byParam(problemsOf(e)), e.status);

@@ -27,6 +27,7 @@ import {
   webContext,
 } from "./page.ts";
 import { passwordRoutes } from "./password.tsx";
+import { postRoutes } from "./posts.tsx";
 import { resetRoutes } from "./reset.tsx";
 import type { Access, WebRoute } from "./route.ts";
 import { securityRoutes } from "./security.tsx";
@@ -51,6 +52,7 @@ export const webRoutes: WebRoute[] = [
   ...apiKeyRoutes,
   ...orgPageRoutes,
   ...composerRoutes,
+  ...postRoutes,
 ];
 
 function allowed(w: Web, access: Access): boolean {
