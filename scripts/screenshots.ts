@@ -172,6 +172,16 @@ async function demoData(svc: Svc) {
   }
   await userToken(app, b.user.id, { name: "ana-macbook" });
 
+  // The roastery's posts from the website wait for a person's approval.
+  await api(svc, website, "POST", `/v1/brands/${roastery.id}`, {
+    approval_policy: "required_for_editors_and_keys",
+  });
+  await api(svc, website, "POST", "/v1/posts", {
+    brand: roastery.id,
+    content: { body: "New in the shop: a washed Colombia Huila with notes of red apple and caramel." },
+    publish_at: "next_slot",
+  });
+
   // Two posts go out now through the publish worker: one is published, the other's answer never arrives (the
   // sandbox's timeout_after_send), so it needs a person to look.
   await api(svc, website, "POST", "/v1/posts", {
@@ -281,6 +291,8 @@ async function main() {
     await save(page, "dashboard-posts");
     await page.goto(`/posts/${demo.uncertain}`);
     await save(page, "dashboard-post");
+    await page.goto("/approvals");
+    await save(page, "dashboard-approvals");
 
     // A key made on the page: its secret is shown once, above the list.
     await page.goto("/api-keys");

@@ -45,6 +45,7 @@ const PAGES = [
   "/account/devices",
   "/posts/new",
   "/posts",
+  "/approvals",
 ];
 
 describeEachDialect("dashboard accessibility", (dialect) => {

@@ -9,6 +9,7 @@ import { startAnonymousSession } from "../../domain/identity/sessions/service.ts
 import { ServiceError } from "../../lib/errors.ts";
 import { apiKeyRoutes } from "./api-keys.tsx";
 import { cliKeyRoutes } from "./cli-key.tsx";
+import { approvalRoutes } from "./approvals.tsx";
 import { composerRoutes } from "./composer.tsx";
 import { deviceRoutes } from "./device.tsx";
 import { deviceListRoutes } from "./devices.tsx";
@@ -53,6 +54,7 @@ export const webRoutes: WebRoute[] = [
   ...orgPageRoutes,
   ...composerRoutes,
   ...postRoutes,
+  ...approvalRoutes,
 ];
 
 function allowed(w: Web, access: Access): boolean {
