@@ -199,7 +199,14 @@ async function demoData(svc: Svc) {
   await Bun.sleep(1500);
   await worker.idle();
   await worker.stop();
-  return { orgId, coffeeBsky, coffeeMasto, uncertain: uncertain.id as string };
+  return {
+    orgId,
+    coffeeBsky,
+    coffeeMasto,
+    uncertain: uncertain.id as string,
+    website,
+    brandId: b.brand.id,
+  };
 }
 
 async function save(page: Page, name: string) {
@@ -293,6 +300,20 @@ async function main() {
     await save(page, "dashboard-post");
     await page.goto("/approvals");
     await save(page, "dashboard-approvals");
+    // The queue at the week of the brand's next post, with one post's Move form open.
+    const next = await api(
+      svc,
+      demo.website,
+      "GET",
+      `/v1/posts?brand=${demo.brandId}&status=scheduled`,
+      undefined,
+    );
+    const first = (next.data as { id: string; publish_at: string }[]).sort((x, y) =>
+      x.publish_at.localeCompare(y.publish_at),
+    )[0]!;
+    await page.goto(`/queue?brand=${demo.brandId}&week=${first.publish_at.slice(0, 10)}`);
+    await page.locator(`#cal-${first.id} summary`).click();
+    await save(page, "dashboard-queue");
 
     // A key made on the page: its secret is shown once, above the list.
     await page.goto("/api-keys");

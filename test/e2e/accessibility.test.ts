@@ -46,6 +46,7 @@ const PAGES = [
   "/posts/new",
   "/posts",
   "/approvals",
+  "/queue",
 ];
 
 describeEachDialect("dashboard accessibility", (dialect) => {

@@ -23,7 +23,7 @@ import { createPost } from "../../domain/posts/create.ts";
 import { previewPost } from "../../domain/posts/preview.ts";
 import { nextFreeSlot } from "../../domain/slots/free.ts";
 import { type Problem, problem, ServiceError } from "../../lib/errors.ts";
-import { zonedToUtc } from "../../lib/zoned.ts";
+import { localToIso } from "./local-time.ts";
 import { fragment, frame, redirect, render, setFlash, type Web } from "./page.ts";
 import type { WebRoute } from "./route.ts";
 
@@ -69,17 +69,6 @@ async function library(w: Web) {
   return { brands: out, channels: channels.data, media: media.data };
 }
 type Library = Awaited<ReturnType<typeof library>>;
-
-const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::\d{2})?$/;
-
-/** A datetime-local value read in the brand's zone, as RFC 3339 (the API's form of a time), or null. */
-function localToIso(value: string, tz: string): string | null {
-  const m = LOCAL.exec(value);
-  if (!m) return null;
-  const [y, mo, d, h, mi] = m.slice(1).map(Number) as [number, number, number, number, number];
-  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59) return null;
-  return new Date(zonedToUtc(y, mo, d, h, mi, tz)).toISOString();
-}
 
 /** The form as the API's PostCreate input, or the problems that stop it from being one. */
 function toInput(form: ComposeForm, lib: Library) {

@@ -29,6 +29,7 @@ import {
 } from "./page.ts";
 import { passwordRoutes } from "./password.tsx";
 import { postRoutes } from "./posts.tsx";
+import { queueRoutes } from "./queue.tsx";
 import { resetRoutes } from "./reset.tsx";
 import type { Access, WebRoute } from "./route.ts";
 import { securityRoutes } from "./security.tsx";
@@ -55,6 +56,7 @@ export const webRoutes: WebRoute[] = [
   ...composerRoutes,
   ...postRoutes,
   ...approvalRoutes,
+  ...queueRoutes,
 ];
 
 function allowed(w: Web, access: Access): boolean {
