@@ -170,6 +170,43 @@ describeEachDialect("composer in Chromium", (dialect) => {
     await context.close();
   });
 
+  test("by keyboard alone, at a phone's width: pick a channel, write, schedule", async () => {
+    const o = await org(svc);
+    const context = await browser.newContext({
+      baseURL: svc.url,
+      viewport: { width: 390, height: 844 },
+      extraHTTPHeaders: { "x-client-ip": "203.0.113.202" },
+    });
+    const page = await context.newPage();
+    await signIn(page, o.email, o.password);
+    await page.goto("/posts/new");
+    const focused = () =>
+      page.evaluate(`document.activeElement.id || document.activeElement.name`) as Promise<string>;
+    /** Tabs on until the control named `want` (its id, or its name) has the focus. */
+    const tabTo = async (want: string) => {
+      for (let i = 0; i < 40 && (await focused()) !== want; i++) await page.keyboard.press("Tab");
+      expect(await focused()).toBe(want);
+    };
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate("document.activeElement.textContent")).toBe("Skip to content");
+    await page.keyboard.press("Enter");
+    await tabTo("channels");
+    await page.keyboard.press("Space");
+    expect(await page.locator('input[name="channels"]:checked').count()).toBe(1);
+    await tabTo("f-body");
+    await page.keyboard.type("Written with the keyboard alone.");
+    await page.locator("#preview .fit-ok").waitFor();
+    // The next free slot is the default choice; Tab reaches the button, Enter sends the form.
+    await tabTo("schedule-post");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/posts\/post_/);
+    expect(await page.locator("#flash").innerText()).toBe("Post created.");
+    const overflow = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth");
+    expect(overflow).toBe(0);
+    expect((await postsOf(svc, o.orgId)).length).toBe(1);
+    await context.close();
+  });
+
   test("media from the library; without JavaScript; markup is text; a read-only org changes nothing", async () => {
     const o = await org(svc, { org: MARK("org"), brand: MARK("brand"), channel: MARK("channel") });
     const media = await upload(svc.t, o.key, {
