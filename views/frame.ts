@@ -63,6 +63,7 @@ export const FLASH: Record<string, { kind: "ok" | "error"; text: string }> = {
   post_approved: { kind: "ok", text: "Post approved: it takes its slot." },
   post_rejected: { kind: "ok", text: "Post rejected." },
   post_moved: { kind: "ok", text: "Post moved." },
+  posts_swapped: { kind: "ok", text: "The two posts traded times." },
   target_retried: { kind: "ok", text: "Queued again: it is tried once more." },
   target_marked: { kind: "ok", text: "Marked as published." },
   no_org: {

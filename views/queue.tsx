@@ -80,7 +80,19 @@ const movable = (p: QueuePost) =>
 
 type Entry = { at: string; kind: "free" } | { at: string; kind: "post"; post: QueuePost };
 
-function PostCard(props: { p: QueuePost; q: QueueProps; week: QueueWeek; free: string[] }) {
+const excerpt = (p: QueuePost) => {
+  const t = p.targets[0]?.parts[0] ?? "";
+  return t.length > 40 ? `${t.slice(0, 40)}…` : t;
+};
+
+function PostCard(props: {
+  p: QueuePost;
+  q: QueueProps;
+  week: QueueWeek;
+  free: string[];
+  /** The week's other posts this one can trade times with. */
+  others: QueuePost[];
+}) {
   const { p, q, week } = props;
   const tz = week.brand.timezone;
   const byId = new Map(q.channels.map((c) => [c.id, c]));
@@ -120,6 +132,19 @@ function PostCard(props: { p: QueuePost; q: QueueProps; week: QueueWeek; free: s
             </select>
             <label for={`move-at-${p.id}`}>Or a time ({tz})</label>
             <input id={`move-at-${p.id}`} name="at" type="datetime-local" />
+            {props.others.length ? (
+              <>
+                <label for={`move-swap-${p.id}`}>Or swap times with</label>
+                <select id={`move-swap-${p.id}`} name="swap_with">
+                  <option value="">—</option>
+                  {props.others.map((o) => (
+                    <option value={o.id}>
+                      {dayIn(o.publish_at!, tz)} {timeIn(o.publish_at!, tz)} · {excerpt(o)}
+                    </option>
+                  ))}
+                </select>
+              </>
+            ) : null}
             <button type="submit">Move here</button>
           </form>
         </details>
@@ -199,7 +224,13 @@ export function QueuePage(props: QueueProps) {
                           <span class="cal-time">{timeIn(e.at, tz)}</span> Free slot
                         </li>
                       ) : (
-                        <PostCard p={e.post} q={props} week={week} free={free} />
+                        <PostCard
+                          p={e.post}
+                          q={props}
+                          week={week}
+                          free={free}
+                          others={week.posts.filter((o) => o.id !== e.post.id && o.publish_at && movable(o))}
+                        />
                       ),
                     )}
                   </ul>

@@ -1,5 +1,5 @@
 // The queue end to end in headless Chromium: a brand's week in its zone with free slots and posts in them; moving
-// a post onto a held slot shows slot_taken, onto a free slot moves it, and a post that stopped being movable
+// a post onto a held slot shows slot_taken, onto a free slot moves it, two posts swap times, and a post that stopped being movable
 // shows post_not_movable; a read-only org offers no move; markup is text.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
@@ -34,7 +34,7 @@ describeEachDialect("queue in Chromium", (dialect) => {
   });
   afterAll(() => svc.close());
 
-  test("a week by slot; move onto a held slot (slot_taken), to a free slot, and a post no longer movable", async () => {
+  test("a week by slot; move onto a held slot (slot_taken), to a free slot, swap two, and a post no longer movable", async () => {
     const email = `queue-${Math.random().toString(36).slice(2, 8)}@example.com`;
     const b = await bootstrap(svc.t.app, {
       email,
@@ -96,6 +96,20 @@ describeEachDialect("queue in Chromium", (dialect) => {
     await again.getByRole("button", { name: "Move here" }).click();
     expect(await page.locator("#flash").innerText()).toBe("Post moved.");
     expect((await svc.t.request("GET", `/v1/posts/${a.id}`, { key: k })).body.publish_at).toBe(target);
+
+    // Swap: the two posts trade times.
+    const heldAt = (await svc.t.request("GET", `/v1/posts/${held.id}`, { key: k })).body.publish_at;
+    const heldCard = page.locator(`#cal-${held.id}`);
+    await heldCard.locator("summary").click();
+    await heldCard.getByLabel("Or swap times with").selectOption(a.id);
+    await heldCard.getByRole("button", { name: "Move here" }).click();
+    expect(await page.locator("#flash").innerText()).toBe("The two posts traded times.");
+    const [a2, held2] = await Promise.all(
+      [a.id, held.id].map(
+        async (id) => (await svc.t.request("GET", `/v1/posts/${id}`, { key: k })).body.publish_at,
+      ),
+    );
+    expect([a2, held2]).toEqual([heldAt, target]);
 
     // A post canceled meanwhile (on another screen) is no longer movable.
     const cCard = page.locator(`#cal-${c.id}`);

@@ -52,8 +52,14 @@ async function move(w: Web) {
   const week = w.form.get("week") ?? "";
   const slot = w.form.get("slot") ?? "";
   const at = w.form.get("at") ?? "";
+  const swapWith = w.form.get("swap_with") ?? "";
   const actor = w.member!.actor;
   try {
+    if (swapWith) {
+      await reschedulePost(w.app, actor, id, { swap_with: swapWith });
+      setFlash(w, "posts_swapped");
+      return redirect(w, `/queue?${new URLSearchParams({ brand, week })}`);
+    }
     let publishAt = slot;
     if (!publishAt) {
       const post = await getPost(w.app, actor, id);
