@@ -207,7 +207,7 @@ describeEachDialect("composer in Chromium", (dialect) => {
     await context.close();
   });
 
-  test("media from the library; without JavaScript; markup is text; a read-only org changes nothing", async () => {
+  test("media from the library; without JavaScript; markup is text; read-only and suspended orgs change nothing", async () => {
     const o = await org(svc, { org: MARK("org"), brand: MARK("brand"), channel: MARK("channel") });
     const media = await upload(svc.t, o.key, {
       brand: o.brand.id,
@@ -270,6 +270,15 @@ describeEachDialect("composer in Chromium", (dialect) => {
     await ro.page.getByRole("button", { name: "Create post" }).click();
     expect(await ro.page.locator("#error").innerText()).toContain("org_read_only");
     expect((await postsOf(svc, o.orgId)).length).toBe(2);
+
+    // Suspended: every publishing page says so and offers no change.
+    await svc.t.app.db.updateTable("orgs").set({ status: "suspended" }).where("id", "=", o.orgId).execute();
+    for (const path of ["/posts/new", "/posts", "/queue", "/approvals"]) {
+      const r = await ro.page.goto(path);
+      expect({ path, status: r!.status() }).toEqual({ path, status: 200 });
+      expect(await ro.page.locator("#org-status").innerText()).toContain("suspended");
+      expect(await ro.page.locator("main button.primary:not([disabled]), details.move").count()).toBe(0);
+    }
     await ro.context.close();
   });
 });
