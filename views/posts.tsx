@@ -10,6 +10,8 @@ import {
   canChange,
   FieldProblems,
   NetworkTag,
+  networkName,
+  networkOf,
   OtherProblems,
   type Problems,
   StatusTag,
@@ -73,7 +75,7 @@ export interface ListProps {
   brands: PostBrand[];
   channels: ChannelInfo[];
   posts: PostRow[];
-  filters: { status: string; brand: string; q: string };
+  filters: { status: string; brand: string; channel: string; q: string };
   /** Cursor links: older (starting_after) and newer (ending_before) pages, when there are any. */
   older: string | null;
   newer: string | null;
@@ -101,7 +103,8 @@ function ChannelNames(props: { targets: PostTarget[]; channels: ChannelInfo[] })
 
 export function PostsPage(props: ListProps) {
   const { f, filters, problems } = props;
-  const filtered = filters.status !== "" || filters.brand !== "" || filters.q !== "";
+  const filtered =
+    filters.status !== "" || filters.brand !== "" || filters.channel !== "" || filters.q !== "";
   return (
     <Layout f={f}>
       <div class="wide">
@@ -139,10 +142,31 @@ export function PostsPage(props: ListProps) {
             </select>
             <FieldProblems id="f-brand-error" problems={problems?.brand} />
           </div>
+          <div class="field">
+            <label for="f-channel">Channel</label>
+            <select id="f-channel" name="channel">
+              <option value="">Every channel</option>
+              {props.brands.map((b) => (
+                <optgroup label={b.name}>
+                  {props.channels
+                    .filter((c) => c.brand === b.id)
+                    .map((c) => (
+                      <option value={c.id} selected={filters.channel === c.id}>
+                        {c.display_name ?? c.handle ?? c.id} ({networkName(networkOf(c))})
+                      </option>
+                    ))}
+                </optgroup>
+              ))}
+            </select>
+            <FieldProblems id="f-channel-error" problems={problems?.channel} />
+          </div>
           <button type="submit">Filter</button>
           {filtered ? <a href="/posts">Clear filters</a> : null}
         </form>
-        <OtherProblems problems={problems} shown={(k) => k === "q" || k === "status" || k === "brand"} />
+        <OtherProblems
+          problems={problems}
+          shown={(k) => k === "q" || k === "status" || k === "brand" || k === "channel"}
+        />
         {props.posts.length === 0 ? (
           <div class="empty" id="posts-empty">
             {filtered ? (

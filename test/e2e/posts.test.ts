@@ -125,7 +125,7 @@ describeEachDialect("posts in Chromium", (dialect) => {
     await c2.close();
   });
 
-  test("the list: filters, cursor paging, empty states; markup is text; a read-only org changes nothing", async () => {
+  test("the list: filters (status, text, channel), cursor paging, empty states; markup is text; a read-only org changes nothing", async () => {
     const o = await org(svc);
     const { page, dialogs, context } = await person(browser, svc);
     await signIn(page, o.email, o.password);
@@ -160,6 +160,24 @@ describeEachDialect("posts in Chromium", (dialect) => {
     await page.getByLabel("Status").selectOption("scheduled");
     await page.getByRole("button", { name: "Filter" }).click();
     expect(await page.locator("#post-list > li").count()).toBe(20);
+    expect(await page.getByRole("link", { name: "Older →" }).getAttribute("href")).toContain(
+      "status=scheduled",
+    );
+    // By channel: a Mastodon channel with one post of its own.
+    const masto = await svc.t.request("POST", "/v1/channels", {
+      key: o.key,
+      body: {
+        brand: o.brand.id,
+        provider: "sandbox",
+        emulates: "mastodon",
+        fields: { display_name: "On Mastodon" },
+      },
+    });
+    await o.post({ channels: [masto.body.id], content: { body: "Only on Mastodon" }, publish_at: ahead });
+    await page.goto("/posts");
+    await page.getByLabel("Channel").selectOption({ label: "On Mastodon (Mastodon)" });
+    await page.getByRole("button", { name: "Filter" }).click();
+    expect(await page.locator("#post-list .post-text").allInnerTexts()).toEqual(["Only on Mastodon"]);
     await page.goto(`/posts?q=${"x".repeat(201)}`);
     expect(await page.locator("#f-q-error").innerText()).toContain("query_too_long");
     await shot(page, `posts-${dialect}`);

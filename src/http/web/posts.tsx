@@ -21,6 +21,7 @@ import { fragment, frame, redirect, render, setFlash, type Web } from "./page.ts
 import type { WebRoute } from "./route.ts";
 
 const PAGE_SIZE = "20";
+const FILTERS = ["status", "brand", "channel", "q"] as const;
 
 function byParam(e: ServiceError, prefix = ""): Problems {
   const out: Problems = {};
@@ -40,7 +41,12 @@ async function list(w: Web) {
   const { app } = w;
   const actor = w.member!.actor;
   const q = w.url.searchParams;
-  const filters = { status: q.get("status") ?? "", brand: q.get("brand") ?? "", q: q.get("q") ?? "" };
+  const filters = {
+    status: q.get("status") ?? "",
+    brand: q.get("brand") ?? "",
+    channel: q.get("channel") ?? "",
+    q: q.get("q") ?? "",
+  };
   const suspended = w.member!.org.status === "suspended";
   const [brands, channels] = suspended
     ? [{ data: [] }, []]
@@ -52,7 +58,7 @@ async function list(w: Web) {
   let status = 200;
   if (!suspended) {
     const query: Record<string, string> = { limit: PAGE_SIZE };
-    for (const k of ["status", "brand", "q"] as const) if (filters[k] !== "") query[k] = filters[k];
+    for (const k of FILTERS) if (filters[k] !== "") query[k] = filters[k];
     const after = q.get("starting_after");
     const before = q.get("ending_before");
     if (after) query.starting_after = after;
@@ -63,7 +69,7 @@ async function list(w: Web) {
       // Newest first: the next page is older (after the last), the previous one newer (before the first).
       const link = (k: string, id: string) => {
         const u = new URLSearchParams();
-        for (const f of ["status", "brand", "q"] as const) if (filters[f]) u.set(f, filters[f]);
+        for (const f of FILTERS) if (filters[f]) u.set(f, filters[f]);
         u.set(k, id);
         return `/posts?${u}`;
       };
