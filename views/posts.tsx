@@ -35,6 +35,14 @@ export interface PostTarget {
   permalink: string | null;
   error: { code: string; message: string } | null;
   published_at: string | null;
+  engagement: {
+    likes: number;
+    reposts: number;
+    replies: number;
+    quotes: number;
+    views: number | null;
+    read_at: string | null;
+  } | null;
 }
 export interface PostRow {
   id: string;
@@ -290,6 +298,17 @@ export function TargetCard(props: TargetProps) {
               <a href={t.permalink} class="permalink" rel="noopener noreferrer">
                 {t.permalink}
               </a>
+            </dd>
+          </>
+        ) : null}
+        {t.engagement?.read_at ? (
+          <>
+            <dt>Engagement</dt>
+            <dd class="engagement">
+              {t.engagement.likes} likes · {t.engagement.reposts} reposts · {t.engagement.replies} replies ·{" "}
+              {t.engagement.quotes} quotes
+              {t.engagement.views !== null ? ` · ${t.engagement.views} views` : ""}{" "}
+              <span class="muted">(read {whenIn(t.engagement.read_at, props.timezone)})</span>
             </dd>
           </>
         ) : null}
