@@ -9,6 +9,8 @@ import * as OTPAuth from "otpauth";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import sharp from "sharp";
 import { bootstrap } from "../src/domain/bootstrap/service.ts";
+import { adapterFor } from "../src/platforms/adapter-registry.ts";
+import { startPublishWorker } from "../src/queue/publish/worker.ts";
 import { launchChromium } from "../test/e2e/browser.ts";
 import { type TestApp, testApp } from "../test/helpers/app.ts";
 import { key, member, userToken } from "../test/helpers/factories.ts";
@@ -169,10 +171,47 @@ async function demoData(svc: Svc) {
     await app.db.updateTable("users").set({ name }).where("id", "=", id).execute();
   }
   await userToken(app, b.user.id, { name: "ana-macbook" });
-  return { orgId };
+
+  // The roastery's posts from the website wait for a person's approval.
+  await api(svc, website, "POST", `/v1/brands/${roastery.id}`, {
+    approval_policy: "required_for_editors_and_keys",
+  });
+  await api(svc, website, "POST", "/v1/posts", {
+    brand: roastery.id,
+    content: { body: "New in the shop: a washed Colombia Huila with notes of red apple and caramel." },
+    publish_at: "next_slot",
+  });
+
+  // Two posts go out now through the publish worker: one is published, the other's answer never arrives (the
+  // sandbox's timeout_after_send), so it needs a person to look.
+  await api(svc, website, "POST", "/v1/posts", {
+    brand: b.brand.id,
+    channels: [coffeeBsky],
+    content: { body: "Good morning, Porto! The Rua das Flores shop opens at 7:30 today." },
+  });
+  const uncertain = await api(svc, website, "POST", "/v1/posts", {
+    brand: b.brand.id,
+    channels: [coffeeMasto, coffeeBsky],
+    content: { body: "Last call for the Saturday latte art class: two places left." },
+    metadata: { svc_simulate: "timeout_after_send" },
+  });
+  const worker = startPublishWorker(app, { adapterFor, pollMs: 50 });
+  await Bun.sleep(1500);
+  await worker.idle();
+  await worker.stop();
+  return {
+    orgId,
+    coffeeBsky,
+    coffeeMasto,
+    uncertain: uncertain.id as string,
+    website,
+    brandId: b.brand.id,
+  };
 }
 
 async function save(page: Page, name: string) {
+  // A sticky part (the composer's preview) is drawn where the last scroll left it: photograph from the top.
+  await page.evaluate("window.scrollTo(0, 0)");
   let png: Buffer = await page.screenshot({ fullPage: true });
   png = await sharp(png).png({ compressionLevel: 9 }).toBuffer();
   if (png.length > MAX_BYTES) png = await sharp(png).png({ palette: true, compressionLevel: 9 }).toBuffer();
@@ -213,12 +252,21 @@ async function main() {
   });
   const browser = await launchChromium();
   try {
-    await demoData(svc);
+    const demo = await demoData(svc);
 
     // A phone signed in first, so Sessions lists two browsers.
     const phone = await window(browser, svc, "198.51.100.23", true);
     await signIn(phone.page);
     await save(phone.page, "dashboard-phone");
+    await phone.page.goto("/posts/new");
+    await phone.page.locator(`input[name="channels"][value="${demo.coffeeMasto}"]`).check();
+    await phone.page
+      .getByLabel("Text", { exact: true })
+      .fill("Latte art class on Saturday at 10:00 in the Rua das Flores shop. Six places left.");
+    await phone.page.locator(`#preview-${demo.coffeeMasto} .fit-ok`).waitFor();
+    await save(phone.page, "dashboard-composer-phone");
+    await phone.page.goto(`/posts/${demo.uncertain}`);
+    await save(phone.page, "dashboard-post-phone");
 
     const { page } = await window(browser, svc, "203.0.113.10");
     await page.goto("/signin");
@@ -226,6 +274,46 @@ async function main() {
     await save(page, "dashboard-signin");
     await signIn(page);
     await save(page, "dashboard-home");
+
+    // The composer: two channels of one brand, a text a little long for Bluesky; the preview shows why.
+    await page.goto("/posts/new");
+    for (const id of [demo.coffeeBsky, demo.coffeeMasto])
+      await page.locator(`input[name="channels"][value="${id}"]`).check();
+    await page
+      .getByLabel("Text", { exact: true })
+      .fill(
+        "Our autumn blend is back: cinnamon, dark chocolate and a hint of orange, roasted in small batches every " +
+          "Tuesday in Porto. Find it in every shop from Monday, or order beans online for the weekend. Bring your own " +
+          "cup and the first one is on us. Tasting notes, brewing tips and the story of the farm are on our site: " +
+          "https://northwind.example/autumn",
+      );
+    await page.locator(`#preview-${demo.coffeeBsky} .violations`).waitFor();
+    await save(page, "dashboard-composer");
+    await page.getByText("When the text is too long for a network").click();
+    await page.getByLabel("Bluesky", { exact: true }).selectOption("thread");
+    await page.locator(`#preview-${demo.coffeeBsky} .parts.thread`).waitFor();
+    await save(page, "dashboard-composer-thread");
+
+    await page.goto("/posts");
+    await save(page, "dashboard-posts");
+    await page.goto(`/posts/${demo.uncertain}`);
+    await save(page, "dashboard-post");
+    await page.goto("/approvals");
+    await save(page, "dashboard-approvals");
+    // The queue at the week of the brand's next post, with one post's Move form open.
+    const next = await api(
+      svc,
+      demo.website,
+      "GET",
+      `/v1/posts?brand=${demo.brandId}&status=scheduled`,
+      undefined,
+    );
+    const first = (next.data as { id: string; publish_at: string }[]).sort((x, y) =>
+      x.publish_at.localeCompare(y.publish_at),
+    )[0]!;
+    await page.goto(`/queue?brand=${demo.brandId}&week=${first.publish_at.slice(0, 10)}`);
+    await page.locator(`#cal-${first.id} summary`).click();
+    await save(page, "dashboard-queue");
 
     // A key made on the page: its secret is shown once, above the list.
     await page.goto("/api-keys");

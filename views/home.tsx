@@ -73,7 +73,10 @@ export function HomePage(props: {
       </Section>
       <Section title="Next scheduled posts">
         {props.posts.length === 0 ? (
-          <p>Nothing is scheduled in {props.f.livemode ? "live" : "test"} mode.</p>
+          <p>
+            Nothing is scheduled in {props.f.livemode ? "live" : "test"} mode.{" "}
+            <a href="/posts/new">Write a post</a>.
+          </p>
         ) : (
           <section class="table-wrap" tabindex={0} aria-label="Next scheduled posts (scrolls sideways)">
             <table id="posts">
@@ -91,7 +94,9 @@ export function HomePage(props: {
                     <td class="when">{whenIn(p.publish_at, brandZone.get(p.brand) ?? "UTC")}</td>
                     <td>{brandName.get(p.brand) ?? p.brand}</td>
                     <td class="channels">{p.channels.join(", ")}</td>
-                    <td class="text">{p.text}</td>
+                    <td class="text">
+                      <a href={`/posts/${p.id}`}>{p.text}</a>
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -7,6 +7,10 @@ import { Csrf } from "./parts.tsx";
 
 const NAV: { section: string; href: string; label: string }[] = [
   { section: "home", href: "/home", label: "Home" },
+  { section: "compose", href: "/posts/new", label: "New post" },
+  { section: "posts", href: "/posts", label: "Posts" },
+  { section: "queue", href: "/queue", label: "Queue" },
+  { section: "approvals", href: "/approvals", label: "Approvals" },
   { section: "org", href: "/org", label: "Org" },
   { section: "members", href: "/members", label: "Members" },
   { section: "api_keys", href: "/api-keys", label: "API keys" },

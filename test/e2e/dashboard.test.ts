@@ -85,6 +85,23 @@ describeEachDialect("dashboard in Chromium", (dialect) => {
     expect(await page.locator("#posts td.text").first().innerText()).toBe(MARK("post"));
     expect(await page.locator("#brands img, #posts img, #brands b").count()).toBe(0);
     await shot(page, `home-${dialect}`);
+    // The composer: brand and channel names in the picker, the post's text in the live preview.
+    await page.goto("/posts/new");
+    expect(await page.locator("#channel-picker").innerText()).toContain(MARK("channel"));
+    expect(await page.locator("#channel-picker").innerText()).toContain(MARK("brand"));
+    await page.locator('input[name="channels"]').first().check();
+    await page.getByLabel("Text", { exact: true }).fill(MARK("composed"));
+    await page.locator("#preview .part-text").first().waitFor();
+    expect(await page.locator("#preview .part-text").first().innerText()).toBe(MARK("composed"));
+    expect(await page.locator("main img, main b").count()).toBe(0);
+    // The post list and the post's page.
+    await page.goto("/posts");
+    expect(await page.locator("#post-list .post-text").first().innerText()).toBe(MARK("post"));
+    expect(await page.locator("#post-list").innerText()).toContain(MARK("channel"));
+    await page.goto(`/posts/${post.body.id}`);
+    expect(await page.locator("h1").innerText()).toBe(MARK("post"));
+    expect(await page.locator("#targets").innerText()).toContain(MARK("channel"));
+    expect(await page.locator("main img, main b").count()).toBe(0);
 
     // The session cookie as the browser holds it.
     const cookie = (await context.cookies()).find((c) => c.name === "svc_session")!;

@@ -5,6 +5,7 @@ import { where } from "../../db/sql/statement.ts";
 import { badRequest, invalid, problem } from "../../lib/errors.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { loadBrand } from "../brands/service.ts";
+import { loadChannel } from "../channels/load.ts";
 import { engagementOf } from "../engagement/service.ts";
 import { listParams, page } from "../pagination.ts";
 import { POST_STATUSES } from "../targets/post-status.ts";
@@ -35,6 +36,19 @@ export async function listPosts(app: App, actor: Actor, query: Record<string, st
     .where("livemode", "=", actor.livemode ? 1 : 0);
   if (actor.brandId) q = q.where("brand_id", "=", actor.brandId);
   if (query.brand) q = q.where("brand_id", "=", (await loadBrand(app.db, actor, query.brand)).id);
+  if (query.channel) {
+    // Posts with a target on the channel: checked per post through the post_targets_post index as the list
+    // walks the org's posts newest first (like q, it reads until the page is full).
+    const channel = await loadChannel(app.db, actor, query.channel, "channel");
+    q = q.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom("post_targets")
+          .select("post_targets.id")
+          .whereRef("post_targets.post_id", "=", "posts.id")
+          .where("post_targets.channel_id", "=", channel.id),
+      ),
+    );
+  }
   if (query.status !== undefined) {
     if (!(POST_STATUSES as readonly string[]).includes(query.status))
       throw badRequest("parameter_invalid", `status must be one of ${POST_STATUSES.join(", ")}.`, "status");

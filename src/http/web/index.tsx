@@ -11,6 +11,8 @@ import { ServiceError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { apiKeyRoutes } from "./api-keys.tsx";
 import { cliKeyRoutes } from "./cli-key.tsx";
+import { approvalRoutes } from "./approvals.tsx";
+import { composerRoutes } from "./composer.tsx";
 import { deviceRoutes } from "./device.tsx";
 import { deviceListRoutes } from "./devices.tsx";
 import { homeRoutes } from "./home.tsx";
@@ -29,6 +31,8 @@ import {
   webContext,
 } from "./page.ts";
 import { passwordRoutes } from "./password.tsx";
+import { postRoutes } from "./posts.tsx";
+import { queueRoutes } from "./queue.tsx";
 import { resetRoutes } from "./reset.tsx";
 import type { Access, WebRoute } from "./route.ts";
 import { securityRoutes } from "./security.tsx";
@@ -52,6 +56,10 @@ export const webRoutes: WebRoute[] = [
   ...passwordRoutes,
   ...apiKeyRoutes,
   ...orgPageRoutes,
+  ...composerRoutes,
+  ...postRoutes,
+  ...approvalRoutes,
+  ...queueRoutes,
 ];
 
 function allowed(w: Web, access: Access): boolean {

@@ -263,3 +263,11 @@ export function fieldErrors(e: ServiceError): FieldErrors {
 /** A path for "back": only a local path, never another site. */
 export const localPath = (p: string | null, dflt = "/home") =>
   p && /^\/(?!\/)[A-Za-z0-9/_\-.?=&%]*$/.test(p) ? p : dflt;
+
+/** A part of a page for htmx to swap in: the view's HTML alone, without the frame or a doctype. */
+export async function fragment(w: Web, view: JSX.Element, status = 200): Promise<Response> {
+  return new Response(await view.toString(), {
+    status,
+    headers: headers(w, { "Content-Type": "text/html; charset=utf-8" }),
+  });
+}

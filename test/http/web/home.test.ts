@@ -55,10 +55,13 @@ describeEachDialect("dashboard home", (dialect) => {
     expect(cards).toContain(
       '<span class="tag">sandbox · mastodon</span> Harbour Bakery <span class="muted handle">@harbour@mastodon.social</span>',
     );
-    const row = /<td class="channels">([^<]*)<\/td>\s*<td class="text">Fresh sourdough at seven.<\/td>/.exec(
-      home.html,
-    );
+    // The text links to the post's page.
+    const row =
+      /<td class="channels">([^<]*)<\/td>\s*<td class="text"><a href="\/posts\/([^"]+)">Fresh sourdough at seven.<\/a><\/td>/.exec(
+        home.html,
+      );
     expect(row?.[1]?.split(", ").sort()).toEqual(["Harbour Bakery (bluesky)", "Harbour Bakery (mastodon)"]);
+    expect(row?.[2]).toBe(post.body.id);
   });
 
   test("a post's time is shown in its brand's time zone, with the offset", async () => {

@@ -1,0 +1,215 @@
+// /posts/new: the composer. Thin over the same domain calls as POST /v1/posts and /v1/posts/preview, as the
+// signed-in member; the form's fields become the API's PostCreate input (times typed in the brand's zone become
+// RFC 3339), and every problem the domain lists is shown beside its field with its code. The form carries an
+// Idempotency-Key minted when it was rendered, kept the way the API keeps one (domain/idempotency/once.ts).
+
+import {
+  type ComposeBrand,
+  type ComposeForm,
+  ComposerPage,
+  emptyForm,
+  formBrand,
+  NextSlot,
+  type Preview,
+  PreviewPanel,
+  Zone,
+} from "../../../views/composer.tsx";
+import type { Problems } from "../../../views/publishing.tsx";
+import { listBrands } from "../../domain/brands/service.ts";
+import { listChannels } from "../../domain/channels/service.ts";
+import { once } from "../../domain/idempotency/once.ts";
+import { listMedia } from "../../domain/media/service.ts";
+import { createPost } from "../../domain/posts/create.ts";
+import { previewPost } from "../../domain/posts/preview.ts";
+import { nextFreeSlot } from "../../domain/slots/free.ts";
+import { type Problem, problem, ServiceError } from "../../lib/errors.ts";
+import { localToIso } from "./local-time.ts";
+import { fragment, frame, redirect, render, setFlash, type Web } from "./page.ts";
+import type { WebRoute } from "./route.ts";
+
+const ROUTE = "/posts/new";
+
+const newKey = () => `form_${crypto.randomUUID()}`;
+
+function readForm(w: Web): ComposeForm {
+  const f = w.form;
+  const fit: Record<string, string> = {};
+  for (const [k, v] of f) if (k.startsWith("fit.")) fit[k.slice(4)] = v;
+  const when = f.get("when");
+  return {
+    channels: f.getAll("channels"),
+    body: f.get("body") ?? "",
+    fit,
+    when: when === "now" || when === "at" ? when : "next_slot",
+    at: f.get("at") ?? "",
+    publish_by: f.get("publish_by") ?? "",
+    media: f.getAll("media"),
+    key: f.get("idempotency_key") || newKey(),
+  };
+}
+
+/** What the composer offers: the org's brands (with their next free slot), channels and media in this mode. */
+async function library(w: Web) {
+  const { app } = w;
+  const actor = w.member!.actor;
+  if (w.member!.org.status === "suspended") return { brands: [], channels: [], media: [] };
+  const [brands, channels, media] = await Promise.all([
+    listBrands(app, actor, { limit: "100" }),
+    listChannels(app, actor, { limit: "100" }),
+    listMedia(app, actor, { limit: "100" }),
+  ]);
+  const slots = await Promise.all(brands.data.map((b) => nextFreeSlot(app, actor, b.id)));
+  const out: ComposeBrand[] = brands.data.map((b, i) => ({
+    id: b.id,
+    name: b.name,
+    timezone: b.timezone,
+    next_slot: slots[i] ? new Date(slots[i]).toISOString() : null,
+  }));
+  out.sort((a, b) => a.name.localeCompare(b.name));
+  return { brands: out, channels: channels.data, media: media.data };
+}
+type Library = Awaited<ReturnType<typeof library>>;
+
+/** The form as the API's PostCreate input, or the problems that stop it from being one. */
+function toInput(form: ComposeForm, lib: Library) {
+  const problems: Problem[] = [];
+  const brand = formBrand({ brands: lib.brands, channels: lib.channels, form }) ?? lib.brands[0];
+  if (form.channels.length === 0)
+    problems.push(problem("no_channels", "Pick at least one channel.", "channels"));
+  const tz = brand?.timezone ?? "UTC";
+  let publishAt = form.when;
+  if (form.when === "at") {
+    const iso = localToIso(form.at, tz);
+    if (iso === null) problems.push(problem("publish_at_invalid", "Pick a date and time.", "publish_at"));
+    else publishAt = iso as typeof publishAt;
+  }
+  let publishBy: string | undefined;
+  if (form.publish_by !== "") {
+    const iso = localToIso(form.publish_by, tz);
+    if (iso === null) problems.push(problem("publish_by_invalid", "Pick a date and time.", "publish_by"));
+    else publishBy = iso;
+  }
+  const content = {
+    brand: brand?.id ?? "",
+    channels: form.channels,
+    content: { body: form.body },
+    ...(Object.keys(form.fit).length ? { fit: form.fit } : {}),
+    ...(form.media.length ? { media: form.media } : {}),
+  };
+  return {
+    content,
+    input: { ...content, publish_at: publishAt, ...(publishBy ? { publish_by: publishBy } : {}) },
+    problems,
+  };
+}
+
+/** Problems by field; an Idempotency-Key problem is about the form as a whole, in a person's words. */
+function byParam(problems: Problem[]): Problems {
+  const out: Problems = {};
+  for (const p of problems) {
+    const reused = p.code === "idempotency_key_reused";
+    const key = p.param === "Idempotency-Key" ? "" : (p.param ?? "");
+    const message = reused
+      ? "This form has already made a post. Open a new composer to write another."
+      : p.message;
+    out[key] = [...(out[key] ?? []), { code: p.code, message }];
+  }
+  return out;
+}
+const problemsOf = (e: ServiceError): Problem[] =>
+  e.errors ?? [{ code: e.code, message: e.message, ...(e.param ? { param: e.param } : {}) }];
+
+async function previewOf(w: Web, form: ComposeForm, lib: Library): Promise<Preview> {
+  if (form.channels.length === 0)
+    return { kind: "empty", text: "Pick a channel to see what each network will receive." };
+  if (form.body.trim() === "" && form.media.length === 0)
+    return { kind: "empty", text: "Start writing: each channel's post appears here as you type." };
+  const { content } = toInput(form, lib);
+  try {
+    const p = await previewPost(w.app, w.member!.actor, content);
+    return {
+      kind: "ok",
+      valid: p.valid,
+      channels: p.renditions.map((r) => ({
+        channel: r.channel,
+        provider: r.provider,
+        parts: r.parts,
+        lengths: r.lengths,
+        limit: r.limit,
+        counting: r.counting,
+        violations: r.violations.map((v) => ({ code: v.code, message: v.message, part: v.part ?? null })),
+        notices: r.notices.map((n) => ({ code: n.code, message: n.message })),
+      })),
+    };
+  } catch (e) {
+    if (!(e instanceof ServiceError)) throw e;
+    return { kind: "problems", problems: problemsOf(e).map((p) => ({ code: p.code, message: p.message })) };
+  }
+}
+
+async function page(
+  w: Web,
+  lib: Library,
+  form: ComposeForm,
+  problems: Problems | undefined,
+  status = 200,
+): Promise<Response> {
+  return render(
+    w,
+    <ComposerPage
+      f={frame(w, "New post", "compose")}
+      {...lib}
+      form={form}
+      preview={await previewOf(w, form, lib)}
+      problems={problems}
+    />,
+    status,
+  );
+}
+
+async function show(w: Web) {
+  return page(w, await library(w), emptyForm(newKey()), undefined);
+}
+
+/** htmx: the preview alone (with the schedule's brand-dependent labels out of band); else the whole page. */
+async function preview(w: Web) {
+  const form = readForm(w);
+  const lib = await library(w);
+  if (w.request.headers.get("hx-request") !== "true") return page(w, lib, form, undefined);
+  const brand = formBrand({ ...lib, form });
+  return fragment(
+    w,
+    <>
+      <PreviewPanel preview={await previewOf(w, form, lib)} channels={lib.channels} />
+      <NextSlot brand={brand} oob />
+      <Zone brand={brand} id="at-zone" oob />
+      <Zone brand={brand} id="by-zone" oob />
+    </>,
+  );
+}
+
+async function create(w: Web) {
+  const form = readForm(w);
+  const lib = await library(w);
+  const { input, problems } = toInput(form, lib);
+  if (problems.length) return page(w, lib, form, byParam(problems), 422);
+  const actor = w.member!.actor;
+  try {
+    // The person is the credential the key belongs to, as an API key is for the API.
+    const made = await once(w.app, actor.userId!, form.key, ROUTE, input, 201, (answer) =>
+      createPost(w.app, actor, input, answer),
+    );
+    const id = (made.body as { id: string }).id;
+    setFlash(w, "post_created");
+    return redirect(w, `/posts/${id}`);
+  } catch (e) {
+    if (!(e instanceof ServiceError)) throw e;
+    return page(w, lib, form, byParam(problemsOf(e)), e.status);
+  }
+}
+
+export const composerRoutes: WebRoute[] = [
+  { method: "GET", path: "/posts/new", access: "member", handler: show },
+  { method: "POST", path: "/posts/preview", access: "member", handler: preview },
+  { method: "POST", path: "/posts/new", access: "member", handler: create, orgWrite: true },
+];

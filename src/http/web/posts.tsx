@@ -1,0 +1,213 @@
+// /posts and /posts/<id>: the post list (status, brand and text filters, cursor paging) and a post's page, with
+// retry, mark published and cancel. Thin over the domain calls /v1/posts, /v1/post_targets/<id>/… use, as the
+// signed-in member; a refused change is shown on the page with its code.
+
+import {
+  type Attempt,
+  type ChannelInfo,
+  PostPage,
+  type PostRow,
+  PostsPage,
+  TargetCard,
+} from "../../../views/posts.tsx";
+import type { Problems } from "../../../views/publishing.tsx";
+import { getBrand, listBrands } from "../../domain/brands/service.ts";
+import { listChannels } from "../../domain/channels/service.ts";
+import { cancelPost } from "../../domain/posts/cancel.ts";
+import { getPost, listAttempts, listPosts } from "../../domain/posts/read.ts";
+import { markTargetPublished, retryTarget } from "../../domain/targets/resolve.ts";
+import { notFound, type Problem, ServiceError } from "../../lib/errors.ts";
+import { fragment, frame, redirect, render, setFlash, type Web } from "./page.ts";
+import type { WebRoute } from "./route.ts";
+
+const PAGE_SIZE = "20";
+const FILTERS = ["status", "brand", "channel", "q"] as const;
+
+function byParam(e: ServiceError, prefix = ""): Problems {
+  const out: Problems = {};
+  const list: Problem[] = e.errors ?? [{ code: e.code, message: e.message, param: e.param }];
+  for (const p of list) {
+    const key = prefix ? `${prefix}` : (p.param ?? "");
+    out[key] = [...(out[key] ?? []), { code: p.code, message: p.message }];
+  }
+  return out;
+}
+
+async function channelsOf(w: Web): Promise<ChannelInfo[]> {
+  return (await listChannels(w.app, w.member!.actor, { limit: "100" })).data;
+}
+
+async function list(w: Web) {
+  const { app } = w;
+  const actor = w.member!.actor;
+  const q = w.url.searchParams;
+  const filters = {
+    status: q.get("status") ?? "",
+    brand: q.get("brand") ?? "",
+    channel: q.get("channel") ?? "",
+    q: q.get("q") ?? "",
+  };
+  const suspended = w.member!.org.status === "suspended";
+  const [brands, channels] = suspended
+    ? [{ data: [] }, []]
+    : await Promise.all([listBrands(app, actor, { limit: "100" }), channelsOf(w)]);
+  let posts: PostRow[] = [];
+  let older: string | null = null;
+  let newer: string | null = null;
+  let problems: Problems | undefined;
+  let status = 200;
+  if (!suspended) {
+    const query: Record<string, string> = { limit: PAGE_SIZE };
+    for (const k of FILTERS) if (filters[k] !== "") query[k] = filters[k];
+    const after = q.get("starting_after");
+    const before = q.get("ending_before");
+    if (after) query.starting_after = after;
+    if (before) query.ending_before = before;
+    try {
+      const env = await listPosts(app, actor, query);
+      posts = env.data;
+      // Newest first: the next page is older (after the last), the previous one newer (before the first).
+      const link = (k: string, id: string) => {
+        const u = new URLSearchParams();
+        for (const f of FILTERS) if (filters[f]) u.set(f, filters[f]);
+        u.set(k, id);
+        return `/posts?${u}`;
+      };
+      const first = posts[0]?.id;
+      const last = posts.at(-1)?.id;
+      const paging = after !== null || before !== null;
+      if (last && (before ? true : env.has_more)) older = link("starting_after", last);
+      if (first && paging && (before ? env.has_more : true)) newer = link("ending_before", first);
+    } catch (e) {
+      if (!(e instanceof ServiceError)) throw e;
+      problems = byParam(e);
+      status = e.status;
+    }
+  }
+  return render(
+    w,
+    <PostsPage
+      f={frame(w, "Posts", "posts")}
+      brands={brands.data}
+      channels={channels}
+      posts={posts}
+      filters={filters}
+      older={older}
+      newer={newer}
+      problems={problems}
+    />,
+    status,
+  );
+}
+
+async function attemptsOf(w: Web, post: PostRow): Promise<Record<string, Attempt[]>> {
+  const lists = await Promise.all(post.targets.map((t) => listAttempts(w.app, w.member!.actor, t.id)));
+  return Object.fromEntries(post.targets.map((t, i) => [t.id, lists[i]!.data]));
+}
+
+async function detail(w: Web, problems?: Problems, status = 200) {
+  const { app } = w;
+  const actor = w.member!.actor;
+  const post = await getPost(app, actor, w.params.id ?? "");
+  const [brand, channels, attempts] = await Promise.all([
+    getBrand(app, actor, post.brand),
+    channelsOf(w),
+    attemptsOf(w, post),
+  ]);
+  const text = post.targets[0]?.parts[0] ?? "";
+  const title = text.length > 60 ? `${text.slice(0, 60)}…` : text || "Post";
+  return render(
+    w,
+    <PostPage
+      f={frame(w, title, "posts")}
+      post={post}
+      brand={brand}
+      attempts={attempts}
+      channels={channels}
+      problems={problems}
+    />,
+    status,
+  );
+}
+
+/** One target's card, for its own polling; the post's status comes along out of band. */
+async function targetCard(w: Web) {
+  const { app } = w;
+  const actor = w.member!.actor;
+  const post = await getPost(app, actor, w.params.id ?? "");
+  const target = post.targets.find((t) => t.id === w.params.tid);
+  if (!target) throw notFound("No such target in this post.", "id");
+  const [brand, channels, attempts] = await Promise.all([
+    getBrand(app, actor, post.brand),
+    channelsOf(w),
+    listAttempts(app, actor, target.id),
+  ]);
+  return fragment(
+    w,
+    <TargetCard
+      f={frame(w, "Post", "posts")}
+      postId={post.id}
+      target={target}
+      attempts={attempts.data}
+      channel={channels.find((c) => c.id === target.channel)}
+      timezone={brand.timezone}
+      postStatus={post.status}
+    />,
+  );
+}
+
+/** The target must belong to the post of the URL (another post's target looks missing). */
+async function targetOfPost(w: Web): Promise<string> {
+  const post = await getPost(w.app, w.member!.actor, w.params.id ?? "");
+  const target = post.targets.find((t) => t.id === w.params.tid);
+  if (!target) throw notFound("No such target in this post.", "id");
+  return target.id;
+}
+
+async function act(
+  w: Web,
+  change: () => Promise<unknown>,
+  flash: "post_canceled" | "target_retried" | "target_marked",
+  param?: string,
+) {
+  try {
+    await change();
+  } catch (e) {
+    if (!(e instanceof ServiceError) || e.status >= 500 || e.status === 404 || e.status === 403) throw e;
+    return detail(w, byParam(e, param), e.status);
+  }
+  setFlash(w, flash);
+  return redirect(w, `/posts/${w.params.id}`);
+}
+
+const cancel = (w: Web) =>
+  act(w, () => cancelPost(w.app, w.member!.actor, w.params.id ?? ""), "post_canceled");
+
+const retry = (w: Web) =>
+  act(w, async () => retryTarget(w.app, w.member!.actor, await targetOfPost(w)), "target_retried");
+
+const mark = (w: Web) => {
+  const permalink = (w.form.get("permalink") ?? "").trim();
+  return act(
+    w,
+    async () =>
+      markTargetPublished(w.app, w.member!.actor, await targetOfPost(w), permalink ? { permalink } : {}),
+    "target_marked",
+    `permalink.${w.params.tid}`,
+  );
+};
+
+export const postRoutes: WebRoute[] = [
+  { method: "GET", path: "/posts", access: "member", handler: list },
+  { method: "GET", path: "/posts/:id", access: "member", handler: (w) => detail(w) },
+  { method: "GET", path: "/posts/:id/targets/:tid", access: "member", handler: targetCard },
+  { method: "POST", path: "/posts/:id/cancel", access: "member", handler: cancel, orgWrite: true },
+  { method: "POST", path: "/posts/:id/targets/:tid/retry", access: "member", handler: retry, orgWrite: true },
+  {
+    method: "POST",
+    path: "/posts/:id/targets/:tid/mark-published",
+    access: "member",
+    handler: mark,
+    orgWrite: true,
+  },
+];

@@ -1,0 +1,452 @@
+// The composer (/posts/new): a channel picker grouped by brand, the text, media from the brand's library, when
+// to publish (now, the brand's next free slot, or a time in the brand's zone), and a live preview per channel
+// beside it (htmx posts the form to /posts/preview while the person types; without JavaScript the Preview
+// button does the same with a page load). A hidden Idempotency-Key, new for every rendered form, makes one
+// submit one post, however often it is sent.
+import type { Frame } from "./frame.ts";
+import { Layout } from "./layout.tsx";
+import { Csrf, whenIn } from "./parts.tsx";
+import {
+  type ChannelLabel,
+  canChange,
+  FieldProblems,
+  NetworkTag,
+  networkName,
+  networkOf,
+  OtherProblems,
+  type Problems,
+  type Shown,
+} from "./publishing.tsx";
+
+export interface ComposeBrand {
+  id: string;
+  name: string;
+  timezone: string;
+  /** The next free slot (ISO), or null when every slot of the next 56 days is taken or the brand has none. */
+  next_slot: string | null;
+}
+export interface ComposeMedia {
+  id: string;
+  brand: string;
+  type: string;
+  filename: string | null;
+  alt: string | null;
+  width: number | null;
+  height: number | null;
+}
+export interface ComposeForm {
+  channels: string[];
+  body: string;
+  /** Per network: error (refuse), truncate or thread. */
+  fit: Record<string, string>;
+  when: "now" | "next_slot" | "at";
+  /** datetime-local values, in the brand's zone. */
+  at: string;
+  publish_by: string;
+  media: string[];
+  key: string;
+}
+
+export const emptyForm = (key: string): ComposeForm => ({
+  channels: [],
+  body: "",
+  fit: {},
+  when: "next_slot",
+  at: "",
+  publish_by: "",
+  media: [],
+  key,
+});
+
+/** One channel's preview: what the network receives and how it measures it. */
+export interface PreviewChannel {
+  channel: string;
+  provider: string;
+  parts: string[];
+  lengths: number[];
+  limit: number | null;
+  counting: string;
+  violations: { code: string; message: string; part: number | null }[];
+  notices: { code: string; message: string }[];
+}
+
+export type Preview =
+  | { kind: "empty"; text: string }
+  | { kind: "problems"; problems: Shown[] }
+  | { kind: "ok"; valid: boolean; channels: PreviewChannel[] };
+
+export interface ComposeProps {
+  f: Frame;
+  brands: ComposeBrand[];
+  channels: ChannelLabel[];
+  media: ComposeMedia[];
+  form: ComposeForm;
+  preview: Preview;
+  problems?: Problems | undefined;
+}
+
+const COUNTING: Record<string, string> = {
+  characters: "characters",
+  graphemes: "characters (graphemes)",
+  x_weighted: "weighted characters (X counts links as 23)",
+  mastodon: "characters (Mastodon counts links as 23)",
+  bluesky: "characters (graphemes)",
+};
+const FITS: [string, string][] = [
+  ["error", "Refuse it (I will shorten it)"],
+  ["thread", "Split it into a thread"],
+  ["truncate", "Cut it short with …"],
+];
+
+const at = (problems: Problems | undefined, ...params: string[]) =>
+  params.flatMap((p) => problems?.[p] ?? []);
+
+function ChannelPicker(props: ComposeProps) {
+  const { brands, channels, form, problems } = props;
+  const bad = at(problems, "channels", "brand");
+  return (
+    <fieldset id="channel-picker" class={bad.length ? "picker has-error" : "picker"}>
+      <legend>Channels</legend>
+      {brands.map((b) => {
+        const own = channels.filter((c) => c.brand === b.id);
+        return (
+          <fieldset class="brand-group">
+            <legend class="brand-name">
+              {b.name} <span class="muted">{b.timezone}</span>
+            </legend>
+            {own.length === 0 ? (
+              <p class="muted">
+                No channels in {props.f.livemode ? "live" : "test"} mode. Connect one with the API or{" "}
+                <code>svc</code> first.
+              </p>
+            ) : (
+              <ul class="chips">
+                {own.map((c) => {
+                  const active = c.status === "active";
+                  return (
+                    <li>
+                      <label class={active ? "chip" : "chip off"}>
+                        <input
+                          type="checkbox"
+                          name="channels"
+                          value={c.id}
+                          checked={form.channels.includes(c.id)}
+                          disabled={!active}
+                        />
+                        <span class="chip-text">
+                          <span class="chip-name">{c.display_name ?? c.handle ?? c.id}</span>
+                          <NetworkTag c={c} />
+                          {c.handle ? <span class="muted handle">{c.handle}</span> : null}
+                          {active ? null : <span class="tag warn">{c.status.replace("_", " ")}</span>}
+                        </span>
+                      </label>
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+          </fieldset>
+        );
+      })}
+      <FieldProblems id="f-channels-error" problems={bad} />
+    </fieldset>
+  );
+}
+
+function MediaPicker(props: ComposeProps) {
+  const chosenBrands = new Set(
+    props.channels.filter((c) => props.form.channels.includes(c.id)).map((c) => c.brand),
+  );
+  const shown = props.media.filter((m) => chosenBrands.size === 0 || chosenBrands.has(m.brand));
+  const bad = Object.entries(props.problems ?? {})
+    .filter(([k]) => k === "media" || k.startsWith("media."))
+    .flatMap(([, p]) => p);
+  const brandName = new Map(props.brands.map((b) => [b.id, b.name]));
+  return (
+    <details class="media-picker" open={props.form.media.length > 0 || bad.length > 0}>
+      <summary>
+        Media from the library {props.form.media.length ? `(${props.form.media.length})` : ""}
+      </summary>
+      {shown.length === 0 ? (
+        <p class="muted">
+          No images or videos in {chosenBrands.size ? "this brand's" : "the"} library yet. Upload them with{" "}
+          <code>POST /v1/media</code>, then pick them here.
+        </p>
+      ) : (
+        <ul class="media-list">
+          {shown.map((m) => (
+            <li>
+              <label>
+                <input type="checkbox" name="media" value={m.id} checked={props.form.media.includes(m.id)} />{" "}
+                <span>
+                  <strong>{m.filename ?? m.id}</strong>{" "}
+                  <span class="muted">
+                    {m.type}
+                    {m.width && m.height ? ` · ${m.width}×${m.height}` : ""} · {brandName.get(m.brand) ?? ""}
+                  </span>
+                  <span class="alt">{m.alt ? `Alt text: ${m.alt}` : "No alt text"}</span>
+                </span>
+              </label>
+            </li>
+          ))}
+        </ul>
+      )}
+      <FieldProblems id="f-media-error" problems={bad} />
+    </details>
+  );
+}
+
+/** The brand whose zone the form's times are in: that of the first chosen channel, or the only brand. */
+export function formBrand(props: { brands: ComposeBrand[]; channels: ChannelLabel[]; form: ComposeForm }) {
+  const chosen = props.channels.find((c) => props.form.channels.includes(c.id));
+  return (
+    props.brands.find((b) => b.id === chosen?.brand) ??
+    (props.brands.length === 1 ? props.brands[0] : undefined)
+  );
+}
+
+/** The next free slot as the brand's people read it; swapped in again (out of band) with every preview. */
+export function NextSlot(props: { brand: ComposeBrand | undefined; oob?: boolean }) {
+  const b = props.brand;
+  return (
+    <span class="muted" id="next-slot" hx-swap-oob={props.oob ? "true" : undefined}>
+      {b
+        ? b.next_slot
+          ? ` ${whenIn(b.next_slot, b.timezone)} (${b.name})`
+          : ` none free for ${b.name}: add slots to the brand`
+        : " of the brand"}
+    </span>
+  );
+}
+
+export function Zone(props: { brand: ComposeBrand | undefined; id: string; oob?: boolean }) {
+  return (
+    <span id={props.id} hx-swap-oob={props.oob ? "true" : undefined}>
+      {props.brand ? `(${props.brand.timezone})` : "(in the brand's time zone)"}
+    </span>
+  );
+}
+
+function Schedule(props: ComposeProps) {
+  const { form, problems } = props;
+  const brand = formBrand(props);
+  const whenBad = at(problems, "publish_at");
+  return (
+    <fieldset id="schedule">
+      <legend>When</legend>
+      <label>
+        <input type="radio" name="when" value="next_slot" checked={form.when === "next_slot"} /> Next free
+        slot
+        <NextSlot brand={brand} />
+      </label>
+      <label>
+        <input type="radio" name="when" value="now" checked={form.when === "now"} /> Now
+      </label>
+      <label>
+        <input type="radio" name="when" value="at" checked={form.when === "at"} /> At a time
+      </label>
+      <div class={whenBad.length ? "field has-error" : "field"}>
+        <label for="f-at">
+          Date and time <Zone brand={brand} id="at-zone" />
+        </label>
+        <input
+          id="f-at"
+          name="at"
+          type="datetime-local"
+          value={form.at}
+          aria-describedby={whenBad.length ? "f-publish_at-error" : undefined}
+        />
+        <FieldProblems id="f-publish_at-error" problems={whenBad} />
+      </div>
+      <div class={at(problems, "publish_by").length ? "field has-error" : "field"}>
+        <label for="f-publish_by">
+          Publish by (optional) <Zone brand={brand} id="by-zone" />
+        </label>
+        <p class="hint" id="f-publish_by-hint">
+          If it has not gone out by then, it is not sent. Default: a day after its time.
+        </p>
+        <input
+          id="f-publish_by"
+          name="publish_by"
+          type="datetime-local"
+          value={form.publish_by}
+          aria-describedby="f-publish_by-hint f-publish_by-error"
+        />
+        <FieldProblems id="f-publish_by-error" problems={at(problems, "publish_by")} />
+      </div>
+    </fieldset>
+  );
+}
+
+function FitChoices(props: ComposeProps) {
+  const networks = [...new Set(props.channels.filter((c) => c.status === "active").map(networkOf))].sort();
+  if (!networks.length) return null;
+  return (
+    <details class="fit" open={Object.values(props.form.fit).some((v) => v && v !== "error")}>
+      <summary>When the text is too long for a network</summary>
+      {networks.map((n) => (
+        <div class="field">
+          <label for={`f-fit-${n}`}>{networkName(n)}</label>
+          <select id={`f-fit-${n}`} name={`fit.${n}`}>
+            {FITS.map(([v, label]) => (
+              <option value={v} selected={(props.form.fit[n] ?? "error") === v}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+      ))}
+    </details>
+  );
+}
+
+/** The live preview: one card per chosen channel (the htmx target, also rendered alone). */
+export function PreviewPanel(props: { preview: Preview; channels: ChannelLabel[] }) {
+  const p = props.preview;
+  if (p.kind === "empty") return <p class="muted preview-empty">{p.text}</p>;
+  if (p.kind === "problems")
+    return (
+      <div class="preview-problems">
+        {p.problems.map((x) => (
+          <p>
+            {x.message} <code class="code">{x.code}</code>
+          </p>
+        ))}
+      </div>
+    );
+  const byId = new Map(props.channels.map((c) => [c.id, c]));
+  return (
+    <ul class="previews" id="previews">
+      {p.channels.map((r) => {
+        const c = byId.get(r.channel);
+        const fits = r.violations.length === 0;
+        return (
+          <li class={fits ? "preview fits" : "preview breaks"} id={`preview-${r.channel}`}>
+            <div class="preview-head">
+              <strong>{c?.display_name ?? c?.handle ?? r.channel}</strong>
+              {c ? <NetworkTag c={c} /> : null}
+              <span class={fits ? "fit-ok" : "fit-bad"}>
+                {fits ? "✓ Fits" : `✗ ${r.violations.length} problem${r.violations.length > 1 ? "s" : ""}`}
+              </span>
+            </div>
+            {r.parts.length > 1 ? <p class="muted">A thread of {r.parts.length} posts</p> : null}
+            <ol class={r.parts.length > 1 ? "parts thread" : "parts"}>
+              {r.parts.map((text, i) => {
+                const len = r.lengths[i] ?? 0;
+                const over = r.limit !== null && len > r.limit;
+                return (
+                  <li class="part">
+                    <p class="part-text">{text}</p>
+                    <p class={over ? "count over" : "count"}>
+                      {len}
+                      {r.limit !== null ? ` / ${r.limit}` : ""} {COUNTING[r.counting] ?? r.counting}
+                    </p>
+                  </li>
+                );
+              })}
+            </ol>
+            {r.violations.length ? (
+              <ul class="violations">
+                {r.violations.map((v) => (
+                  <li>
+                    {v.part !== null && r.parts.length > 1 ? `Part ${v.part + 1}: ` : ""}
+                    {v.message} <code class="code">{v.code}</code>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            {r.notices.map((n) => (
+              <p class="notice">{n.message}</p>
+            ))}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+export function ComposerPage(props: ComposeProps) {
+  const { f, form, problems } = props;
+  const writable = canChange(f);
+  const bodyBad = at(problems, "content.body", "content", "content.parts");
+  const shown = (k: string) =>
+    k === "channels" ||
+    k === "brand" ||
+    k.startsWith("channels.") ||
+    k === "content.body" ||
+    k === "content" ||
+    k === "content.parts" ||
+    k === "media" ||
+    k.startsWith("media.") ||
+    k === "publish_at" ||
+    k === "publish_by";
+  return (
+    <Layout f={f}>
+      {props.channels.length === 0 ? (
+        <div class="alert warn" id="no-channels">
+          <p>
+            <strong>No channels in {f.livemode ? "live" : "test"} mode yet.</strong> Connect a channel to a
+            brand first (<code>svc channels</code> or <code>POST /v1/channels</code>); test mode offers
+            sandbox channels that reach no real network.
+          </p>
+        </div>
+      ) : null}
+      <form
+        method="post"
+        action="/posts/new"
+        id="composer"
+        class="composer"
+        hx-post="/posts/preview"
+        hx-trigger="change"
+        hx-target="#preview"
+        hx-swap="innerHTML"
+        hx-sync="this:replace"
+      >
+        <Csrf token={f.csrf} />
+        <input type="hidden" name="idempotency_key" value={form.key} />
+        <div class="compose-main">
+          <OtherProblems problems={problems} shown={shown} />
+          <ChannelPicker {...props} />
+          <div class={bodyBad.length ? "field has-error" : "field"}>
+            <label for="f-body">Text</label>
+            <textarea
+              id="f-body"
+              name="body"
+              rows={7}
+              hx-post="/posts/preview"
+              hx-trigger="input changed delay:300ms"
+              hx-target="#preview"
+              hx-swap="innerHTML"
+              hx-sync="closest form:replace"
+              aria-describedby="f-body-hint f-body-error"
+            >
+              {form.body}
+            </textarea>
+            <p class="hint" id="f-body-hint">
+              A line holding only <code>{"{{thread}}"}</code> starts the next post of a thread.
+            </p>
+            <FieldProblems id="f-body-error" problems={bodyBad} />
+          </div>
+          <MediaPicker {...props} />
+          <FitChoices {...props} />
+          <Schedule {...props} />
+          <div class="actions">
+            <button type="submit" class="primary" id="schedule-post" disabled={!writable}>
+              Create post
+            </button>
+            <button type="submit" formaction="/posts/preview" id="preview-button">
+              Preview
+            </button>
+            {writable ? null : <p class="muted">This org cannot change anything now.</p>}
+          </div>
+        </div>
+        <section class="compose-preview" aria-labelledby="preview-title">
+          <h2 id="preview-title">Preview</h2>
+          <div id="preview" aria-live="polite">
+            <PreviewPanel preview={props.preview} channels={props.channels} />
+          </div>
+        </section>
+      </form>
+    </Layout>
+  );
+}
