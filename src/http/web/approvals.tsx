@@ -83,19 +83,19 @@ async function review(w: Web, decide: typeof approvePost, flash: "post_approved"
 }
 
 export const approvalRoutes: WebRoute[] = [
-  { method: "GET", path: "/approvals", access: "member", handler: (w) => page(w) },
+  { method: "GET", path: "/approvals", access: "member", org: "read", handler: (w) => page(w) },
   {
     method: "POST",
     path: "/approvals/:id/approve",
     access: "member",
+    org: "write",
     handler: (w) => review(w, approvePost, "post_approved"),
-    orgWrite: true,
   },
   {
     method: "POST",
     path: "/approvals/:id/reject",
     access: "member",
+    org: "write",
     handler: (w) => review(w, rejectPost, "post_rejected"),
-    orgWrite: true,
   },
 ];

@@ -209,7 +209,7 @@ async function create(w: Web) {
 }
 
 export const composerRoutes: WebRoute[] = [
-  { method: "GET", path: "/posts/new", access: "member", handler: show },
-  { method: "POST", path: "/posts/preview", access: "member", handler: preview },
-  { method: "POST", path: "/posts/new", access: "member", handler: create, orgWrite: true },
+  { method: "GET", path: "/posts/new", access: "member", org: "read", handler: show },
+  { method: "POST", path: "/posts/preview", access: "member", org: "read", handler: preview },
+  { method: "POST", path: "/posts/new", access: "member", org: "write", handler: create },
 ];

@@ -198,16 +198,16 @@ const mark = (w: Web) => {
 };
 
 export const postRoutes: WebRoute[] = [
-  { method: "GET", path: "/posts", access: "member", handler: list },
-  { method: "GET", path: "/posts/:id", access: "member", handler: (w) => detail(w) },
-  { method: "GET", path: "/posts/:id/targets/:tid", access: "member", handler: targetCard },
-  { method: "POST", path: "/posts/:id/cancel", access: "member", handler: cancel, orgWrite: true },
-  { method: "POST", path: "/posts/:id/targets/:tid/retry", access: "member", handler: retry, orgWrite: true },
+  { method: "GET", path: "/posts", access: "member", org: "read", handler: list },
+  { method: "GET", path: "/posts/:id", access: "member", org: "read", handler: (w) => detail(w) },
+  { method: "GET", path: "/posts/:id/targets/:tid", access: "member", org: "read", handler: targetCard },
+  { method: "POST", path: "/posts/:id/cancel", access: "member", org: "write", handler: cancel },
+  { method: "POST", path: "/posts/:id/targets/:tid/retry", access: "member", org: "write", handler: retry },
   {
     method: "POST",
     path: "/posts/:id/targets/:tid/mark-published",
     access: "member",
+    org: "write",
     handler: mark,
-    orgWrite: true,
   },
 ];

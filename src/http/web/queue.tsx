@@ -82,6 +82,6 @@ async function move(w: Web) {
 }
 
 export const queueRoutes: WebRoute[] = [
-  { method: "GET", path: "/queue", access: "member", handler: show },
-  { method: "POST", path: "/queue/:id/move", access: "member", handler: move, orgWrite: true },
+  { method: "GET", path: "/queue", access: "member", org: "read", handler: show },
+  { method: "POST", path: "/queue/:id/move", access: "member", org: "write", handler: move },
 ];
