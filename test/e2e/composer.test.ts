@@ -271,12 +271,13 @@ describeEachDialect("composer in Chromium", (dialect) => {
     expect(await ro.page.locator("#error").innerText()).toContain("org_read_only");
     expect((await postsOf(svc, o.orgId)).length).toBe(2);
 
-    // Suspended: every publishing page says so and offers no change.
+    // Suspended: members see only the notice (interface.md), on every publishing page, and no change is offered.
     await svc.t.app.db.updateTable("orgs").set({ status: "suspended" }).where("id", "=", o.orgId).execute();
     for (const path of ["/posts/new", "/posts", "/queue", "/approvals"]) {
       const r = await ro.page.goto(path);
-      expect({ path, status: r!.status() }).toEqual({ path, status: 200 });
+      expect({ path, status: r!.status() }).toEqual({ path, status: 403 });
       expect(await ro.page.locator("#org-status").innerText()).toContain("suspended");
+      expect(await ro.page.locator("#error").innerText()).toContain("org_suspended");
       expect(await ro.page.locator("main button.primary:not([disabled]), details.move").count()).toBe(0);
     }
     await ro.context.close();
