@@ -14,7 +14,7 @@ import dashboardSessions from "./0011_dashboard_sessions.ts";
 import identity from "./0012_identity.ts";
 import engagement from "./0013_engagement.ts";
 import media from "./0014_media.ts";
-import invitationProof from "./0016_invitation_proof.ts";
+import invitationProof from "./0015_invitation_proof.ts";
 
 export const migrations: Migration[] = [
   core,
