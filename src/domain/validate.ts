@@ -1,10 +1,11 @@
 // Input validation with valibot. A schema says both the shape (wrong type, unknown or missing field: 400) and
 // the rules (422 with the spec's code). Rule actions carry their code in the message as "code: text".
 import * as v from "valibot";
+import { type ErrorCode, isErrorCode } from "../lib/error-codes.ts";
 import { invalid, type Problem, ServiceError } from "../lib/errors.ts";
 
 /** A rule message carrying its stable code, e.g. rule("name_invalid", "Name must be 1 to 100 characters."). */
-export const rule = (code: string, text: string) => `${code}: ${text}`;
+export const rule = (code: ErrorCode, text: string) => `${code}: ${text}`;
 
 function paramOf(issue: v.BaseIssue<unknown>): string | undefined {
   const keys = (issue.path ?? []).map((p) => String((p as { key: unknown }).key));
@@ -15,7 +16,8 @@ function toProblem(issue: v.BaseIssue<unknown>): { status: 400 | 422; problem: P
   const param = paramOf(issue);
   // A rule carries its code in the message, whatever kind of valibot issue it is (picklist is a schema).
   const coded = /^([a-z_]+): (.*)$/s.exec(issue.message);
-  if (coded) return { status: 422, problem: { code: coded[1]!, param, message: coded[2]! } };
+  if (coded && isErrorCode(coded[1]!))
+    return { status: 422, problem: { code: coded[1], param, message: coded[2]! } };
   if (issue.received === "undefined") {
     return {
       status: 400,
@@ -52,7 +54,7 @@ export function parse<S extends v.GenericSchema>(schema: S, input: unknown): v.I
 }
 
 // Shared field schemas.
-export const name = (code = "name_invalid", what = "Name") =>
+export const name = (code: ErrorCode = "name_invalid", what = "Name") =>
   v.pipe(
     v.string(),
     v.trim(),

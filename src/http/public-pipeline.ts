@@ -112,9 +112,13 @@ export async function runPublicRoute(
     const err = asServiceError(app, e, requestId);
     if (route.oauth && err.status >= 400 && err.status < 500) {
       const error = OAUTH_ERRORS.has(err.code) ? err.code : "invalid_request";
-      const body = { error, error_description: err.message, ...problemBody(err, requestId) };
+      const body = {
+        error,
+        error_description: err.message,
+        ...problemBody(err, requestId, app.config.baseUrl),
+      };
       return jsonResponse(err.status, body, requestId, { ...rateHeaders, ...err.headers });
     }
-    return problemResponse(err, requestId, rateHeaders);
+    return problemResponse(app, err, requestId, rateHeaders);
   }
 }

@@ -10,11 +10,13 @@ import { v1PublicRoutes, v1Routes, v1Schemas } from "./api/v1/index.ts";
 import { mediaContent } from "./media-content.ts";
 import { openApiYaml, publicOperations } from "./openapi.ts";
 import { runRoute } from "./pipeline.ts";
+import { ERROR_CODES_PATH } from "./problem.ts";
 import { runPublicRoute } from "./public-pipeline.ts";
 import { RateLimiter } from "./ratelimit.ts";
 import { jsonResponse, problemResponse, SECURITY_HEADERS } from "./respond.ts";
 import type { RouteDef } from "./route.ts";
 import type { HttpContext } from "./stages/exchange.ts";
+import { errorCodesPage } from "./web/error-codes.ts";
 import { handleWeb, rootRedirect, staticFile, webRoutes } from "./web/index.tsx";
 import { sandboxPage } from "./web/sandbox.ts";
 
@@ -55,6 +57,7 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
         const allow = [...new Set(known.filter((k) => k.re.test(path)).map((k) => k.m))];
         if (allow.length) {
           return problemResponse(
+            app,
             new ServiceError(
               405,
               "method_not_allowed",
@@ -65,12 +68,14 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
           );
         }
         return problemResponse(
+          app,
           new ServiceError(404, "route_unknown", `No route ${request.method} ${path}.`),
           requestId,
         );
       }
       app.log.error("http error outside the pipeline", { code: String(code), error: String(error) });
       return problemResponse(
+        app,
         new ServiceError(500, "internal_error", "Something went wrong on our side."),
         requestId,
       );
@@ -86,6 +91,7 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
       }
     })
     .get("/sandbox/:id", ({ params }: { params: { id: string } }) => sandboxPage(app, params.id))
+    .get(ERROR_CODES_PATH, () => errorCodesPage())
     .get("/v1/media/:id/content", ({ params, request }: { params: { id: string }; request: Request }) =>
       mediaContent(app, params.id, request),
     )

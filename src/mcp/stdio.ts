@@ -5,6 +5,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import pkg from "../../package.json" with { type: "json" };
 import { resolveCredential } from "../cli/auth/credentials.ts";
 import { type Io, UsageError } from "../cli/output.ts";
+import { newId } from "../lib/ids.ts";
 import { type ApiCall, requestParts } from "./api.ts";
 import { createMcpServer } from "./server.ts";
 
@@ -106,7 +107,7 @@ export async function runMcpStdio(
       return 2;
     }
   }
-  const server = createMcpServer(httpApi(target));
+  const server = createMcpServer(httpApi(target), { baseUrl: target.url, requestId: () => newId("req") });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
     process.stdin.once("end", () => resolve());
