@@ -16,6 +16,7 @@ import { RateLimiter } from "./ratelimit.ts";
 import { jsonResponse, problemResponse, SECURITY_HEADERS } from "./respond.ts";
 import type { RouteDef } from "./route.ts";
 import type { HttpContext } from "./stages/exchange.ts";
+import { browserError, wantsHtml } from "./web/browser-error.tsx";
 import { errorCodesPage } from "./web/error-codes.ts";
 import { handleWeb, rootRedirect, staticFile, webRoutes } from "./web/index.tsx";
 import { sandboxPage } from "./web/sandbox.ts";
@@ -52,33 +53,31 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
   const elysia = new Elysia()
     .onError(({ code, request, error }) => {
       const requestId = newId("req");
+      // A browser gets a page with a way back; an API client keeps the problem details.
+      const answer = (err: ServiceError, extra?: Record<string, string>) =>
+        wantsHtml(request)
+          ? browserError(app, request, err, extra)
+          : problemResponse(app, err, requestId, extra);
       if (code === "NOT_FOUND") {
         const path = new URL(request.url).pathname;
         const allow = [...new Set(known.filter((k) => k.re.test(path)).map((k) => k.m))];
         if (allow.length) {
-          return problemResponse(
-            app,
+          return answer(
             new ServiceError(
               405,
               "method_not_allowed",
               `${request.method} is not allowed here; use ${allow.join(", ")}.`,
             ),
-            requestId,
             { Allow: allow.join(", ") },
           );
         }
-        return problemResponse(
-          app,
-          new ServiceError(404, "route_unknown", `No route ${request.method} ${path}.`),
-          requestId,
-        );
+        const what = wantsHtml(request)
+          ? `There is no page at ${path}.`
+          : `No route ${request.method} ${path}.`;
+        return answer(new ServiceError(404, "route_unknown", what));
       }
       app.log.error("http error outside the pipeline", { code: String(code), error: String(error) });
-      return problemResponse(
-        app,
-        new ServiceError(500, "internal_error", "Something went wrong on our side."),
-        requestId,
-      );
+      return answer(new ServiceError(500, "internal_error", "Something went wrong on our side."));
     })
     .get("/healthz", () => jsonResponse(200, { status: "ok" }, newId("req")))
     .get("/readyz", async () => {
