@@ -141,10 +141,7 @@ describeEachDialect("approvals", (dialect) => {
     });
     expect(r.body.targets[0]).toMatchObject({ status: "held", next_attempt_at: null, publish_by: null });
     expect(await slotsOf(w.t, r.body.id)).toEqual([]);
-    expect(await eventTypes(w.t, w.a.orgId, r.body.id)).toEqual([
-      "post.created",
-      "approval.requested",
-    ]);
+    expect(await eventTypes(w.t, w.a.orgId, r.body.id)).toEqual(["post.created", "approval.requested"]);
     const audit = (await auditRows(w.t, w.a.orgId, "post.create")).find((x) => x.target === r.body.id);
     expect(audit?.detail).toEqual({ channels: 1, approval: true });
     // Free slots stay free: a next_slot post of an admin takes the first one.
