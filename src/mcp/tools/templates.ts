@@ -1,6 +1,7 @@
 // Templates: reusable post bodies with declared variables; an agent fills `data` instead of writing text.
 import * as v from "valibot";
 import { type ApiAnswer, type ApiCall, segment } from "../api.ts";
+import { BRAND, described } from "../fields.ts";
 import { READ, type Tool } from "../tool.ts";
 
 const missing = (param: string, message: string): ApiAnswer => ({
@@ -49,7 +50,10 @@ export const templateTools: Tool[] = [
       "each network's text; prefer it over writing text when the brand has one for the purpose. Then call " +
       "get_template to see its variables and examples. Needs templates:read.",
     annotations: { title: "List templates", ...READ },
-    input: v.strictObject({ brand: v.optional(v.string()), key: v.optional(v.string()) }),
+    input: v.strictObject({
+      brand: described(v.optional(v.string()), `${BRAND} Without it, the templates of every brand.`),
+      key: described(v.optional(v.string()), "Only the template with this key (such as `launch`)."),
+    }),
     run: (api, a: { brand?: string; key?: string }) =>
       api({ method: "GET", path: "/v1/templates", query: { brand: a.brand, key: a.key, limit: 100 } }),
   },
@@ -60,7 +64,13 @@ export const templateTools: Tool[] = [
       "(what `data` must hold), examples of valid data, the body and per-network overrides. `template` is a " +
       "template id, or a key / key@version together with `brand`. Needs templates:read.",
     annotations: { title: "Get a template", ...READ },
-    input: v.strictObject({ template: v.string(), brand: v.optional(v.string()) }),
+    input: v.strictObject({
+      template: described(
+        v.string(),
+        "The template: its id (tmpl_…), or its key (its latest version) or `key@N` (version N) within `brand`.",
+      ),
+      brand: described(v.optional(v.string()), `${BRAND} Needed when \`template\` is a key.`),
+    }),
     run: getTemplate,
   },
 ];
