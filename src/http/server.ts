@@ -13,7 +13,7 @@ import { runRoute } from "./pipeline.ts";
 import { ERROR_CODES_PATH } from "./problem.ts";
 import { runPublicRoute } from "./public-pipeline.ts";
 import { RateLimiter } from "./ratelimit.ts";
-import { jsonResponse, problemResponse, SECURITY_HEADERS } from "./respond.ts";
+import { asServiceError, jsonResponse, problemResponse, SECURITY_HEADERS } from "./respond.ts";
 import type { RouteDef } from "./route.ts";
 import type { HttpContext } from "./stages/exchange.ts";
 import { browserError, wantsHtml } from "./web/browser-error.tsx";
@@ -76,8 +76,9 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
           : `No route ${request.method} ${path}.`;
         return answer(new ServiceError(404, "route_unknown", what));
       }
-      app.log.error("http error outside the pipeline", { code: String(code), error: String(error) });
-      return answer(new ServiceError(500, "internal_error", "Something went wrong on our side."));
+      // Outside the pipeline (a dashboard page whose session could not be read, say): a database out of reach is
+      // still 503 database_unavailable; anything else is logged and 500.
+      return answer(asServiceError(app, error, requestId));
     })
     .get("/healthz", () => jsonResponse(200, { status: "ok" }, newId("req")))
     .get("/readyz", async () => {

@@ -19,6 +19,7 @@ const TITLES: Record<number, string> = {
   404: "Page not found",
   405: "Not possible here",
   500: "Something went wrong",
+  503: "Try again in a moment",
 };
 
 export async function browserError(
