@@ -252,7 +252,11 @@ export const ERROR_CODES = {
   body_missing: { group: posts, status: 422, meaning: "The template has no body." },
   variables_invalid: { group: posts, status: 422, meaning: "The variables are not a usable JSON Schema." },
   example_invalid: { group: posts, status: 422, meaning: "An example does not match the variables schema." },
-  template_missing: { group: posts, status: 422, meaning: "No such template (key, key@N or ID)." },
+  template_missing: {
+    group: posts,
+    status: null,
+    meaning: "No such template (key, key@N or ID): 422 in a post or preview, 404 from the get_template tool.",
+  },
   template_invalid: {
     group: posts,
     status: 422,

@@ -68,7 +68,10 @@ export interface McpContext {
   requestId: () => string;
 }
 
-/** A request problem found before the API was asked (the tool's arguments), shaped as the API shapes it. */
+/**
+ * A problem svc found without the API answering it (the tool's arguments, a template key not found, the install
+ * out of reach over stdio), shaped as the API shapes it: with a request ID and a doc_url, never made by hand.
+ */
 function argumentError(e: ServiceError, ctx: McpContext): CallToolResult {
   return toolResult({ status: e.status, body: problemBody(e, ctx.requestId(), ctx.baseUrl) });
 }
@@ -97,7 +100,12 @@ export function createMcpServer(api: ApiCall, ctx: McpContext, tools: Tool[] = a
       if (e instanceof ServiceError) return argumentError(e, ctx);
       throw e;
     }
-    return toolResult(await tool.run(api, args));
+    try {
+      return toolResult(await tool.run(api, args));
+    } catch (e) {
+      if (e instanceof ServiceError) return argumentError(e, ctx);
+      throw e;
+    }
   });
   return server;
 }

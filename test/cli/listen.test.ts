@@ -163,17 +163,18 @@ describeEachDialect("svc listen", (dialect) => {
   });
 });
 
-test("no request of the CLI follows a redirect: each fetch in src/cli says redirect: manual", async () => {
-  // The CLI sends credentials and signed events; a redirect would carry them to whatever host it names.
+test("no client request follows a redirect: each fetch of the CLI and of svc mcp says redirect: manual", async () => {
+  // They send credentials and signed events; a redirect would carry them to whatever host it names.
   const bare: string[] = [];
   let calls = 0;
-  for (const path of new Bun.Glob("src/cli/**/*.ts").scanSync(".")) {
+  const paths = [...new Bun.Glob("src/cli/**/*.ts").scanSync("."), "src/mcp/stdio.ts"];
+  for (const path of paths) {
     const text = await Bun.file(path).text();
     for (const m of text.matchAll(/\bfetch\(([^;]*?)\);/gs)) {
       calls++;
       if (!/redirect:\s*"manual"/.test(m[1]!)) bare.push(`${path}: fetch(${m[1]!.slice(0, 40)}…)`);
     }
   }
-  expect(calls).toBeGreaterThanOrEqual(3);
+  expect(calls).toBeGreaterThanOrEqual(4);
   expect(bare).toEqual([]);
 });

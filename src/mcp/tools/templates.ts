@@ -1,20 +1,9 @@
 // Templates: reusable post bodies with declared variables; an agent fills `data` instead of writing text.
 import * as v from "valibot";
+import { badRequest, ServiceError } from "../../lib/errors.ts";
 import { type ApiAnswer, type ApiCall, segment } from "../api.ts";
 import { BRAND, described } from "../fields.ts";
 import { READ, type Tool } from "../tool.ts";
-
-const missing = (param: string, message: string): ApiAnswer => ({
-  status: 400,
-  body: {
-    type: "about:blank",
-    title: "Bad Request",
-    status: 400,
-    code: "parameter_missing",
-    param,
-    detail: message,
-  },
-});
 
 /** A template by ID, or by `key` / `key@version` within a brand. */
 async function getTemplate(api: ApiCall, a: { template: string; brand?: string }): Promise<ApiAnswer> {
@@ -22,23 +11,16 @@ async function getTemplate(api: ApiCall, a: { template: string; brand?: string }
     return api({ method: "GET", path: `/v1/templates/${segment(a.template)}` });
   const m = /^(.*?)(?:@(\d+))?$/.exec(a.template)!;
   const key = m[1]!;
-  if (!a.brand) return missing("brand", "Give `brand` (id or slug) to find a template by key.");
+  // Thrown, not answered: the server makes the problem as the API would, with this call's request ID.
+  if (!a.brand)
+    throw badRequest("parameter_missing", "Give `brand` (id or slug) to find a template by key.", "brand");
   const found = await api({ method: "GET", path: "/v1/templates", query: { brand: a.brand, key } });
   if (found.status !== 200) return found;
   const first = found.body.data?.[0];
-  if (!first) {
-    return {
-      status: 404,
-      body: {
-        type: "about:blank",
-        title: "Not Found",
-        status: 404,
-        code: "template_missing",
-        param: "template",
-        detail: `Brand ${a.brand} has no template with key ${key}.`,
-      },
-    };
-  }
+  if (!first)
+    throw new ServiceError(404, "template_missing", `Brand ${a.brand} has no template with key ${key}.`, {
+      param: "template",
+    });
   return api({ method: "GET", path: `/v1/templates/${segment(first.id)}`, query: { version: m[2] } });
 }
 
