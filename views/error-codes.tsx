@@ -3,10 +3,11 @@
 // is served by the install itself, without signing in, and runs no script.
 import { ERROR_CODES, ERROR_GROUPS, type ErrorCodeEntry } from "../src/lib/error-codes.ts";
 
+// Long codes wrap anywhere, so the tables fit a phone's width (test/e2e/accessibility.test.ts measures it).
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#222}
 table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}th,td{text-align:left;vertical-align:top;
 padding:.35rem .5rem;border-bottom:1px solid #ddd}th{font-weight:600}code{font:14px ui-monospace,monospace}
-tr:target{background:#fff4c2}td:first-child{white-space:nowrap}`;
+tr:target{background:#fff4c2}td{overflow-wrap:anywhere}`;
 
 /** The meaning with `code` spans as <code>, the way docs/api.md shows them. */
 function Meaning(props: { text: string }) {
