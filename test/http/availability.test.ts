@@ -113,7 +113,9 @@ pgOnly("database availability (postgres)", () => {
       const page = await viaSocket.request("GET", "/signin", { headers: { accept: "text/html" } });
       expect(page.status).toBe(503);
       expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
-      expect(page.body).toContain("<code>database_unavailable</code>");
+      expect(page.body).toContain(
+        '<a href="/docs/errors#database_unavailable"><code>database_unavailable</code></a>',
+      );
       // A session cookie is read from the database before any page: that is 503 too, not 500.
       const signedIn = await viaSocket.request("GET", "/home", {
         headers: {

@@ -28,7 +28,7 @@ describeEachDialect("unknown paths", (dialect) => {
     expect(page.html).toContain("<h1>Page not found</h1>");
     expect(page.html).toContain("There is no page at /dashbord/%3Cb%3Ex%3C/b%3E.");
     expect(page.html).toContain('<a href="/">Go back to the dashboard</a>');
-    expect(page.html).toContain("<code>route_unknown</code>");
+    expect(page.html).toContain('<a href="/docs/errors#route_unknown"><code>route_unknown</code></a>');
     expect(page.html).not.toContain('"type":"about:blank"');
   });
 
@@ -51,7 +51,9 @@ describeEachDialect("unknown paths", (dialect) => {
     expect(page.status).toBe(405);
     expect(page.headers.get("allow")).toBe("GET");
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
-    expect(page.html).toContain("<code>method_not_allowed</code>");
+    expect(page.html).toContain(
+      '<a href="/docs/errors#method_not_allowed"><code>method_not_allowed</code></a>',
+    );
   });
 
   test("API clients keep the problem JSON", async () => {
