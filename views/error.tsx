@@ -1,4 +1,5 @@
-// A refused or failed request: what happened in words, its code, and the request ID to quote.
+// A refused or failed request: what happened in words, its code (linked to its entry on the install's error codes
+// page), and the request ID to quote.
 import type { ServiceError } from "../src/lib/errors.ts";
 import type { Frame } from "./frame.ts";
 import { Layout } from "./layout.tsx";
@@ -9,7 +10,10 @@ export function ErrorPage(props: { f: Frame; error: ServiceError }) {
       <div class="alert error" role="alert" id="error">
         <p>{props.error.message}</p>
         <p class="muted">
-          Code <code>{props.error.code}</code>
+          Code{" "}
+          <a href={`/docs/errors#${props.error.code}`}>
+            <code>{props.error.code}</code>
+          </a>
         </p>
       </div>
       <p>

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { SmtpSettings } from "../mail/host.ts";
+import { AllowSettingError, PRIVATE_NETWORKS, PRIVATE_WEBHOOKS, parseAllowSetting } from "../net/allow.ts";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -192,6 +193,16 @@ export function loadConfig(env: Env = process.env): Config {
 
   const providerOrigins = parseProviderOrigins(env.SVC_PROVIDER_ORIGINS, problems);
   const autoMigrate = bool(env, "SVC_AUTO_MIGRATE", true, problems);
+  // The allow settings are parsed where they are used (net/allow.ts); checking them here makes a wrong entry
+  // stop the start with its name instead of failing the first webhook or connect that reads it.
+  for (const name of [PRIVATE_NETWORKS, PRIVATE_WEBHOOKS]) {
+    try {
+      parseAllowSetting(env[name], name);
+    } catch (e) {
+      if (!(e instanceof AllowSettingError)) throw e;
+      problems.push(e.message);
+    }
+  }
   const insecureCookies = bool(env, "SVC_INSECURE_COOKIES", false, problems);
   const signupUrl = url(env, "SVC_SIGNUP_URL", problems);
   if (problems.length) throw new ConfigError(problems);

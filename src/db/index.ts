@@ -108,34 +108,49 @@ function prepareHotStatements(client: import("pg").PoolClient): void {
   };
 }
 
-/** True for errors that mean the database cannot be reached right now (not a bad query). */
-export function isUnavailable(e: unknown): boolean {
-  const err = e as { code?: string; message?: string } | null;
-  if (!err) return false;
+// SQLSTATEs that mean the server will not serve this connection now, though nothing is wrong with the query:
+// class 08 (connection exception), 57P01-57P05 (shut down, crashed, starting up or in recovery, idle timeout),
+// 53300 (too many connections), 3D000 (the database does not exist: dropped, or being restored).
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[1-5]|53300|3D000)$/;
+const UNAVAILABLE_SQLITE = new Set(["SQLITE_BUSY", "SQLITE_IOERR", "SQLITE_CANTOPEN"]);
+/** The system calls that open a connection: any failure of theirs is a database out of reach. */
+const CONNECTING = new Set(["connect", "getaddrinfo"]);
+/** Codes only a socket gives (a file read's ENOENT is not one of them). */
+const LOST = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|connection timeout|Client has encountered a connection error|database is locked|timeout exceeded when trying to connect/i;
+
+/**
+ * True for errors that mean the database cannot be reached right now (not a bad query). Judged by class, not by a
+ * list of codes met so far: a connection that could not be made (a Node system error of the `connect` or
+ * `getaddrinfo` call, whatever its code: a stopped Postgres behind a Unix socket is ENOENT, behind TCP
+ * ECONNREFUSED, an unresolvable host ENOTFOUND or EAI_AGAIN), or one lost on the way (a reset, a broken pipe, a
+ * timeout). Postgres's own refusals carry a SQLSTATE (classes above), its answers to a bad query other SQLSTATEs
+ * and never a syscall. Wrapped errors (`cause`, AggregateError) are looked through.
+ */
+export function isUnavailable(e: unknown, depth = 0): boolean {
+  const err = e as {
+    code?: unknown;
+    message?: unknown;
+    syscall?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+  } | null;
+  if (!err || typeof err !== "object" || depth > 4) return false;
   const code = String(err.code ?? "");
-  if (
-    [
-      "ECONNREFUSED",
-      "ECONNRESET",
-      "ETIMEDOUT",
-      "ENOTFOUND",
-      "EPIPE",
-      "57P01",
-      "57P02",
-      "57P03",
-      "08000",
-      "08001",
-      "08003",
-      "08006",
-      "53300",
-      "3D000", // the database does not exist (dropped, or being restored)
-      "SQLITE_BUSY",
-      "SQLITE_IOERR",
-      "SQLITE_CANTOPEN",
-    ].includes(code)
-  )
-    return true;
-  return /Connection terminated|connection timeout|Client has encountered a connection error|database is locked|timeout exceeded when trying to connect/i.test(
-    err.message ?? "",
-  );
+  if (typeof err.syscall === "string" && CONNECTING.has(err.syscall)) return true;
+  if (LOST.has(code) || UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_SQLITE.has(code)) return true;
+  if (UNAVAILABLE_MESSAGE.test(String(err.message ?? ""))) return true;
+  if (Array.isArray(err.errors) && err.errors.some((x) => isUnavailable(x, depth + 1))) return true;
+  return err.cause !== undefined && isUnavailable(err.cause, depth + 1);
 }

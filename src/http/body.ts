@@ -3,6 +3,7 @@
 // any field.
 
 import { guardJson } from "../domain/input.ts";
+import { unknownParameters } from "../domain/validate.ts";
 import { badRequest, ServiceError } from "../lib/errors.ts";
 import type { RouteDef } from "./route.ts";
 
@@ -20,8 +21,12 @@ export async function readJsonBody(
   guardJson(body);
   if (!route.body) {
     // Nothing to say to this route (revoke, cancel, resend, delete): a field is unknown, as anywhere else.
-    const first = Object.keys(body as object)[0];
-    if (first !== undefined) throw badRequest("parameter_unknown", `Unknown parameter ${first}.`, first);
+    const fields = Object.keys(body as object);
+    if (fields.length)
+      throw unknownParameters(
+        fields.map((k) => ({ param: k, name: k })),
+        () => [],
+      );
   }
   return { raw, body };
 }

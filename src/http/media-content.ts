@@ -42,6 +42,6 @@ export async function mediaContent(app: App, id: string, request: Request): Prom
       },
     });
   } catch (e) {
-    return problemResponse(asServiceError(app, e, requestId), requestId);
+    return problemResponse(app, asServiceError(app, e, requestId), requestId);
   }
 }

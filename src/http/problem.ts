@@ -14,9 +14,14 @@ const TITLES: Record<number, string> = {
   503: "Service Unavailable",
 };
 
-export const DOC_URL = "https://svc.dev/docs/errors";
+/** The install's own page of error codes (views/error-codes.tsx, from src/lib/error-codes.ts). */
+export const ERROR_CODES_PATH = "/docs/errors";
 
-export function problemBody(e: ServiceError, requestId: string) {
+/**
+ * The problem body of an error. `baseUrl` is the install's public address: `doc_url` points at the error codes
+ * page this install serves, which documents exactly the codes it can answer with.
+ */
+export function problemBody(e: ServiceError, requestId: string, baseUrl: string) {
   return {
     type: "about:blank",
     title: TITLES[e.status] ?? "Error",
@@ -25,7 +30,7 @@ export function problemBody(e: ServiceError, requestId: string) {
     code: e.code,
     param: e.param ?? null,
     request_id: requestId,
-    doc_url: `${DOC_URL}#${e.code}`,
+    doc_url: `${baseUrl}${ERROR_CODES_PATH}#${e.code}`,
     ...(e.detail !== undefined && typeof e.detail !== "string" ? { details: e.detail } : {}),
     ...(e.errors
       ? {

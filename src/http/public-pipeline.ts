@@ -1,6 +1,7 @@
 // Runs a PublicRouteDef (see public-route.ts).
 
 import { guardJson } from "../domain/input.ts";
+import { unknownParameters } from "../domain/validate.ts";
 import { badRequest, ServiceError } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { readBody } from "./body.ts";
@@ -103,8 +104,13 @@ export async function runPublicRoute(
       });
     }
     const url = new URL(request.url);
-    for (const k of url.searchParams.keys())
-      throw badRequest("parameter_unknown", `Unknown query parameter ${k}.`, k);
+    const query = [...new Set(url.searchParams.keys())];
+    if (query.length)
+      throw unknownParameters(
+        query.map((k) => ({ param: k, name: k })),
+        () => [],
+        "query parameter",
+      );
     const body = parseBody(await readBody(request), request.headers.get("content-type") ?? "", !!route.oauth);
     const out = await route.handler({ app, body, request, ip });
     return jsonResponse(route.status ?? 200, out, requestId, rateHeaders);
@@ -112,9 +118,13 @@ export async function runPublicRoute(
     const err = asServiceError(app, e, requestId);
     if (route.oauth && err.status >= 400 && err.status < 500) {
       const error = OAUTH_ERRORS.has(err.code) ? err.code : "invalid_request";
-      const body = { error, error_description: err.message, ...problemBody(err, requestId) };
+      const body = {
+        error,
+        error_description: err.message,
+        ...problemBody(err, requestId, app.config.baseUrl),
+      };
       return jsonResponse(err.status, body, requestId, { ...rateHeaders, ...err.headers });
     }
-    return problemResponse(err, requestId, rateHeaders);
+    return problemResponse(app, err, requestId, rateHeaders);
   }
 }

@@ -27,14 +27,16 @@ export function jsonResponse(
   return new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers });
 }
 
+/** `app` gives the install's address, where the problem's `doc_url` points. */
 export function problemResponse(
+  app: { config: { baseUrl: string } },
   e: ServiceError,
   requestId: string,
   extra?: Record<string, string>,
 ): Response {
   const headers = { ...extra, ...e.headers };
   if (e.status === 503 && !headers["Retry-After"]) headers["Retry-After"] = "30";
-  return jsonResponse(e.status, problemBody(e, requestId), requestId, headers, true);
+  return jsonResponse(e.status, problemBody(e, requestId, app.config.baseUrl), requestId, headers, true);
 }
 
 /** Maps anything thrown to a ServiceError: ours as they are, a lost database as 503, the rest as 500. */

@@ -10,11 +10,14 @@ import { v1PublicRoutes, v1Routes, v1Schemas } from "./api/v1/index.ts";
 import { mediaContent } from "./media-content.ts";
 import { openApiYaml, publicOperations } from "./openapi.ts";
 import { runRoute } from "./pipeline.ts";
+import { ERROR_CODES_PATH } from "./problem.ts";
 import { runPublicRoute } from "./public-pipeline.ts";
 import { RateLimiter } from "./ratelimit.ts";
-import { jsonResponse, problemResponse, SECURITY_HEADERS } from "./respond.ts";
+import { asServiceError, jsonResponse, problemResponse, SECURITY_HEADERS } from "./respond.ts";
 import type { RouteDef } from "./route.ts";
 import type { HttpContext } from "./stages/exchange.ts";
+import { browserError, wantsHtml } from "./web/browser-error.tsx";
+import { errorCodesPage } from "./web/error-codes.ts";
 import { handleWeb, rootRedirect, staticFile, webRoutes } from "./web/index.tsx";
 import { sandboxPage } from "./web/sandbox.ts";
 
@@ -50,30 +53,32 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
   const elysia = new Elysia()
     .onError(({ code, request, error }) => {
       const requestId = newId("req");
+      // A browser gets a page with a way back; an API client keeps the problem details.
+      const answer = (err: ServiceError, extra?: Record<string, string>) =>
+        wantsHtml(request)
+          ? browserError(app, request, err, extra)
+          : problemResponse(app, err, requestId, extra);
       if (code === "NOT_FOUND") {
         const path = new URL(request.url).pathname;
         const allow = [...new Set(known.filter((k) => k.re.test(path)).map((k) => k.m))];
         if (allow.length) {
-          return problemResponse(
+          return answer(
             new ServiceError(
               405,
               "method_not_allowed",
               `${request.method} is not allowed here; use ${allow.join(", ")}.`,
             ),
-            requestId,
             { Allow: allow.join(", ") },
           );
         }
-        return problemResponse(
-          new ServiceError(404, "route_unknown", `No route ${request.method} ${path}.`),
-          requestId,
-        );
+        const what = wantsHtml(request)
+          ? `There is no page at ${path}.`
+          : `No route ${request.method} ${path}.`;
+        return answer(new ServiceError(404, "route_unknown", what));
       }
-      app.log.error("http error outside the pipeline", { code: String(code), error: String(error) });
-      return problemResponse(
-        new ServiceError(500, "internal_error", "Something went wrong on our side."),
-        requestId,
-      );
+      // Outside the pipeline (a dashboard page whose session could not be read, say): a database out of reach is
+      // still 503 database_unavailable; anything else is logged and 500.
+      return answer(asServiceError(app, error, requestId));
     })
     .get("/healthz", () => jsonResponse(200, { status: "ok" }, newId("req")))
     .get("/readyz", async () => {
@@ -86,6 +91,7 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
       }
     })
     .get("/sandbox/:id", ({ params }: { params: { id: string } }) => sandboxPage(app, params.id))
+    .get(ERROR_CODES_PATH, () => errorCodesPage())
     .get("/v1/media/:id/content", ({ params, request }: { params: { id: string }; request: Request }) =>
       mediaContent(app, params.id, request),
     )

@@ -1,9 +1,13 @@
 // Errors are values with stable codes (ARCHITECTURE rule 2). Every surface renders a ServiceError its own way:
 // the API as problem details, MCP as a tool error with the same body, the CLI on stderr, the dashboard by a field.
 
+import type { ErrorCode } from "./error-codes.ts";
+
+export type { ErrorCode } from "./error-codes.ts";
+
 /** One problem in a list, as in the `errors[]` of a 422. */
 export interface Problem {
-  code: string;
+  code: ErrorCode;
   param?: string | undefined;
   message: string;
   detail?: unknown;
@@ -11,7 +15,7 @@ export interface Problem {
 
 export class ServiceError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly param: string | undefined;
   readonly detail: unknown;
   readonly errors: Problem[] | undefined;
@@ -19,7 +23,7 @@ export class ServiceError extends Error {
 
   constructor(
     status: number,
-    code: string,
+    code: ErrorCode,
     message: string,
     opts: { param?: string; detail?: unknown; errors?: Problem[]; headers?: Record<string, string> } = {},
   ) {
@@ -37,7 +41,7 @@ export class ServiceError extends Error {
  * The request codes the spec answers with 400 (interface.md Requests), whatever found them: a schema's shape, a
  * rule, or a domain check. One code, one status.
  */
-export const BAD_REQUEST_CODES: ReadonlySet<string> = new Set([
+export const BAD_REQUEST_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "json_invalid",
   "parameter_unknown",
   "parameter_invalid",
@@ -62,18 +66,18 @@ export function invalid(problems: Problem[]): ServiceError {
   });
 }
 
-export const problem = (code: string, message: string, param?: string, detail?: unknown): Problem => ({
+export const problem = (code: ErrorCode, message: string, param?: string, detail?: unknown): Problem => ({
   code,
   message,
   ...(param === undefined ? {} : { param }),
   ...(detail === undefined ? {} : { detail }),
 });
 
-export const badRequest = (code: string, message: string, param?: string) =>
+export const badRequest = (code: ErrorCode, message: string, param?: string) =>
   new ServiceError(400, code, message, param === undefined ? {} : { param });
 export const notFound = (message = "No such object in this org and mode.", param?: string) =>
   new ServiceError(404, "resource_missing", message, param === undefined ? {} : { param });
-export const conflict = (code: string, message: string, opts: { param?: string; detail?: unknown } = {}) =>
+export const conflict = (code: ErrorCode, message: string, opts: { param?: string; detail?: unknown } = {}) =>
   new ServiceError(409, code, message, opts);
-export const forbidden = (code: string, message: string, param?: string) =>
+export const forbidden = (code: ErrorCode, message: string, param?: string) =>
   new ServiceError(403, code, message, param === undefined ? {} : { param });

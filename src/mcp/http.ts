@@ -46,7 +46,7 @@ export function mcpHandler(app: App, dispatch: (request: Request) => Promise<Res
         const text = await res.text();
         return { status: res.status, body: text ? JSON.parse(text) : null };
       };
-      const server = createMcpServer(api);
+      const server = createMcpServer(api, { baseUrl: app.config.baseUrl, requestId: () => requestId });
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
@@ -74,7 +74,7 @@ export function mcpHandler(app: App, dispatch: (request: Request) => Promise<Res
       for (const [k, v] of Object.entries(SECURITY_HEADERS)) headers.set(k, v);
       return new Response(res.body, { status: res.status, headers });
     } catch (e) {
-      return problemResponse(asServiceError(app, e, requestId), requestId);
+      return problemResponse(app, asServiceError(app, e, requestId), requestId);
     }
   };
 }

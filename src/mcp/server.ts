@@ -58,12 +58,25 @@ function toolResult(answer: ApiAnswer & { note?: string }): CallToolResult {
   };
 }
 
-/** A request problem found before the API was asked (the tool's arguments), shaped as the API shapes it. */
-function argumentError(e: ServiceError): CallToolResult {
-  return toolResult({ status: e.status, body: problemBody(e, "mcp") });
+/** Where a server's answers come from: the install (for `doc_url`) and the request ID of each tool call. */
+export interface McpContext {
+  baseUrl: string;
+  /**
+   * The request ID of an error found before the API was asked: over HTTP the ID of the POST /v1/mcp request
+   * (its Request-Id header, its log line); over stdio a new ID for the call, as no request was made.
+   */
+  requestId: () => string;
 }
 
-export function createMcpServer(api: ApiCall, tools: Tool[] = allTools): Server {
+/**
+ * A problem svc found without the API answering it (the tool's arguments, a template key not found, the install
+ * out of reach over stdio), shaped as the API shapes it: with a request ID and a doc_url, never made by hand.
+ */
+function argumentError(e: ServiceError, ctx: McpContext): CallToolResult {
+  return toolResult({ status: e.status, body: problemBody(e, ctx.requestId(), ctx.baseUrl) });
+}
+
+export function createMcpServer(api: ApiCall, ctx: McpContext, tools: Tool[] = allTools): Server {
   const server = new Server(
     { name: "svc", title: "svc publishing service", version: pkg.version },
     {
@@ -84,10 +97,15 @@ export function createMcpServer(api: ApiCall, tools: Tool[] = allTools): Server 
     try {
       args = parse(tool.input, req.params.arguments ?? {});
     } catch (e) {
-      if (e instanceof ServiceError) return argumentError(e);
+      if (e instanceof ServiceError) return argumentError(e, ctx);
       throw e;
     }
-    return toolResult(await tool.run(api, args));
+    try {
+      return toolResult(await tool.run(api, args));
+    } catch (e) {
+      if (e instanceof ServiceError) return argumentError(e, ctx);
+      throw e;
+    }
   });
   return server;
 }

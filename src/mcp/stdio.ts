@@ -5,6 +5,8 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import pkg from "../../package.json" with { type: "json" };
 import { resolveCredential } from "../cli/auth/credentials.ts";
 import { type Io, UsageError } from "../cli/output.ts";
+import { ServiceError } from "../lib/errors.ts";
+import { newId } from "../lib/ids.ts";
 import { type ApiCall, requestParts } from "./api.ts";
 import { createMcpServer } from "./server.ts";
 
@@ -44,29 +46,28 @@ export function httpApi(target: Target): ApiCall {
     if (body !== undefined) headers["content-type"] = "application/json";
     if (req.idempotencyKey) headers["idempotency-key"] = req.idempotencyKey;
     try {
-      const res = await fetch(`${target.url}${pathAndQuery}`, { method: req.method, headers, body });
+      // The key goes to the install only: a redirect is an answer, never followed to another host.
+      const res = await fetch(`${target.url}${pathAndQuery}`, {
+        method: req.method,
+        headers,
+        body,
+        redirect: "manual",
+      });
       const text = await res.text();
       try {
         return { status: res.status, body: text ? JSON.parse(text) : null };
       } catch {
-        return unavailable(`${target.url} answered ${res.status} with something that is not JSON.`);
+        throw unavailable(`${target.url} answered ${res.status} with something that is not JSON.`);
       }
     } catch (e) {
-      return unavailable(`Cannot reach ${target.url}: ${(e as Error).message}`);
+      if (e instanceof ServiceError) throw e;
+      throw unavailable(`Cannot reach ${target.url}: ${(e as Error).message}`);
     }
   };
 }
 
-const unavailable = (detail: string) => ({
-  status: 503,
-  body: {
-    type: "about:blank",
-    title: "Service Unavailable",
-    status: 503,
-    code: "service_unavailable",
-    detail,
-  },
-});
+/** The install could not answer: the tool's error, made by the server like every other problem. */
+const unavailable = (detail: string) => new ServiceError(503, "service_unavailable", detail);
 
 function parseFlags(argv: string[]): { live: boolean; org: string | null } {
   let live = false;
@@ -106,7 +107,7 @@ export async function runMcpStdio(
       return 2;
     }
   }
-  const server = createMcpServer(httpApi(target));
+  const server = createMcpServer(httpApi(target), { baseUrl: target.url, requestId: () => newId("req") });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
     process.stdin.once("end", () => resolve());

@@ -9,6 +9,11 @@ import ipaddr from "ipaddr.js";
 import { classify, effectiveAddress, type IpAddress, parseIp } from "./address.ts";
 
 export interface AllowSetting {
+  /**
+   * The setting's name (SVC_ALLOW_PRIVATE_WEBHOOKS, SVC_ALLOW_PRIVATE_NETWORKS), null when a caller gave bare
+   * text. Every refusal names it, so whoever reads the error knows which setting would allow the address.
+   */
+  readonly name: string | null;
   /** Canonical text of the setting; equal settings have equal sources (used to share connection pools). */
   readonly source: string;
   /** "true": every non-public address except link-local. */
@@ -28,6 +33,7 @@ export class AllowSettingError extends Error {
 }
 
 export const NOTHING_ALLOWED: AllowSetting = Object.freeze({
+  name: null,
   source: "false",
   allPrivate: false,
   hosts: new Set<string>(),
@@ -35,6 +41,7 @@ export const NOTHING_ALLOWED: AllowSetting = Object.freeze({
 });
 
 const ALL_PRIVATE: AllowSetting = Object.freeze({
+  name: null,
   source: "true",
   allPrivate: true,
   hosts: new Set<string>(),
@@ -47,10 +54,13 @@ const LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
  * Parses an allow setting. `name` is the setting's name for the error message (e.g. "SVC_ALLOW_PRIVATE_WEBHOOKS").
  * Throws AllowSettingError naming the first bad entry.
  */
-export function parseAllowSetting(raw: string | undefined, name = "allow setting"): AllowSetting {
+export function parseAllowSetting(raw: string | undefined, settingName?: string): AllowSetting {
+  const name = settingName ?? "allow setting";
+  const named = (s: AllowSetting): AllowSetting =>
+    settingName === undefined ? s : Object.freeze({ ...s, name: settingName });
   const text = (raw ?? "").trim();
-  if (text === "" || text.toLowerCase() === "false") return NOTHING_ALLOWED;
-  if (text.toLowerCase() === "true") return ALL_PRIVATE;
+  if (text === "" || text.toLowerCase() === "false") return named(NOTHING_ALLOWED);
+  if (text.toLowerCase() === "true") return named(ALL_PRIVATE);
 
   const hosts = new Set<string>();
   const cidrs = new Map<string, readonly [IpAddress, number]>();
@@ -71,9 +81,50 @@ export function parseAllowSetting(raw: string | undefined, name = "allow setting
     }
     hosts.add(parseHostEntry(entry, name));
   }
-  if (hosts.size === 0 && cidrs.size === 0) return NOTHING_ALLOWED;
+  if (hosts.size === 0 && cidrs.size === 0) return named(NOTHING_ALLOWED);
   const source = [...[...hosts].sort(), ...[...cidrs.keys()].sort()].join(",");
-  return Object.freeze({ source, allPrivate: false, hosts, cidrs: [...cidrs.values()] });
+  return Object.freeze({
+    name: settingName ?? null,
+    source,
+    allPrivate: false,
+    hosts,
+    cidrs: [...cidrs.values()],
+  });
+}
+
+export const PRIVATE_WEBHOOKS = "SVC_ALLOW_PRIVATE_WEBHOOKS";
+export const PRIVATE_NETWORKS = "SVC_ALLOW_PRIVATE_NETWORKS";
+
+const parsed = new Map<string, AllowSetting>();
+
+function cachedSetting(name: string, raw: string | null): AllowSetting {
+  const key = `${name}=${raw ?? ""}`;
+  let setting = parsed.get(key);
+  if (!setting) {
+    setting = parseAllowSetting(raw ?? undefined, name);
+    parsed.set(key, setting);
+  }
+  return setting;
+}
+
+/**
+ * SVC_ALLOW_PRIVATE_WEBHOOKS, named: webhook deliveries and what a tenant asks svc to fetch by URL (media, link
+ * cards). Config validated the text at start, so parsing cannot fail here.
+ */
+export const webhooksAllow = (config: { allowPrivateWebhooks: string | null }): AllowSetting =>
+  cachedSetting(PRIVATE_WEBHOOKS, config.allowPrivateWebhooks);
+
+/** SVC_ALLOW_PRIVATE_NETWORKS, named: network adapters, including a self-hosted server a channel names. */
+export const networksAllow = (config: { allowPrivateNetworks: string | null }): AllowSetting =>
+  cachedSetting(PRIVATE_NETWORKS, config.allowPrivateNetworks);
+
+/** What to change so an address of this class is allowed, for the message that refuses it. */
+export function allowHint(setting: AllowSetting, addressClass: string): string {
+  const name = setting.name ?? "the allow setting";
+  if (addressClass === "link_local")
+    return `${name} allows link-local addresses only through a CIDR inside 169.254.0.0/16 or fe80::/10`;
+  if (setting.name === null) return `to allow it, list the host or its network in ${name}, or set it to true`;
+  return `to allow it, list the host or its network in ${name}, or set ${name}=true`;
 }
 
 function parseCidrEntry(entry: string, name: string): readonly [IpAddress, number] | undefined {

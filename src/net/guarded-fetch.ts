@@ -8,7 +8,7 @@
 //
 // A ReadableStream body with a Content-Length header is sent as it is read (a video from the bucket), never held
 // whole; a stream without one is read into memory first, as the guarded client needs the length up front.
-import type { AllowSetting } from "./allow.ts";
+import { type AllowSetting, networksAllow } from "./allow.ts";
 import { OutboundError } from "./errors.ts";
 import { guardedRequest, type StreamBody } from "./guarded.ts";
 
@@ -66,7 +66,7 @@ export function networkFetch(
   app: { config: { allowPrivateNetworks: string | null } },
   opts: Omit<GuardedFetchOptions, "allow"> = {},
 ): FetchLike {
-  return guardedFetch({ ...opts, allow: app.config.allowPrivateNetworks });
+  return guardedFetch({ ...opts, allow: networksAllow(app.config) });
 }
 
 /** The slowest upload rate the deadline allows for (2 Mbit/s). */

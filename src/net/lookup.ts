@@ -6,7 +6,7 @@
 import type { LookupAddress } from "node:dns";
 import { promises as dns } from "node:dns";
 import { type IpAddress, parseIp } from "./address.ts";
-import { type AllowSetting, checkAddress } from "./allow.ts";
+import { type AllowSetting, allowHint, checkAddress } from "./allow.ts";
 import { OutboundError, originOf } from "./errors.ts";
 
 export interface ResolvedAddress {
@@ -19,12 +19,18 @@ export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export const systemResolver: Resolver = (hostname) => dns.lookup(hostname, { all: true });
 
-function blocked(url: URL | string, addressClass: string, viaName: boolean): OutboundError {
+function blocked(
+  url: URL | string,
+  addressClass: string,
+  viaName: boolean,
+  allow: AllowSetting,
+): OutboundError {
   const origin = typeof url === "string" ? url : originOf(url);
   const what = viaName ? "resolves to" : "is";
+  const setting = allow.name ?? "this setting";
   return new OutboundError(
     "blocked_address",
-    `${origin} ${what} a non-public address (${addressClass}) that this setting does not allow`,
+    `${origin} ${what} a non-public address (${addressClass}) that ${setting} does not allow; ${allowHint(allow, addressClass)}`,
   );
 }
 
@@ -33,7 +39,7 @@ export function checkLiteralHost(url: URL, allow: AllowSetting): boolean {
   const literal = parseIp(url.hostname);
   if (!literal) return false;
   const verdict = checkAddress(allow, undefined, literal);
-  if (!verdict.ok) throw blocked(url, verdict.addressClass, false);
+  if (!verdict.ok) throw blocked(url, verdict.addressClass, false, allow);
   return true;
 }
 
@@ -47,7 +53,7 @@ export async function resolveChecked(
   const literal = parseIp(hostname);
   if (literal) {
     const verdict = checkAddress(allow, undefined, literal);
-    if (!verdict.ok) throw blocked(label, verdict.addressClass, false);
+    if (!verdict.ok) throw blocked(label, verdict.addressClass, false, allow);
     return [{ address: literal.toString(), family: literal.kind() === "ipv4" ? 4 : 6 }];
   }
   let answers: ResolvedAddress[];
@@ -63,7 +69,7 @@ export async function resolveChecked(
     const addr: IpAddress | undefined = parseIp(answer.address);
     if (!addr) throw new OutboundError("connection", `${label}: resolver returned an unusable address`);
     const verdict = checkAddress(allow, hostname, addr);
-    if (!verdict.ok) throw blocked(label, verdict.addressClass, true);
+    if (!verdict.ok) throw blocked(label, verdict.addressClass, true, allow);
     checked.push({ address: addr.toString(), family: addr.kind() === "ipv4" ? 4 : 6 });
   }
   if (checked.length === 0) throw new OutboundError("connection", `${label}: host not found`);

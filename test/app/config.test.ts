@@ -109,6 +109,21 @@ describe("deployment configuration", () => {
     );
   });
 
+  test("a wrong allow setting stops the start with its name, not the first webhook that reads it", () => {
+    expect(problems({ SVC_ALLOW_PRIVATE_WEBHOOKS: "http://hooks.internal" })).toEqual([
+      'SVC_ALLOW_PRIVATE_WEBHOOKS: "http://hooks.internal" is not a hostname or CIDR (give a bare name such as mastodon.internal)',
+    ]);
+    expect(problems({ SVC_ALLOW_PRIVATE_NETWORKS: "10.0.0.0/99" })).toEqual([
+      'SVC_ALLOW_PRIVATE_NETWORKS: "10.0.0.0/99" has a prefix length outside 0-32',
+    ]);
+    expect(
+      problems({
+        SVC_ALLOW_PRIVATE_WEBHOOKS: "true",
+        SVC_ALLOW_PRIVATE_NETWORKS: "mastodon.internal,10.0.0.0/8",
+      }),
+    ).toEqual([]);
+  });
+
   test("more single problems: ports, URLs, video size, S3 and SMTP settings", () => {
     expect(problems({ SVC_LISTEN: ":70000" })).toHaveLength(1);
     expect(problems({ SVC_BASE_URL: "svc.example.com" })).toEqual([

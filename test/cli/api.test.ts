@@ -127,6 +127,28 @@ describeEachDialect("svc api", (dialect) => {
     expect(p).toEqual({ code: 2, out: "", err: "svc api: --paginate works with GET requests\n" });
   });
 
+  test("several unknown fields: every one on stderr, with the did-you-mean, in one answer", async () => {
+    const r = await c.run([
+      "api",
+      "brands",
+      "-X",
+      "POST",
+      "-f",
+      "name=Typo",
+      "-f",
+      "timezon=UTC",
+      "-f",
+      "colour=red",
+    ]);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.out)).toMatchObject({ status: 400, code: "parameter_unknown", param: "timezon" });
+    expect(r.err).toBe(
+      "svc api: Unknown parameters: timezon, colour. (parameter_unknown)\n" +
+        "  - timezon: Unknown parameter timezon. Did you mean timezone? (parameter_unknown)\n" +
+        "  - colour: Unknown parameter colour. (parameter_unknown)\n",
+    );
+  });
+
   test("a reader that closes the pipe early: exit 0, nothing on stderr, no stack trace", async () => {
     const p = Bun.spawn(
       ["bash", "-c", "set -o pipefail; bun src/main.ts api events --paginate | head -c 20 >/dev/null"],

@@ -106,6 +106,51 @@ describeEachDialect("svc listen", (dialect) => {
     }
   }, 40_000);
 
+  test("a redirect from --forward-to is reported, never followed: the signed event goes nowhere else", async () => {
+    // Another host (localhost, not 127.0.0.1) that must never see the event.
+    const elsewhere = startReceiver("localhost");
+    const redirecting = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => new Response(null, { status: 307, headers: { location: `${elsewhere.url}/stolen` } }),
+    });
+    const p = Bun.spawn(
+      [
+        "bun",
+        "src/main.ts",
+        "listen",
+        "--forward-to",
+        `http://127.0.0.1:${redirecting.port}/hook`,
+        "--events",
+        "post.created",
+      ],
+      { env: { ...c.env, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" },
+    );
+    let out = "";
+    let err = "";
+    (async () => {
+      for await (const chunk of p.stdout) out += new TextDecoder().decode(chunk);
+    })();
+    (async () => {
+      for await (const chunk of p.stderr) err += new TextDecoder().decode(chunk);
+    })();
+    try {
+      await until(() => (err.includes("Ready!") ? true : undefined));
+      await Bun.sleep(300); // the stream is open
+      const id = await createPost("redirected");
+      const line = await until(() => out.split("\n").find((l) => l.includes("<--") && l.includes("[307]")));
+      expect(line).toContain(`a redirect to ${elsewhere.url}/stolen: not followed`);
+      await Bun.sleep(500);
+      expect(elsewhere.received).toEqual([]);
+      expect(id).toMatch(/^post_/);
+    } finally {
+      p.kill();
+      await p.exited;
+      redirecting.stop(true);
+      elsewhere.stop();
+    }
+  }, 40_000);
+
   test("a bad --events type is the API's error, exit 1; no --forward-to is a usage error", async () => {
     const r = await c.run(["listen", "--forward-to", `${rx.url}/ok`, "--events", "nope.nope"]);
     expect(r.code).toBe(1);
@@ -116,4 +161,20 @@ describeEachDialect("svc listen", (dialect) => {
       err: "svc listen: --forward-to is required\n",
     });
   });
+});
+
+test("no client request follows a redirect: each fetch of the CLI and of svc mcp says redirect: manual", async () => {
+  // They send credentials and signed events; a redirect would carry them to whatever host it names.
+  const bare: string[] = [];
+  let calls = 0;
+  const paths = [...new Bun.Glob("src/cli/**/*.ts").scanSync("."), "src/mcp/stdio.ts"];
+  for (const path of paths) {
+    const text = await Bun.file(path).text();
+    for (const m of text.matchAll(/\bfetch\(([^;]*?)\);/gs)) {
+      calls++;
+      if (!/redirect:\s*"manual"/.test(m[1]!)) bare.push(`${path}: fetch(${m[1]!.slice(0, 40)}…)`);
+    }
+  }
+  expect(calls).toBeGreaterThanOrEqual(4);
+  expect(bare).toEqual([]);
 });

@@ -47,6 +47,10 @@ const PAGES = [
   "/posts",
   "/approvals",
   "/queue",
+  // A path svc does not serve: the "Page not found" page, in the frame (docs/dashboard.md).
+  "/no-such-page",
+  // The error codes page every problem's doc_url points at (served to anyone, signed in or not).
+  "/docs/errors",
 ];
 
 describeEachDialect("dashboard accessibility", (dialect) => {

@@ -130,6 +130,37 @@ describeEachDialect("webhook endpoints", (dialect) => {
     ]);
   });
 
+  test("a name is resolved and judged at creation as at delivery; every refusal names the setting", async () => {
+    // http://localhost/… was accepted and then every delivery failed for three days.
+    for (const url of ["http://localhost/hook", "http://127.0.0.1/hook", "http://[::1]:8080/hook"]) {
+      const r = await post("/v1/webhook_endpoints", { url });
+      expect([url, r.status, r.body.code, r.body.param]).toEqual([url, 422, "url_invalid", "url"]);
+      expect(r.body.errors[0].message).toContain("non-public address (loopback)");
+      expect(r.body.errors[0].message).toContain("SVC_ALLOW_PRIVATE_WEBHOOKS");
+    }
+    const ep = (await post("/v1/webhook_endpoints", { url: "http://example.com/moving" })).body;
+    const moved = await post(`/v1/webhook_endpoints/${ep.id}`, { url: "http://localhost:9/hook" });
+    expect([moved.status, moved.body.code]).toEqual([422, "url_invalid"]);
+    expect(moved.body.errors[0].message).toContain("SVC_ALLOW_PRIVATE_WEBHOOKS");
+    // A name that does not resolve now cannot be judged: it is kept, and each delivery judges it then.
+    expect((await post("/v1/webhook_endpoints", { url: "http://svc-test.invalid/hook" })).status).toBe(201);
+
+    // The setting that allows the address allows the endpoint, by name or by address.
+    for (const allow of ["localhost", "true", "127.0.0.0/8"]) {
+      const open = await testApp(dialect, { env: { SVC_ALLOW_PRIVATE_WEBHOOKS: allow } });
+      try {
+        const b = await tenant(open.app);
+        const r = await open.request("POST", "/v1/webhook_endpoints", {
+          key: b.testKey,
+          body: { url: "http://localhost:9/hook" },
+        });
+        expect([allow, r.status]).toEqual([allow, 201]);
+      } finally {
+        await open.close();
+      }
+    }
+  });
+
   test("update, disable and enable; audit rows", async () => {
     const ep = (await post("/v1/webhook_endpoints", { url: "http://example.com/u" })).body;
     const u = await post(`/v1/webhook_endpoints/${ep.id}`, {

@@ -308,11 +308,19 @@ describeEachDialect("MCP over HTTP", (dialect) => {
       arguments: { template: "release" },
     })) as Json;
     expect([problemOf(noBrand).code, problemOf(noBrand).param]).toEqual(["parameter_missing", "brand"]);
+    // Made by svc like every problem: a real request ID and the install's doc_url, not a hand-written body.
+    expect(problemOf(noBrand).request_id).toMatch(/^req_[0-9a-z]{26}$/);
+    expect(problemOf(noBrand).doc_url).toBe(`${t.app.config.baseUrl}/docs/errors#parameter_missing`);
     const none = (await agent.callTool({
       name: "get_template",
       arguments: { template: "nope", brand: a.brandSlug },
     })) as Json;
-    expect(problemOf(none).code).toBe("template_missing");
+    expect([problemOf(none).code, problemOf(none).status, problemOf(none).param]).toEqual([
+      "template_missing",
+      404,
+      "template",
+    ]);
+    expect(problemOf(none).request_id).toMatch(/^req_[0-9a-z]{26}$/);
   });
 
   test("the HTTP surface: no credential is 401, a cross-site page is refused, GET is not allowed, notifications are 202", async () => {

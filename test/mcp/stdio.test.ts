@@ -133,7 +133,10 @@ describe("svc mcp without a target", () => {
     try {
       const r = (await client.callTool({ name: "list_brands", arguments: {} })) as Json;
       expect(r.isError).toBe(true);
-      expect(JSON.parse(r.content[0].text).code).toBe("service_unavailable");
+      const problem = JSON.parse(r.content[0].text);
+      expect([problem.code, problem.status]).toEqual(["service_unavailable", 503]);
+      expect(problem.request_id).toMatch(/^req_[0-9a-z]{26}$/);
+      expect(problem.doc_url).toBe("http://127.0.0.1:9/docs/errors#service_unavailable");
     } finally {
       await client.close();
     }

@@ -2,9 +2,11 @@
 // them, and a tool whose capability exists (its /v1 route is served) must be offered. When media, engagement,
 // reports or newsletters arrive, this fails until their tools do too.
 import { describe, expect, test } from "bun:test";
+import * as v from "valibot";
 import { v1Routes } from "../../src/http/api/v1/index.ts";
 import { inputSchemaOf } from "../../src/mcp/server.ts";
 import { tools } from "../../src/mcp/tools/index.ts";
+import { platforms } from "../../src/platforms/rules-registry.ts";
 
 /** Each tool of the specification and the route that means its capability exists. */
 const SPEC_TOOLS: Record<string, [string, string]> = {
@@ -57,5 +59,62 @@ describe("MCP tools and the specification", () => {
     };
     for (const t of tools) walk(inputSchemaOf(t), t.name);
     expect(open).toEqual([]);
+  });
+
+  test("every property of every tool's input schema, nested ones too, has a description", () => {
+    const bare: string[] = [];
+    let seen = 0;
+    const walk = (s: unknown, at: string) => {
+      if (typeof s !== "object" || s === null) return;
+      const o = s as Record<string, unknown>;
+      const props = o.properties as Record<string, Record<string, unknown>> | undefined;
+      for (const [name, p] of Object.entries(props ?? {})) {
+        seen++;
+        const d = p.description;
+        if (typeof d !== "string" || d.length < 10 || !/[.?)]$/.test(d)) bare.push(`${at}.${name}`);
+        walk(p, `${at}.${name}`);
+      }
+      for (const k of ["items", "additionalProperties", "anyOf", "oneOf"])
+        if (typeof o[k] === "object") walk(o[k], `${at}[${k}]`);
+    };
+    for (const t of tools) walk(inputSchemaOf(t), t.name);
+    expect(seen).toBeGreaterThan(50);
+    expect(bare).toEqual([]);
+  });
+
+  test("fit and overrides name their keys: one property per provider, nothing else", () => {
+    const providers = platforms.map((p) => p.provider).sort();
+    for (const name of ["preview_post", "create_post"]) {
+      const props = inputSchemaOf(tools.find((t) => t.name === name)!).properties as Record<string, any>;
+      for (const map of ["fit", "overrides"]) {
+        const s = props[map];
+        expect([name, map, Object.keys(s.properties).sort()]).toEqual([name, map, providers]);
+        expect(s.additionalProperties).toBe(false);
+        expect(s.propertyNames.enum.sort()).toEqual(providers);
+      }
+      expect(props.fit.properties.bluesky).toEqual({
+        type: "string",
+        enum: ["error", "truncate", "thread"],
+        description: "How to fit text that is too long for Bluesky.",
+      });
+    }
+  });
+
+  test("a format where one applies: URLs are uri, deadlines date-time", () => {
+    const prop = (tool: string, name: string) =>
+      (inputSchemaOf(tools.find((t) => t.name === tool)!).properties as Record<string, any>)[name];
+    expect(prop("upload_media_from_url", "url").format).toBe("uri");
+    expect(prop("mark_target_published", "permalink").format).toBe("uri");
+    expect(prop("create_post", "publish_by").format).toBe("date-time");
+    expect(prop("reschedule_post", "publish_by").format).toBe("date-time");
+    expect(prop("create_post", "publish_at").examples).toContain("next_slot");
+  });
+
+  test("descriptions change no validation: an unknown provider in fit is still the API's provider_unknown", () => {
+    const create = tools.find((t) => t.name === "create_post")!;
+    const parsed = v.safeParse(create.input, { brand: "b", body: "x", fit: { myspace: "thread" } });
+    expect(parsed.success).toBe(true);
+    const bad = v.safeParse(create.input, { brand: "b", body: "x", fit: { bluesky: "squeeze" } });
+    expect(bad.success).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseAllowSetting } from "../../src/net/allow.ts";
 import {
   checkOutboundUrl,
   closeOutboundPools,
@@ -117,7 +118,26 @@ describe("address guard", () => {
     seen = [];
     const literal = await expectKind(guardedRequest({ url: `${base}/ok` }), "blocked_address");
     expect(literal.message).toBe(
-      `http://127.0.0.1:${port} is a non-public address (loopback) that this setting does not allow`,
+      `http://127.0.0.1:${port} is a non-public address (loopback) that this setting does not allow; ` +
+        "to allow it, list the host or its network in the allow setting, or set it to true",
+    );
+    // A named setting is named in the refusal, so the reader knows what would allow the address.
+    const webhooks = parseAllowSetting("", "SVC_ALLOW_PRIVATE_WEBHOOKS");
+    const refused = await expectKind(
+      guardedRequest({ url: `${base}/ok`, allow: webhooks }),
+      "blocked_address",
+    );
+    expect(refused.message).toBe(
+      `http://127.0.0.1:${port} is a non-public address (loopback) that SVC_ALLOW_PRIVATE_WEBHOOKS does not ` +
+        "allow; to allow it, list the host or its network in SVC_ALLOW_PRIVATE_WEBHOOKS, or set " +
+        "SVC_ALLOW_PRIVATE_WEBHOOKS=true",
+    );
+    const metadata = await expectKind(
+      guardedRequest({ url: "http://169.254.169.254/", allow: parseAllowSetting("true", "SVC_X") }),
+      "blocked_address",
+    );
+    expect(metadata.message).toContain(
+      "SVC_X allows link-local addresses only through a CIDR inside 169.254.0.0/16 or fe80::/10",
     );
     const named = await expectKind(guardedRequest({ url: `http://localhost:${port}/ok` }), "blocked_address");
     expect(named.message).toContain("resolves to a non-public address (loopback)");

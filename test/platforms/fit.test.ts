@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { getPlatform } from "../../src/platforms/rules-registry.ts";
+import { getPlatform, platforms } from "../../src/platforms/rules-registry.ts";
 import { measure } from "../../src/platforms/text/counting.ts";
 import { applyFit, checkParts, partLimit } from "../../src/platforms/text/fit.ts";
 import type { PlatformRules } from "../../src/platforms/types.ts";
@@ -142,10 +142,39 @@ describe("applyFit", () => {
     expect(out[0]).toBe("intro");
   });
 
-  test("thread respects the thread limit by truncating the last part", () => {
+  test("thread never cuts text: past the thread limit it keeps every part and the check reports the count", () => {
     const text = "one two three four five six seven eight nine ten";
-    const out = applyFit([text], { ...rules("bluesky"), max_length: 10, max_thread_parts: 3 }, "thread");
-    expect(out).toEqual(["one two", "three four", "five six…"]);
+    const small = { ...rules("bluesky"), max_length: 10, max_thread_parts: 3 };
+    const out = applyFit([text], small, "thread");
+    expect(out).toEqual(["one two", "three four", "five six", "seven", "eight nine", "ten"]);
+    expect(checkParts(small, out, 0)).toMatchObject([{ code: "thread_too_long", length: 6, limit: 3 }]);
+  });
+
+  test("thread on every network with a part limit: a text needing more parts loses nothing and is refused", () => {
+    // The issue's case: 20,000 characters to Bluesky once came out as 25 parts holding 7,476, the last ending
+    // in "…". Every network that threads is held to the same rule.
+    const limited = platforms.filter((p) => p.threads && p.max_thread_parts !== null);
+    expect(limited.map((p) => p.provider).sort()).toEqual(["bluesky", "gab", "mastodon", "threads", "x"]);
+    for (const r of limited) {
+      // Words of 6 characters and a space: more than two full parts beyond the limit.
+      const count = Math.ceil((r.max_length! * (r.max_thread_parts! + 2)) / 6);
+      const words = Array.from({ length: count }, (_, i) => String(i).padStart(6, "0")).join(" ");
+      const out = applyFit([words], r, "thread");
+      expect(out.join(" ")).toBe(words);
+      expect(out.some((p) => p.endsWith("…"))).toBe(false);
+      expect(out.length).toBeGreaterThan(r.max_thread_parts!);
+      expect(checkParts(r, out, 0)).toMatchObject([
+        { code: "thread_too_long", length: out.length, limit: r.max_thread_parts },
+      ]);
+    }
+  });
+
+  test("thread keeps parts the author split when they already use up the thread limit", () => {
+    const parts = Array.from({ length: 25 }, (_, i) => `part ${i}`);
+    const out = applyFit([...parts, "a ".repeat(400).trim()], rules("bluesky"), "thread");
+    expect(out.slice(0, 25)).toEqual(parts);
+    expect(out.slice(25).join(" ")).toBe("a ".repeat(400).trim());
+    expect(codes(checkParts(rules("bluesky"), out, 0))).toEqual(["thread_too_long"]);
   });
 
   test("thread on a long text fills each part as far as it fits", () => {

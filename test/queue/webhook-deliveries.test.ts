@@ -420,18 +420,26 @@ for (const dialect of dialects) {
   });
 
   describe(`the address guard without SVC_ALLOW_PRIVATE_WEBHOOKS (${dialect})`, () => {
-    test("a hostname resolving to 127.0.0.1 is refused at connection time", async () => {
+    test("a hostname resolving to 127.0.0.1 is refused at connection time, naming the setting", async () => {
       const t = await testApp(dialect);
       try {
         const a = await tenant(t.app);
         rx.reset();
-        const ep = await testEndpoint(t, a, { url: `http://localhost:${rx.port}/ok` });
+        // Creation refuses localhost now; a name whose answer changed since it was saved (DNS rebinding) is
+        // what the connection-time check still stops.
+        const ep = await testEndpoint(t, a);
+        await t.app.db
+          .updateTable("webhook_endpoints")
+          .set({ url: `http://localhost:${rx.port}/ok` })
+          .where("id", "=", ep.id)
+          .execute();
         await testEvent(t.app, a);
         await deliverDue(t.app);
         const [d] = await deliveriesOf(t.app, ep.id);
         expect([d!.status, d!.response_status]).toEqual(["pending", null]);
         expect(d!.error).toStartWith("blocked_address:");
         expect(d!.error).toContain("resolves to a non-public address (loopback)");
+        expect(d!.error).toContain("SVC_ALLOW_PRIVATE_WEBHOOKS");
         expect(rx.received).toHaveLength(0);
       } finally {
         await t.close();

@@ -57,7 +57,8 @@ Example:
       if (lastId) headers["last-event-id"] = lastId;
       let res: Response | null = null;
       try {
-        res = await fetch(url, { headers });
+        // The credential goes to this server only: a redirect elsewhere is an answer, not a place to follow.
+        res = await fetch(url, { headers, redirect: "manual" });
       } catch (e) {
         ctx.io.err(`! cannot reach ${cred.url} (${reason(e)}); retrying in ${retryMs / 1000} s`);
       }
@@ -132,10 +133,20 @@ async function deliver(ctx: Ctx, to: URL, secret: string, m: EventSourceMessage)
       },
       body,
       signal: AbortSignal.timeout(10_000),
+      // The signed event goes to --forward-to and nowhere else, as webhook deliveries never follow a redirect:
+      // a 307 would resend it, body and signature, to whatever host the Location names.
+      redirect: "manual",
     });
     await res.arrayBuffer().catch(() => undefined);
     const status = res.ok ? c.green(String(res.status)) : c.red(String(res.status));
-    io.out(`${c.dim(stamp)}  <-- [${status}] POST ${to.href} [${m.id ?? "?"}] ${Date.now() - started} ms`);
+    const location = res.headers.get("location");
+    const note =
+      res.status >= 300 && res.status < 400
+        ? ` (a redirect${location ? ` to ${location}` : ""}: not followed)`
+        : "";
+    io.out(
+      `${c.dim(stamp)}  <-- [${status}] POST ${to.href} [${m.id ?? "?"}] ${Date.now() - started} ms${note}`,
+    );
   } catch (e) {
     io.out(`${c.dim(stamp)}  <-- ${c.red("failed")} POST ${to.href} [${m.id ?? "?"}]: ${reason(e)}`);
   }

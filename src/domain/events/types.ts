@@ -1,8 +1,9 @@
 // Every event type the specification names ("Events"): what endpoints subscribe to and the stream filters by.
-// The OpenAPI document and the webhook schemas read it from here.
+// The OpenAPI document and the webhook schemas read it from here. One type per fact: a post waiting for approval
+// is `approval.requested`, the name interface.md gives (reference.md's `post.approval_requested` said the same
+// thing a second time, and every subscriber to `*` got both).
 export const EVENT_TYPES = [
   "post.created",
-  "post.approval_requested",
   "post.approved",
   "post.rescheduled",
   "post.rejected",

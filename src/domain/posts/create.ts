@@ -174,10 +174,8 @@ export async function createPost(
     const json = serializeOnce(presented);
     const scope = scopeOf(actor);
     await recordEvent(tx, app, scope, "post.created", presented, json);
-    if (approval) {
-      await recordEvent(tx, app, scope, "post.approval_requested", presented, json);
-      await recordEvent(tx, app, scope, "approval.requested", presented, json);
-    }
+    // One event per fact: the specification names `approval.requested` (interface.md, Events).
+    if (approval) await recordEvent(tx, app, scope, "approval.requested", presented, json);
     await audit(tx, app, actor, {
       action: "post.create",
       target: post.id,

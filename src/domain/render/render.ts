@@ -160,7 +160,8 @@ const failure = (code: "output_too_large" | "render_failed", message: string): R
 
 /**
  * A rendition's violations as the problems of a 422 for one channel (reference §1: `param` is
- * `channels.<channel id>`, and `detail` names channel, provider, part, length, limit and media).
+ * `channels.<channel id>`, and `detail` names channel, provider, part, length, limit and media; a thread's
+ * problems also name parts_needed and parts_allowed).
  */
 export function renditionProblems(rendition: Rendition, channelId: string): Problem[] {
   return rendition.violations.map((v) =>
@@ -171,6 +172,11 @@ export function renditionProblems(rendition: Rendition, channelId: string): Prob
       length: v.length,
       limit: v.limit,
       media: v.media,
+      // A thread's length is counted in parts: say so by name, so a client need not know that `length` and
+      // `limit` mean parts for these two codes.
+      ...(v.code === "thread_too_long" || v.code === "threads_unsupported"
+        ? { parts_needed: v.length, parts_allowed: v.limit }
+        : {}),
     }),
   );
 }

@@ -1,14 +1,7 @@
-// SVC_ALLOW_PRIVATE_WEBHOOKS, parsed once per App (the config keeps the raw text).
+// SVC_ALLOW_PRIVATE_WEBHOOKS for this App, named so every refusal says which setting would allow the address.
 import type { App } from "../../app/context.ts";
-import { type AllowSetting, parseAllowSetting } from "../../net/allow.ts";
-
-const cache = new WeakMap<App, AllowSetting>();
+import { type AllowSetting, webhooksAllow } from "../../net/allow.ts";
 
 export function webhookAllow(app: App): AllowSetting {
-  let allow = cache.get(app);
-  if (!allow) {
-    allow = parseAllowSetting(app.config.allowPrivateWebhooks ?? undefined, "SVC_ALLOW_PRIVATE_WEBHOOKS");
-    cache.set(app, allow);
-  }
-  return allow;
+  return webhooksAllow(app.config);
 }

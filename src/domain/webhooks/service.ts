@@ -32,7 +32,7 @@ async function loadEndpoint(db: Db | Tx, actor: Actor, id: string): Promise<Webh
 export async function createEndpoint(app: App, actor: Actor, input: unknown) {
   allowed(actor, "webhooks:write");
   const b = parse(EndpointCreate, input);
-  const url = checkEndpointUrl(app, actor.livemode, b.url);
+  const url = await checkEndpointUrl(app, actor.livemode, b.url);
   const now = app.clock.now();
   return inTx(app, async (tx) => {
     const id = newId("whep", now);
@@ -81,7 +81,7 @@ export async function getEndpoint(app: App, actor: Actor, id: string) {
 export async function updateEndpoint(app: App, actor: Actor, id: string, input: unknown) {
   allowed(actor, "webhooks:write");
   const b = parse(EndpointUpdate, input);
-  const url = b.url === undefined ? undefined : checkEndpointUrl(app, actor.livemode, b.url);
+  const url = b.url === undefined ? undefined : await checkEndpointUrl(app, actor.livemode, b.url);
   const now = app.clock.now();
   return inTx(app, async (tx) => {
     const cur = await loadEndpoint(tx, actor, id);

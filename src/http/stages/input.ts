@@ -1,6 +1,6 @@
 // Stage 3: path parameters, the query and the body, each held to the API's input rules (reference §1).
 import { guardText } from "../../domain/input.ts";
-import { badRequest } from "../../lib/errors.ts";
+import { unknownParameters } from "../../domain/validate.ts";
 import { readJsonBody } from "../body.ts";
 import type { RouteDef } from "../route.ts";
 import type { Exchange } from "./exchange.ts";
@@ -18,15 +18,18 @@ export async function input(x: Exchange): Promise<void> {
 
 function parseQuery(url: URL, route: RouteDef): Record<string, string> {
   const out: Record<string, string> = {};
+  const names = [...(route.query ?? []), ...(route.list ? LIST_PARAMS : [])];
+  const unknown: { param: string; name: string }[] = [];
   for (const [k, v] of url.searchParams) {
-    const known =
-      route.query?.includes(k) ||
-      (route.list && LIST_PARAMS.includes(k)) ||
-      route.queryPrefixes?.some((p) => k.startsWith(p));
-    if (!known) throw badRequest("parameter_unknown", `Unknown query parameter ${k}.`, k);
+    const known = names.includes(k) || route.queryPrefixes?.some((p) => k.startsWith(p));
+    if (!known) {
+      if (!unknown.some((u) => u.name === k)) unknown.push({ param: k, name: k });
+      continue;
+    }
     guardText(k, k);
     guardText(v, k);
     out[k] = v;
   }
+  if (unknown.length) throw unknownParameters(unknown, () => names, "query parameter");
   return out;
 }

@@ -16,7 +16,7 @@ export async function failure(x: Exchange, e: unknown): Promise<Response> {
       app.log.warn("access.denied audit failed", { error: String(a) }),
     );
   }
-  return problemResponse(err, x.requestId, x.rateHeaders);
+  return problemResponse(app, err, x.requestId, x.rateHeaders);
 }
 
 export function log(x: Exchange, res: Response): Response {

@@ -4,6 +4,7 @@
 
 import { ErrorPage } from "../../../views/error.tsx";
 import type { App } from "../../app/context.ts";
+import { databaseDown, databaseUnavailable } from "../../domain/availability.ts";
 import { orgStatusError } from "../../domain/identity/auth/authenticate.ts";
 import { startAnonymousSession } from "../../domain/identity/sessions/service.ts";
 import { orgWriteRefusal } from "../../domain/orgs/status.ts";
@@ -135,11 +136,15 @@ export async function handleWeb(
   try {
     return await run(w, route);
   } catch (e) {
+    // A database out of reach is 503 with Retry-After here too, as on the API: it recovers by itself.
+    const down = !(e instanceof ServiceError) && databaseDown(e);
     const err =
       e instanceof ServiceError
         ? e
-        : new ServiceError(500, "internal_error", "Something went wrong on our side. Nothing was changed.");
-    if (!(e instanceof ServiceError))
+        : down
+          ? databaseUnavailable()
+          : new ServiceError(500, "internal_error", "Something went wrong on our side. Nothing was changed.");
+    if (!(e instanceof ServiceError) && !down)
       app.log.error("dashboard error", { path: w.url.pathname, error: String(e) });
     return render(
       w,

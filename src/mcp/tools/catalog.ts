@@ -1,5 +1,6 @@
 // What an agent looks up before posting: the networks and their rules, the org's brands, the brand's channels.
 import * as v from "valibot";
+import { BRAND, described } from "../fields.ts";
 import { READ, type Tool } from "../tool.ts";
 
 export const catalogTools: Tool[] = [
@@ -29,7 +30,9 @@ export const catalogTools: Tool[] = [
       "with status other than `active` receives nothing: `needs_reauth` must be reconnected by a person. Test-mode " +
       "credentials see only sandbox channels. Needs channels:read.",
     annotations: { title: "List channels", ...READ },
-    input: v.strictObject({ brand: v.optional(v.string()) }),
+    input: v.strictObject({
+      brand: described(v.optional(v.string()), `${BRAND} Without it, the channels of every brand.`),
+    }),
     run: (api, a: { brand?: string }) =>
       api({ method: "GET", path: "/v1/channels", query: { brand: a.brand, limit: 100 } }),
   },

@@ -1,6 +1,7 @@
 // How posts did: likes, reposts, replies, quotes and views read back from the networks after publishing.
 import * as v from "valibot";
 import { rule } from "../../domain/validate.ts";
+import { BRAND, described } from "../fields.ts";
 import { READ, type Tool } from "../tool.ts";
 
 const DAY = 86_400_000;
@@ -16,15 +17,24 @@ export const engagementTools: Tool[] = [
       "find what worked before writing the next post. Needs posts:read.",
     annotations: { title: "Engagement summary", ...READ },
     input: v.strictObject({
-      brand: v.optional(v.string()),
-      group_by: v.optional(v.string()),
-      days: v.optional(
-        v.pipe(
-          v.number(),
-          v.integer(rule("window_invalid", "days is a whole number from 1 to 365.")),
-          v.minValue(1, rule("window_invalid", "days is a whole number from 1 to 365.")),
-          v.maxValue(365, rule("window_invalid", "days is a whole number from 1 to 365.")),
+      brand: described(v.optional(v.string()), `${BRAND} Without it, every brand.`),
+      group_by: described(
+        v.optional(v.string()),
+        "How to group the sums: post (default), channel or template.",
+        {
+          enum: ["post", "channel", "template"],
+        },
+      ),
+      days: described(
+        v.optional(
+          v.pipe(
+            v.number(),
+            v.integer(rule("window_invalid", "days is a whole number from 1 to 365.")),
+            v.minValue(1, rule("window_invalid", "days is a whole number from 1 to 365.")),
+            v.maxValue(365, rule("window_invalid", "days is a whole number from 1 to 365.")),
+          ),
         ),
+        "How many days back from now, 1 to 365 (default 30).",
       ),
     }),
     run: (api, a: { brand?: string; group_by?: string; days?: number }) => {

@@ -1,5 +1,6 @@
 // Media for posts: an image or video fetched by svc from a URL, then attached to a post by its ID.
 import * as v from "valibot";
+import { BRAND, describedEntries } from "../fields.ts";
 import type { Tool } from "../tool.ts";
 
 export const mediaTools: Tool[] = [
@@ -19,7 +20,19 @@ export const mediaTools: Tool[] = [
       idempotentHint: false,
       openWorldHint: true,
     },
-    input: v.strictObject({ brand: v.string(), url: v.string(), alt: v.optional(v.string()) }),
+    input: v.strictObject(
+      describedEntries(
+        { brand: v.string(), url: v.string(), alt: v.optional(v.string()) },
+        {
+          brand: `${BRAND} The medium belongs to it.`,
+          url: [
+            "A public http(s) URL of the image. Private and loopback addresses are refused unless the install allows them.",
+            { format: "uri" },
+          ],
+          alt: "What the image shows, for screen readers; at most 1,000 characters.",
+        },
+      ),
+    ),
     run: (api, a: { brand: string; url: string; alt?: string }) =>
       api({ method: "POST", path: "/v1/media", body: a }),
   },

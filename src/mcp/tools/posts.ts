@@ -3,20 +3,66 @@
 import * as v from "valibot";
 import { PostCreate, PostPreview, Reschedule } from "../../domain/posts/schema.ts";
 import { type ApiCall, segment } from "../api.ts";
+import { BRAND, described, describedEntries, FIT_DOC, OVERRIDES_DOC, POST } from "../fields.ts";
 import { READ, type Tool } from "../tool.ts";
 
 const body = v.optional(v.string());
 
+/** What an agent reads about each argument of the post tools. */
+const POST_DOCS = {
+  brand: `${BRAND} The post belongs to it.`,
+  body:
+    "The post's text (give it or `template`). A line holding only {{thread}} starts a new thread part. Links to " +
+    "the brand's UTM domains get utm_ parameters before the length is measured.",
+  template:
+    "A template instead of `body`: its id (tmpl_…), key (latest version) or `key@N`; its text is made from `data`.",
+  data: "With `template`: the values its variables schema asks for (get_template shows the schema and examples).",
+  channels:
+    "The channel ids (chan_…) to post to; default every active channel of the brand in this credential's mode.",
+  media:
+    "Media ids (media_…) from upload_media_from_url, in order; at most 10 per post, and a video is alone.",
+  overrides: OVERRIDES_DOC,
+  fit: FIT_DOC,
+  publish_at: [
+    "When to publish: `now` (default), `next_slot` (the brand's next free posting slot) or an RFC 3339 time at " +
+      "most a year ahead.",
+    { examples: ["now", "next_slot", "2026-03-02T09:00:00Z"] },
+  ],
+  publish_by: [
+    "The deadline (RFC 3339, after publish_at): a channel not published by then fails `expired`. Default " +
+      "publish_at + 24 hours; null for the default.",
+    { format: "date-time" },
+  ],
+  metadata:
+    "Your own string pairs kept with the post (at most 50; keys 1-40 characters, values at most 500).",
+  idempotency_key:
+    "Reuse the same value when you retry after an error or a timeout, so a retry cannot create a second post " +
+    "(at most 255 characters). One is generated when you give none, and returned.",
+} as const;
+
 /** The post tools' input: the API's schema without `content` (and what a preview does not take), plus `body`. */
-const PreviewInput = v.strictObject({
+const previewEntries = {
   ...v.omit(PostPreview, ["content", "publish_at", "publish_by", "metadata"]).entries,
   body,
-});
-const CreateInput = v.strictObject({
+};
+const PreviewInput = v.strictObject(
+  describedEntries(previewEntries, {
+    brand: POST_DOCS.brand,
+    body: POST_DOCS.body,
+    template: POST_DOCS.template,
+    data: POST_DOCS.data,
+    channels: POST_DOCS.channels,
+    media: POST_DOCS.media,
+    overrides: POST_DOCS.overrides,
+    fit: POST_DOCS.fit,
+  }),
+);
+const createEntries = {
   ...v.omit(PostCreate, ["content"]).entries,
   body,
   idempotency_key: v.optional(v.string()),
-});
+};
+const CreateInput = v.strictObject(describedEntries(createEntries, POST_DOCS));
 
 /** The API's post input from a tool's: `body` goes into `content`. */
 function postBody(a: Record<string, unknown>): Record<string, unknown> {
@@ -73,12 +119,36 @@ export const postTools: Tool[] = [
       "200 characters). `limit` 1-100, default 20. Each post embeds its targets with their status, permalink and " +
       "error. Needs posts:read.",
     annotations: { title: "List posts", ...READ },
-    input: v.strictObject({
-      brand: v.optional(v.string()),
-      status: v.optional(v.string()),
-      q: v.optional(v.string()),
-      limit: v.optional(v.pipe(v.number(), v.integer())),
-    }),
+    input: v.strictObject(
+      describedEntries(
+        {
+          brand: v.optional(v.string()),
+          status: v.optional(v.string()),
+          q: v.optional(v.string()),
+          limit: v.optional(v.pipe(v.number(), v.integer())),
+        },
+        {
+          brand: `${BRAND} Without it, the posts of every brand.`,
+          status: [
+            "Only posts with this status.",
+            {
+              enum: [
+                "pending_approval",
+                "scheduled",
+                "publishing",
+                "published",
+                "partially_published",
+                "failed",
+                "canceled",
+                "rejected",
+              ],
+            },
+          ],
+          q: "Only posts whose text (on any channel) contains these words; at most 200 characters.",
+          limit: ["How many posts, 1 to 100 (default 20).", { minimum: 1, maximum: 100 }],
+        },
+      ),
+    ),
     run: (api, a: { brand?: string; status?: string; q?: string; limit?: number }) =>
       api({ method: "GET", path: "/v1/posts", query: a }),
   },
@@ -90,7 +160,7 @@ export const postTools: Tool[] = [
       "target in needs_attention may or may not have been posted: look at the network, then call " +
       "mark_target_published or retry_target. Needs posts:read.",
     annotations: { title: "Get a post", ...READ },
-    input: v.strictObject({ post: v.string() }),
+    input: v.strictObject({ post: described(v.string(), POST) }),
     run: (api, a: { post: string }) => api({ method: "GET", path: `/v1/posts/${segment(a.post)}` }),
   },
   {
@@ -106,7 +176,7 @@ export const postTools: Tool[] = [
       idempotentHint: false,
       openWorldHint: false,
     },
-    input: v.strictObject({ post: v.string() }),
+    input: v.strictObject({ post: described(v.string(), POST) }),
     run: (api, a: { post: string }) => api({ method: "POST", path: `/v1/posts/${segment(a.post)}/cancel` }),
   },
   {
@@ -123,7 +193,24 @@ export const postTools: Tool[] = [
       idempotentHint: true,
       openWorldHint: false,
     },
-    input: v.strictObject({ post: v.string(), ...Reschedule.entries }),
+    input: v.strictObject(
+      describedEntries(
+        { post: v.string(), ...Reschedule.entries },
+        {
+          post: POST,
+          publish_at: [
+            "The new time: an RFC 3339 time (on one of the brand's slots it takes that slot) or `next_slot`.",
+            { examples: ["next_slot", "2026-03-02T09:00:00Z"] },
+          ],
+          publish_by: [
+            "A new deadline (RFC 3339, after publish_at); not with swap_with.",
+            { format: "date-time" },
+          ],
+          swap_with:
+            "Another post's id (post_…) of the same brand: the two trade times, deadlines and slots.",
+        },
+      ),
+    ),
     run: (api, a: { post: string } & Record<string, unknown>) => {
       const { post, ...rest } = a;
       return api({ method: "POST", path: `/v1/posts/${segment(post)}/reschedule`, body: rest });

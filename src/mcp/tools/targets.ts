@@ -1,6 +1,7 @@
 // Resolving a target that failed or whose outcome is unknown: a person's (or an agent's) decision, never a guess.
 import * as v from "valibot";
 import { segment } from "../api.ts";
+import { described, TARGET } from "../fields.ts";
 import type { Tool } from "../tool.ts";
 
 export const targetTools: Tool[] = [
@@ -18,7 +19,7 @@ export const targetTools: Tool[] = [
       idempotentHint: false,
       openWorldHint: true,
     },
-    input: v.strictObject({ target: v.string() }),
+    input: v.strictObject({ target: described(v.string(), TARGET) }),
     run: (api, a: { target: string }) =>
       api({ method: "POST", path: `/v1/post_targets/${segment(a.target)}/retry` }),
   },
@@ -35,7 +36,14 @@ export const targetTools: Tool[] = [
       idempotentHint: true,
       openWorldHint: false,
     },
-    input: v.strictObject({ target: v.string(), permalink: v.optional(v.string()) }),
+    input: v.strictObject({
+      target: described(v.string(), TARGET),
+      permalink: described(
+        v.optional(v.string()),
+        "The URL of the post on the network, where you saw it; shown as the target's permalink.",
+        { format: "uri" },
+      ),
+    }),
     run: (api, a: { target: string; permalink?: string }) =>
       api({
         method: "POST",

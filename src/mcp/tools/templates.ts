@@ -1,19 +1,9 @@
 // Templates: reusable post bodies with declared variables; an agent fills `data` instead of writing text.
 import * as v from "valibot";
+import { badRequest, ServiceError } from "../../lib/errors.ts";
 import { type ApiAnswer, type ApiCall, segment } from "../api.ts";
+import { BRAND, described } from "../fields.ts";
 import { READ, type Tool } from "../tool.ts";
-
-const missing = (param: string, message: string): ApiAnswer => ({
-  status: 400,
-  body: {
-    type: "about:blank",
-    title: "Bad Request",
-    status: 400,
-    code: "parameter_missing",
-    param,
-    detail: message,
-  },
-});
 
 /** A template by ID, or by `key` / `key@version` within a brand. */
 async function getTemplate(api: ApiCall, a: { template: string; brand?: string }): Promise<ApiAnswer> {
@@ -21,23 +11,16 @@ async function getTemplate(api: ApiCall, a: { template: string; brand?: string }
     return api({ method: "GET", path: `/v1/templates/${segment(a.template)}` });
   const m = /^(.*?)(?:@(\d+))?$/.exec(a.template)!;
   const key = m[1]!;
-  if (!a.brand) return missing("brand", "Give `brand` (id or slug) to find a template by key.");
+  // Thrown, not answered: the server makes the problem as the API would, with this call's request ID.
+  if (!a.brand)
+    throw badRequest("parameter_missing", "Give `brand` (id or slug) to find a template by key.", "brand");
   const found = await api({ method: "GET", path: "/v1/templates", query: { brand: a.brand, key } });
   if (found.status !== 200) return found;
   const first = found.body.data?.[0];
-  if (!first) {
-    return {
-      status: 404,
-      body: {
-        type: "about:blank",
-        title: "Not Found",
-        status: 404,
-        code: "template_missing",
-        param: "template",
-        detail: `Brand ${a.brand} has no template with key ${key}.`,
-      },
-    };
-  }
+  if (!first)
+    throw new ServiceError(404, "template_missing", `Brand ${a.brand} has no template with key ${key}.`, {
+      param: "template",
+    });
   return api({ method: "GET", path: `/v1/templates/${segment(first.id)}`, query: { version: m[2] } });
 }
 
@@ -49,7 +32,10 @@ export const templateTools: Tool[] = [
       "each network's text; prefer it over writing text when the brand has one for the purpose. Then call " +
       "get_template to see its variables and examples. Needs templates:read.",
     annotations: { title: "List templates", ...READ },
-    input: v.strictObject({ brand: v.optional(v.string()), key: v.optional(v.string()) }),
+    input: v.strictObject({
+      brand: described(v.optional(v.string()), `${BRAND} Without it, the templates of every brand.`),
+      key: described(v.optional(v.string()), "Only the template with this key (such as `launch`)."),
+    }),
     run: (api, a: { brand?: string; key?: string }) =>
       api({ method: "GET", path: "/v1/templates", query: { brand: a.brand, key: a.key, limit: 100 } }),
   },
@@ -60,7 +46,13 @@ export const templateTools: Tool[] = [
       "(what `data` must hold), examples of valid data, the body and per-network overrides. `template` is a " +
       "template id, or a key / key@version together with `brand`. Needs templates:read.",
     annotations: { title: "Get a template", ...READ },
-    input: v.strictObject({ template: v.string(), brand: v.optional(v.string()) }),
+    input: v.strictObject({
+      template: described(
+        v.string(),
+        "The template: its id (tmpl_…), or its key (its latest version) or `key@N` (version N) within `brand`.",
+      ),
+      brand: described(v.optional(v.string()), `${BRAND} Needed when \`template\` is a key.`),
+    }),
     run: getTemplate,
   },
 ];

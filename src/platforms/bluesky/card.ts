@@ -2,6 +2,7 @@
 // description, read from the page itself through the guarded client (a link is an address a tenant chose). A page
 // that cannot be read still gets a card with its host as the title; no thumbnail is uploaded.
 import type { App } from "../../app/context.ts";
+import { webhooksAllow } from "../../net/allow.ts";
 import { guardedRequest } from "../../net/guarded.ts";
 
 export interface ExternalEmbed {
@@ -49,7 +50,7 @@ export async function linkCard(app: App, uri: string, signal: AbortSignal): Prom
     const res = await guardedRequest({
       url: uri,
       headers: { accept: "text/html" },
-      allow: app.config.allowPrivateWebhooks ?? undefined,
+      allow: webhooksAllow(app.config),
       followRedirects: true,
       timeoutMs: 5000,
       maxResponseBytes: 256 * 1024,

@@ -6,6 +6,7 @@
 // request to a tenant's server to go through it.
 import type { App } from "../../app/context.ts";
 import { StreamedForm } from "../../lib/streamed-form.ts";
+import { networksAllow } from "../../net/allow.ts";
 import { guardedRequest, OutboundError, type StreamBody } from "../../net/guarded.ts";
 import type { PublishOutcome } from "../adapter.ts";
 
@@ -107,7 +108,7 @@ export async function networkRequest(app: App, req: NetworkRequest): Promise<Net
       headers,
       ...(body !== undefined ? { body } : {}),
       timeoutMs: req.timeoutMs ?? 30_000,
-      allow: app.config.allowPrivateNetworks ?? undefined,
+      allow: networksAllow(app.config),
     });
   } catch (err) {
     if (!(err instanceof OutboundError)) throw err;

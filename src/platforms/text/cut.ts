@@ -91,16 +91,12 @@ export function truncateToFit(text: string, limit: number, counting: Counting): 
 /**
  * The text split into parts that each measure at most their limit, cutting after a sentence where that keeps at
  * least half a part, else after a word, else between graphemes. `limitFor(i)` is the limit of part i (the first
- * part may carry media and have a shorter limit). With `maxParts`, the last allowed part is truncated instead
- * of starting another. A link longer than a whole part becomes a part of its own, still too long, and is left
- * for the length check to report.
+ * part may carry media and have a shorter limit). Splitting never drops text: every part it takes is returned,
+ * however many that makes, so a thread longer than the network allows is reported (thread_too_long, with the
+ * parts it needs) instead of published short. A link longer than a whole part becomes a part of its own, still
+ * too long, and is left for the length check to report.
  */
-export function splitToFit(
-  text: string,
-  limitFor: (part: number) => number,
-  counting: Counting,
-  maxParts: number | null = null,
-): string[] {
+export function splitToFit(text: string, limitFor: (part: number) => number, counting: Counting): string[] {
   const parts: string[] = [];
   let rest = text.trim();
   while (rest !== "") {
@@ -109,10 +105,6 @@ export function splitToFit(
     const window = searchWindow(rest, limit, fits);
     if (window.length === rest.length && fits(rest)) {
       parts.push(rest);
-      break;
-    }
-    if (maxParts !== null && parts.length >= maxParts - 1) {
-      parts.push(truncateToFit(rest, limit, counting));
       break;
     }
     const points = cutPoints(window).filter((i) => i > 0);

@@ -53,7 +53,7 @@ export function checkParts(
     out.push(
       violation(
         "thread_too_long",
-        `${name} takes at most ${rules.max_thread_parts} parts in a thread; this has ${parts.length}.`,
+        `${name} takes at most ${rules.max_thread_parts} parts in a thread; this post needs ${parts.length}. Shorten it, or choose fit "truncate" to cut it.`,
         null,
         parts.length,
         rules.max_thread_parts,
@@ -117,9 +117,10 @@ export function checkParts(
 
 /**
  * The parts made to fit as the post asks. "error" changes nothing (the check then reports what is too long);
- * "truncate" cuts each part that is too long; "thread" splits such parts into more parts, within the
- * platform's thread limit (the last allowed part is truncated). A platform without threads is not threaded:
- * its parts stay as they are and the check reports them.
+ * "truncate" cuts each part that is too long, the only fit that ever drops text, because the person chose it;
+ * "thread" splits such parts into as many parts as the text needs, and when that is more than the platform's
+ * thread limit the check reports thread_too_long with the count, so nothing is silently cut. A platform without
+ * threads is not threaded: its parts stay as they are and the check reports them.
  */
 export function applyFit(parts: string[], rules: PlatformRules, fit: Fit, mediaCount = 0): string[] {
   if (fit === "error" || rules.max_length === null) return [...parts];
@@ -131,22 +132,20 @@ export function applyFit(parts: string[], rules: PlatformRules, fit: Fit, mediaC
   }
   if (!rules.threads) return [...parts];
   const out: string[] = [];
-  parts.forEach((text, i) => {
-    // Parts the author split by hand stay parts; each later one keeps a slot of the thread limit.
-    const room =
-      rules.max_thread_parts === null ? null : rules.max_thread_parts - out.length - (parts.length - i - 1);
-    if (text.trim() === "" || (room !== null && room < 1)) {
+  for (const text of parts) {
+    // Parts the author split by hand stay parts (an empty one is kept for the check to name).
+    if (text.trim() === "") {
       out.push(text);
-      return;
+      continue;
     }
     const first = out.length;
-    const pieces = splitToFit(
-      text,
-      (k) => partLimit(rules, first + k, mediaCount) ?? Number.POSITIVE_INFINITY,
-      rules.counting,
-      room,
+    out.push(
+      ...splitToFit(
+        text,
+        (k) => partLimit(rules, first + k, mediaCount) ?? Number.POSITIVE_INFINITY,
+        rules.counting,
+      ),
     );
-    out.push(...pieces);
-  });
+  }
   return out;
 }

@@ -115,6 +115,19 @@ describeEachDialect("approvals", (dialect) => {
     expect(await use("plain", strict.brand)).toEqual(["pending_approval", true, "held"]);
   });
 
+  test("one event per fact: waiting for approval is approval.requested alone, the name the spec gives", async () => {
+    const post = await mustPost(w.t, w.a.testKey, { brand: w.a.brandId, content: { body: "Once" } });
+    expect(post.status).toBe("pending_approval");
+    const types = await eventTypes(w.t, w.a.orgId, post.id);
+    expect(types.filter((t) => t.includes("approval"))).toEqual(["approval.requested"]);
+    // The second name is gone from the event types, so no endpoint waits for an event that never comes.
+    const hook = await w.t.request("POST", "/v1/webhook_endpoints", {
+      key: w.a.testKey,
+      body: { url: "https://example.com/hook", enabled_events: ["post.approval_requested"] },
+    });
+    expect([hook.status, hook.body.code]).toEqual([422, "event_type_invalid"]);
+  });
+
   test("a pending next_slot post holds its targets and no slot; it asks for approval in events", async () => {
     const r = await post(w.a.testKey, { publish_at: "next_slot" });
     expect(r.status).toBe(201);
@@ -128,11 +141,7 @@ describeEachDialect("approvals", (dialect) => {
     });
     expect(r.body.targets[0]).toMatchObject({ status: "held", next_attempt_at: null, publish_by: null });
     expect(await slotsOf(w.t, r.body.id)).toEqual([]);
-    expect(await eventTypes(w.t, w.a.orgId, r.body.id)).toEqual([
-      "post.created",
-      "post.approval_requested",
-      "approval.requested",
-    ]);
+    expect(await eventTypes(w.t, w.a.orgId, r.body.id)).toEqual(["post.created", "approval.requested"]);
     const audit = (await auditRows(w.t, w.a.orgId, "post.create")).find((x) => x.target === r.body.id);
     expect(audit?.detail).toEqual({ channels: 1, approval: true });
     // Free slots stay free: a next_slot post of an admin takes the first one.
@@ -185,7 +194,6 @@ describeEachDialect("approvals", (dialect) => {
     expect(await slotsOf(w.t, a.id)).toEqual(["2026-01-06T12:00:00.000Z"]);
     expect(await eventTypes(w.t, w.a.orgId, b.id)).toEqual([
       "post.created",
-      "post.approval_requested",
       "approval.requested",
       "post.approved",
     ]);
@@ -265,7 +273,6 @@ describeEachDialect("approvals", (dialect) => {
     expect(await slotsOf(w.t, p.id)).toEqual([]);
     expect(await eventTypes(w.t, w.a.orgId, p.id)).toEqual([
       "post.created",
-      "post.approval_requested",
       "approval.requested",
       "post.rejected",
     ]);

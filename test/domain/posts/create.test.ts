@@ -210,6 +210,25 @@ describeEachDialect("POST /v1/posts", (dialect) => {
       expect((await post({ content: { parts: parts.slice(0, 25) } })).status).toBe(201);
     });
 
+    test("fit thread never cuts: a body needing more parts than allowed is thread_too_long, nothing stored", async () => {
+      // The issue's case: 20,000 characters with fit thread to Bluesky were published as 25 parts holding
+      // 7,476 of them, the last ending in "…".
+      const body = Array.from({ length: 2500 }, (_, i) => `w${i}`.padEnd(7, "x"))
+        .join(" ")
+        .slice(0, 20_000);
+      const r = await post({ content: { body, fit: { bluesky: "thread" } } });
+      expect(r.status).toBe(422);
+      expect(codes(r)).toEqual([`thread_too_long channels.${w.channel}`]);
+      const detail = r.body.errors[0].detail;
+      expect(detail).toMatchObject({ channel: w.channel, parts_allowed: 25, limit: 25 });
+      // 20,000 characters in parts of at most 300 need at least 67.
+      expect(detail.parts_needed).toBeGreaterThanOrEqual(67);
+      expect(detail.length).toBe(detail.parts_needed);
+      expect(r.body.errors[0].message).toContain(`needs ${detail.parts_needed}`);
+      const listed = await w.t.request("GET", "/v1/posts?q=w0xxxxx", { key: w.a.testKey });
+      expect(listed.body.data).toEqual([]);
+    });
+
     test("one 422 lists the problems of several channels at once", async () => {
       const r = await post({ channels: [w.channel, linkedin], content: { body: "b".repeat(3001) } });
       expect(r.status).toBe(422);

@@ -92,6 +92,23 @@ describeEachDialect("POST /v1/posts/preview", (dialect) => {
     expect(rendition.lengths.every((n: number) => n <= 300)).toBe(true);
   });
 
+  test("fit thread past the thread limit previews as invalid with every part, none cut", async () => {
+    const body = Array.from({ length: 2500 }, (_, i) => `w${i}`.padEnd(7, "x"))
+      .join(" ")
+      .slice(0, 20_000);
+    const r = await w.t.request("POST", "/v1/posts/preview", {
+      key: w.a.testKey,
+      body: { brand: w.a.brandId, channels: [w.channel], content: { body, fit: { bluesky: "thread" } } },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.valid).toBe(false);
+    const [rendition] = r.body.renditions;
+    expect(rendition.parts.join(" ")).toBe(body.trim());
+    expect(rendition.violations).toMatchObject([
+      { code: "thread_too_long", length: rendition.parts.length, limit: 25 },
+    ]);
+  });
+
   test("a request that cannot be rendered is a 422 as for a create", async () => {
     const r = await w.t.request("POST", "/v1/posts/preview", {
       key: w.a.testKey,

@@ -196,6 +196,20 @@ describe("renderForProvider: templates", () => {
     expect(t.parts.length).toBe(2);
   });
 
+  test("a template's fit thread never cuts either: too many parts is thread_too_long with both counts", () => {
+    const s = source({ body: "{{.v}}", fit: { bluesky: "thread" } });
+    const words = Array.from({ length: 2000 }, (_, i) => `w${i}`).join(" "); // about 12,000 characters
+    const r = render({ provider: "bluesky", template: { source: s, data: { v: words } } });
+    expect(r.parts.join(" ")).toBe(words);
+    expect(r.parts.length).toBeGreaterThan(25);
+    expect(codes(r)).toEqual(["thread_too_long"]);
+    const [p] = renditionProblems(r, "chan_1");
+    expect(p!.detail).toMatchObject({ parts_needed: r.parts.length, parts_allowed: 25, part: null });
+    expect(p!.message).toBe(
+      `Bluesky takes at most 25 parts in a thread; this post needs ${r.parts.length}. Shorten it, or choose fit "truncate" to cut it.`,
+    );
+  });
+
   test("the campaign is the template key when the caller gives it", () => {
     const utm: Utm = {
       domains: ["example.com"],

@@ -3,7 +3,7 @@ import type { App } from "../../../app/context.ts";
 import { parseCredential } from "../../../crypto/credentials.ts";
 import { apiKeyByHash, touchApiKey } from "../../../db/sql/authenticate-api-key.ts";
 import { run } from "../../../db/sql/statement.ts";
-import { ServiceError } from "../../../lib/errors.ts";
+import { type ErrorCode, ServiceError } from "../../../lib/errors.ts";
 import { isId } from "../../../lib/ids.ts";
 import type { Actor } from "../../actor.ts";
 import { type Role, scopesOfRole } from "../../scopes.ts";
@@ -11,7 +11,7 @@ import { scopesOfColumn } from "./key-scopes.ts";
 
 const YEAR = 365 * 86400_000;
 
-const unauthorized = (code: string, message: string) =>
+const unauthorized = (code: ErrorCode, message: string) =>
   new ServiceError(401, code, message, { headers: { "WWW-Authenticate": 'Bearer realm="svc"' } });
 
 // last_used_at is written at most once a minute per credential: a write per request would dominate hot paths.

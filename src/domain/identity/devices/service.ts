@@ -7,7 +7,7 @@ import type { App } from "../../../app/context.ts";
 import type { Tx } from "../../../db/index.ts";
 import type { DeviceAuthorizationsTable } from "../../../db/tables/identity.ts";
 import { iso } from "../../../lib/clock.ts";
-import { notFound, ServiceError } from "../../../lib/errors.ts";
+import { type ErrorCode, notFound, ServiceError } from "../../../lib/errors.ts";
 import { newId } from "../../../lib/ids.ts";
 import { kickMail } from "../../../mail/outbox.ts";
 import type { Actor } from "../../actor.ts";
@@ -36,7 +36,7 @@ export const DeviceStart = v.strictObject({
 export const DeviceTokenRequest = v.strictObject({ device_code: v.pipe(v.string(), v.maxLength(200)) });
 
 /** The 400s of the token endpoint (RFC 8628 §3.5); the HTTP surface adds the RFC's `error` field. */
-const grantError = (code: string, message: string) => new ServiceError(400, code, message);
+const grantError = (code: ErrorCode, message: string) => new ServiceError(400, code, message);
 
 /** POST /v1/auth/device: a new code pair for a CLI. */
 export async function startDeviceAuthorization(app: App, input: unknown, ctx: { ip: string | null }) {

@@ -207,6 +207,8 @@ describeEachDialect("/v1/media", (dialect) => {
         body: { brand: c.brandId, url: `${origin}/photo.jpg` },
       });
       expect([r.status, r.body.code]).toEqual([422, "url_invalid"]);
+      expect(r.body.errors[0].message).toContain("non-public address (loopback)");
+      expect(r.body.errors[0].message).toContain("SVC_ALLOW_PRIVATE_WEBHOOKS");
       await strict.close();
     });
   });
