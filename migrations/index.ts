@@ -15,6 +15,7 @@ import identity from "./0012_identity.ts";
 import engagement from "./0013_engagement.ts";
 import media from "./0014_media.ts";
 import developerApps from "./0015_developer_apps.ts";
+import signinConnections from "./0016_signin_connections.ts";
 
 export const migrations: Migration[] = [
   core,
@@ -32,4 +33,5 @@ export const migrations: Migration[] = [
   engagement,
   media,
   developerApps,
+  signinConnections,
 ];

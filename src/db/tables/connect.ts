@@ -1,4 +1,5 @@
-// Table types of sign-in connections: developer apps (migration 0015).
+// Table types of sign-in connections: developer apps (migration 0015), sign-ins under way and what a channel
+// connected by sign-in keeps (0016).
 
 export interface DeveloperAppsTable {
   id: string;
@@ -13,6 +14,46 @@ export interface DeveloperAppsTable {
   updated_at: number;
 }
 
+export interface ConnectStatesTable {
+  /** A random handle for the account-choice page (never the state itself). */
+  id: string;
+  /** SHA-256 (hex) of the `state` sent to the network; the state itself is never stored. */
+  state_hash: string;
+  org_id: string;
+  user_id: string;
+  brand_id: string;
+  provider: string;
+  app_id: string;
+  /** The channel being reconnected, if the sign-in was started from one. */
+  channel_id: string | null;
+  /** The PKCE verifier, sealed to (connect_states, id, code_verifier); null where the network takes no PKCE. */
+  code_verifier: string | null;
+  /** The network's tokens, sealed, once the callback exchanged the code. */
+  tokens: string | null;
+  /** JSON list of the accounts offered (SignInAccount[]), once the callback listed them. */
+  accounts: string | null;
+  expires_at: number;
+  /** Set when the callback claimed the state: a second callback with it is connect_expired. */
+  used_at: number | null;
+  created_at: number;
+}
+
+export interface ChannelGrantsTable {
+  channel_id: string;
+  org_id: string;
+  provider: string;
+  app_id: string;
+  /** The network's ID of the account (user, Page, board). */
+  account_key: string;
+  /** When the stored access token expires; null when it does not. */
+  token_expires_at: number | null;
+  refreshed_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface ConnectTables {
   developer_apps: DeveloperAppsTable;
+  connect_states: ConnectStatesTable;
+  channel_grants: ChannelGrantsTable;
 }

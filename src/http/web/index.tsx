@@ -9,6 +9,7 @@ import { startAnonymousSession } from "../../domain/identity/sessions/service.ts
 import { ServiceError } from "../../lib/errors.ts";
 import { apiKeyRoutes } from "./api-keys.tsx";
 import { cliKeyRoutes } from "./cli-key.tsx";
+import { connectRoutes } from "./connect.tsx";
 import { deviceRoutes } from "./device.tsx";
 import { deviceListRoutes } from "./devices.tsx";
 import { homeRoutes } from "./home.tsx";
@@ -49,6 +50,7 @@ export const webRoutes: WebRoute[] = [
   ...passwordRoutes,
   ...apiKeyRoutes,
   ...orgPageRoutes,
+  ...connectRoutes,
 ];
 
 function allowed(w: Web, access: Access): boolean {

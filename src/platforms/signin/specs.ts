@@ -1,14 +1,14 @@
 // What a network's sign-in (OAuth 2 authorization code) needs, as data: where the person signs in, where codes
 // and refresh tokens are exchanged, the scopes, whether PKCE is supported, and how the client authenticates
-// (reference §5). Origins are named for SVC_PROVIDER_ORIGINS: `<provider>.auth` is the sign-in page's origin,
-// `<provider>` the API's (the token endpoint is on the API origin for every network here).
+// (reference §5). Each endpoint's origin can be pointed elsewhere with SVC_PROVIDER_ORIGINS: `<provider>.auth` for
+// the sign-in page, `<provider>.token` for the token endpoint (the API itself stays `<provider>`).
 import type { Provider } from "../types.ts";
 
 export interface SignInSpec {
   provider: Provider;
-  /** The sign-in page: `<provider>.auth` origin (or this default) + path. */
+  /** The sign-in page: the `<provider>.auth` origin (or this default) + path. */
   authorize: { origin: string; path: string };
-  /** The token endpoint: `<provider>` origin (or this default) + path. */
+  /** The token endpoint: the `<provider>.token` origin (or this default) + path. */
   token: { origin: string; path: string };
   scopes: string[];
   /** Send a PKCE S256 challenge (the network supports it for confidential web clients). */
