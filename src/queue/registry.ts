@@ -4,6 +4,7 @@ import { adapterFor } from "../platforms/adapter-registry.ts";
 import { startPublishWorker } from "./publish/worker.ts";
 // Registers the webhook outbox hook in every process that runs the queue.
 import { channelsCheck } from "./tasks/channels-check.ts";
+import { channelsRefresh } from "./tasks/channels-refresh.ts";
 import { engagementCollect } from "./tasks/engagement-collect.ts";
 import { eventsPrune } from "./tasks/events-prune.ts";
 import { idempotencyPrune } from "./tasks/idempotency-prune.ts";
@@ -32,6 +33,7 @@ export const tasks: TaskDef[] = [
   identityPrune,
   sessionsPrune,
   channelsCheck,
+  channelsRefresh,
   engagementCollect,
   mediaPrune,
 ];

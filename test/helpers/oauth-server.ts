@@ -9,10 +9,17 @@ export interface OAuthServer {
   url: string;
   // biome-ignore lint/suspicious/noExplicitAny: oidc-provider's Provider type
   provider: any;
+  /** Token endpoint answers so far: grants given and refused (a reused refresh token is one of these). */
+  tokenAnswers: { granted: number; refused: string[] };
   /** Registers the client (the developer app) once svc's redirect URI is known. */
   start(client: { clientId: string; clientSecret: string; redirectUri: string }): Promise<void>;
   /** The account an access token belongs to, or null when it is unknown, expired or revoked. */
   accountOf(accessToken: string): Promise<string | null>;
+  /**
+   * Tokens for an account as a finished consent leaves them (a grant with the scopes, an access token and a
+   * refresh token, saved by the server itself), for tests that start after the sign-in.
+   */
+  issue(accountId: string, clientId: string): Promise<{ access_token: string; refresh_token: string }>;
   /** Ends every grant of an account (the person removed the app's access on the network). */
   revokeGrants(accountId: string): Promise<void>;
   close(): Promise<void>;
@@ -38,10 +45,17 @@ export async function oauthServer(opts: OAuthServerOptions = {}): Promise<OAuthS
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // biome-ignore lint/suspicious/noExplicitAny: set in start()
   let provider: any = null;
+  const note = (t: { accountId?: string; grantId?: string }) => {
+    if (!t.accountId || !t.grantId) return;
+    if (!grants.has(t.accountId)) grants.set(t.accountId, new Set());
+    grants.get(t.accountId)!.add(t.grantId);
+  };
   // Grants by account, so a test can end them as the network would.
   const grants = new Map<string, Set<string>>();
+  const tokenAnswers = { granted: 0, refused: [] as string[] };
   const out: OAuthServer = {
     url,
+    tokenAnswers,
     get provider() {
       return provider;
     },
@@ -80,11 +94,12 @@ export async function oauthServer(opts: OAuthServerOptions = {}): Promise<OAuthS
         features: { devInteractions: { enabled: true }, revocation: { enabled: true } },
         cookies: { keys: ["test-cookie-key-for-oidc-provider"] },
       });
-      const note = (t: { accountId?: string; grantId?: string }) => {
-        if (!t.accountId || !t.grantId) return;
-        if (!grants.has(t.accountId)) grants.set(t.accountId, new Set());
-        grants.get(t.accountId)!.add(t.grantId);
-      };
+      provider.on("grant.success", () => {
+        tokenAnswers.granted++;
+      });
+      provider.on("grant.error", (_ctx: unknown, err: { message: string; error_description?: string }) => {
+        tokenAnswers.refused.push(err.error_description ?? err.message);
+      });
       provider.on("access_token.saved", note);
       provider.on("refresh_token.saved", note);
       handler = provider.callback();
@@ -94,6 +109,27 @@ export async function oauthServer(opts: OAuthServerOptions = {}): Promise<OAuthS
       if (!t || t.isExpired) return null;
       const grant = await provider.Grant.find(t.grantId);
       return grant ? t.accountId : null;
+    },
+    async issue(accountId, clientId) {
+      const scope = (
+        opts.scopes ?? ["tweet.read", "tweet.write", "users.read", "media.write", "offline.access"]
+      ).join(" ");
+      const client = await provider.Client.find(clientId);
+      const grant = new provider.Grant({ accountId, clientId });
+      grant.addOIDCScope(scope);
+      const grantId = await grant.save();
+      const common = {
+        accountId,
+        client,
+        grantId,
+        scope,
+        gty: "authorization_code",
+        expiresWithSession: false,
+      };
+      const access_token = await new provider.AccessToken(common).save();
+      const refresh_token = await new provider.RefreshToken(common).save();
+      note({ accountId, grantId });
+      return { access_token, refresh_token };
     },
     async revokeGrants(accountId) {
       // Ending the grant ends every token issued under it (oidc-provider checks the grant on each use).

@@ -1,6 +1,7 @@
 // One publish attempt's pieces, used by the worker: what the adapter is called with, the call under its deadline,
 // and the remote parts and settlements saved on the target and attempt rows as they happen.
 import type { App } from "../../app/context.ts";
+import { renewBeforePublish } from "../../domain/connect/renew.ts";
 import type { Settlement } from "../../domain/posts/present.ts";
 import type {
   Adapter,
@@ -19,15 +20,19 @@ export async function prepare(
   c: Claimed,
   media: PublishMedia[],
 ): Promise<{ input: PreparedInput } | { outcome: PublishOutcome }> {
+  // A sign-in channel whose token expires within 5 minutes is renewed first; a refusal has marked it needs_reauth.
+  const renewal = await renewBeforePublish(app, c.target.channel_id, c.channel.provider);
+  if (renewal.kind === "refused") return { outcome: { kind: "auth_revoked", message: renewal.message } };
+  const sealed = renewal.kind === "renewed" ? renewal.secrets : c.channel.secrets;
   let secrets: Record<string, string> = {};
   try {
-    if (c.channel.secrets) {
+    if (sealed) {
       secrets = JSON.parse(
         await app.keys.open(
           app.db,
           c.target.org_id,
           { table: "channels", row: c.target.channel_id, column: "secrets" },
-          c.channel.secrets,
+          sealed,
         ),
       );
     }
