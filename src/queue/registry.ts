@@ -11,6 +11,7 @@ import { idempotencyPrune } from "./tasks/idempotency-prune.ts";
 import { identityPrune } from "./tasks/identity-prune.ts";
 import { mailSend } from "./tasks/mail-send.ts";
 import { mediaPrune } from "./tasks/media-prune.ts";
+import { oauthPrune } from "./tasks/oauth-prune.ts";
 import { publishExpire } from "./tasks/publish-expire.ts";
 import { publishReclaim } from "./tasks/publish-reclaim.ts";
 import { requestsPrune } from "./tasks/requests-prune.ts";
@@ -34,6 +35,7 @@ export const tasks: TaskDef[] = [
   sessionsPrune,
   channelsCheck,
   channelsRefresh,
+  oauthPrune,
   engagementCollect,
   mediaPrune,
 ];
