@@ -1,25 +1,8 @@
-// What a network's tokens reach: the accounts a sign-in offers as channels (the member, their Pages, their
-// boards). Each network that connects by sign-in has a lister; the person picks among what it returns.
-import type { App } from "../../app/context.ts";
+// Which lister reads the accounts a provider's sign-in reaches; the person picks among what it returns.
 import { xAccounts } from "../x/signin.ts";
+import type { AccountLister } from "./types.ts";
 
-export interface SignInAccount {
-  /** The network's ID of the account; reconnecting the same account keeps its channel. */
-  key: string;
-  display_name: string | null;
-  handle: string | null;
-  profile_url: string | null;
-  /** Non-secret facts the adapter needs to publish as it (shown as the channel's settings). */
-  settings: Record<string, string>;
-}
-
-export type AccountsOutcome =
-  | { kind: "accounts"; accounts: SignInAccount[] }
-  /** The network refused the token: the sign-in failed. */
-  | { kind: "rejected"; message: string }
-  | { kind: "unavailable"; message: string };
-
-export type AccountLister = (app: App, accessToken: string, signal: AbortSignal) => Promise<AccountsOutcome>;
+export type { AccountLister, AccountsOutcome, SignInAccount } from "./types.ts";
 
 const listers: ReadonlyMap<string, AccountLister> = new Map([["x", xAccounts]]);
 

@@ -3,7 +3,7 @@
 import type { App } from "../../app/context.ts";
 import { NoAnswer, networkRequest } from "../plumbing/http.ts";
 import { providerOrigin } from "../plumbing/origins.ts";
-import type { AccountsOutcome } from "../signin/accounts.ts";
+import type { AccountsOutcome } from "../signin/types.ts";
 
 export const X_API = "https://api.x.com";
 
