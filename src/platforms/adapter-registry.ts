@@ -9,6 +9,7 @@ import { mastodonAdapter } from "./mastodon/adapter.ts";
 import { sandboxAdapter } from "./sandbox/adapter.ts";
 import { slackAdapter } from "./slack/adapter.ts";
 import { telegramAdapter } from "./telegram/adapter.ts";
+import { xAdapter } from "./x/adapter.ts";
 
 const adapters: ReadonlyMap<string, Adapter> = new Map(
   [
@@ -19,6 +20,7 @@ const adapters: ReadonlyMap<string, Adapter> = new Map(
     discordAdapter,
     telegramAdapter,
     slackAdapter,
+    xAdapter,
   ].map((a) => [a.provider, a]),
 );
 

@@ -1,6 +1,8 @@
-// X's API v2 as an account signed in with OAuth 2 sees it (docs.x.com "Users lookup: GET /2/users/me";
-// "Response codes and errors"): the user a token belongs to, asked of the real authorization server that issued
-// it (oidc-provider, test/helpers/oauth-server.ts), so a revoked or expired token is refused as X refuses it.
+// X's API v2 as an account signed in with OAuth 2 sees it: the user a token belongs to (docs.x.com "Users lookup:
+// GET /2/users/me"), asked of the real authorization server that issued it (oidc-provider,
+// test/helpers/oauth-server.ts), so a revoked or expired token is refused as X refuses it; posts created with
+// POST /2/tweets (a reply names the post it answers; the same text twice is refused as duplicate content), read
+// with GET /2/tweets/{id} (public_metrics) and listed with GET /2/users/{id}/tweets ("Response codes and errors").
 // Every request and answer is checked against xdevplatform/xdk's specs/openapi.json.
 import { type Answer, type StandIn, startStandIn } from "./server.ts";
 import { loadSpec } from "./spec.ts";
@@ -11,7 +13,18 @@ export interface XUser {
   username: string;
 }
 
+export interface XPost {
+  id: string;
+  author: string;
+  text: string;
+  replyTo: string | null;
+  createdAt: number;
+  likes: number;
+  deleted: boolean;
+}
+
 export interface XStandIn extends StandIn {
+  posts: XPost[];
   /** The X user behind an authorization-server account (made on first use). */
   userOf(accountId: string): XUser;
 }
@@ -25,6 +38,12 @@ const unauthorized: Answer = {
 export async function startX(auth: { accountOf(token: string): Promise<string | null> }): Promise<XStandIn> {
   const spec = await loadSpec({ file: "x/openapi.json" });
   const users = new Map<string, XUser>();
+  const posts: XPost[] = [];
+  /** The first post of the thread a post is in (X's conversation_id). */
+  const rootOf = (p: XPost): string => {
+    const parent = p.replyTo ? posts.find((x) => x.id === p.replyTo) : undefined;
+    return parent ? rootOf(parent) : p.id;
+  };
   let next = 1_500_000_000_000_000_000n;
   const userOf = (accountId: string): XUser => {
     let u = users.get(accountId);
@@ -52,6 +71,7 @@ export async function startX(auth: { accountOf(token: string): Promise<string | 
     }),
     documentedElsewhere: {
       401: "docs.x.com/x-api/fundamentals/response-codes-and-errors: 401 Unauthorized (about:blank)",
+      403: "docs.x.com/x-api/fundamentals/response-codes-and-errors: 403 Forbidden (duplicate content; about:blank)",
       429: "docs.x.com/x-api/fundamentals/rate-limits: 429 Too Many Requests with x-rate-limit-reset",
       503: "docs.x.com/x-api/fundamentals/response-codes-and-errors: 503 Service Unavailable",
     },
@@ -84,11 +104,102 @@ export async function startX(auth: { accountOf(token: string): Promise<string | 
           },
         };
       }
+      const me = userOf(account);
+      if (req.method === "POST" && req.path === "/2/tweets") {
+        const body = req.body as { text: string; reply?: { in_reply_to_tweet_id: string } };
+        if (posts.some((p) => p.author === me.id && p.text === body.text && !p.deleted))
+          return {
+            status: 403,
+            body: {
+              title: "Forbidden",
+              type: "about:blank",
+              status: 403,
+              detail: "You are not allowed to create a Tweet with duplicate content.",
+            },
+          };
+        const post: XPost = {
+          id: String(++next),
+          author: me.id,
+          text: body.text,
+          replyTo: body.reply?.in_reply_to_tweet_id ?? null,
+          createdAt: Date.now(),
+          likes: 0,
+          deleted: false,
+        };
+        posts.push(post);
+        return {
+          status: 201,
+          body: { data: { id: post.id, text: post.text, edit_history_post_ids: [post.id] } },
+        };
+      }
+      const one = /^\/2\/tweets\/(\d+)$/.exec(req.path);
+      if (req.method === "GET" && one) {
+        const p = posts.find((x) => x.id === one[1] && !x.deleted);
+        if (!p)
+          return {
+            status: 200,
+            body: {
+              errors: [
+                {
+                  type: "https://api.x.com/2/problems/resource-not-found",
+                  title: "Not Found Error",
+                  detail: `Could not find post with id: [${one[1]}].`,
+                  resource_type: "post",
+                  parameter: "id",
+                  value: one[1],
+                  resource_id: one[1],
+                },
+              ],
+            },
+          };
+        return {
+          status: 200,
+          body: {
+            data: {
+              id: p.id,
+              text: p.text,
+              edit_history_post_ids: [p.id],
+              public_metrics: {
+                like_count: p.likes,
+                repost_count: Math.floor(p.likes / 4),
+                reply_count: posts.filter((x) => x.replyTo === p.id).length,
+                quote_count: 0,
+                bookmark_count: 0,
+                impression_count: p.likes * 20,
+              },
+            },
+          },
+        };
+      }
+      const timeline = /^\/2\/users\/(\d+)\/tweets$/.exec(req.path);
+      if (req.method === "GET" && timeline) {
+        const since = req.query.start_time ? Date.parse(req.query.start_time) : 0;
+        const mine = posts
+          .filter((p) => p.author === timeline[1] && !p.deleted && p.createdAt >= since)
+          .reverse()
+          .slice(0, Number(req.query.max_results ?? 10));
+        return {
+          status: 200,
+          body: {
+            data: mine.map((p) => ({
+              id: p.id,
+              text: p.text,
+              edit_history_post_ids: [p.id],
+              created_at: new Date(p.createdAt).toISOString(),
+              conversation_id: rootOf(p),
+            })),
+            meta: {
+              result_count: mine.length,
+              ...(mine.length ? { newest_id: mine[0]!.id, oldest_id: mine.at(-1)!.id } : {}),
+            },
+          },
+        };
+      }
       return {
         status: 404,
         body: { title: "Not Found Error", detail: "Not found", type: "about:blank", status: 404 },
       };
     },
   });
-  return Object.assign(s, { userOf });
+  return Object.assign(s, { userOf, posts });
 }

@@ -4,19 +4,16 @@
 // publishing renews a token expiring within 5 minutes; a revoked grant or a removed app makes the channel
 // needs_reauth with channel.needs_reauth.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { randomBytes } from "node:crypto";
-import { sha256hex } from "../../../src/crypto/hash.ts";
 import { createApp } from "../../../src/domain/apps/create.ts";
 import { deleteApp } from "../../../src/domain/apps/delete.ts";
 import { openSecrets } from "../../../src/domain/channels/fields.ts";
-import { chooseAccounts } from "../../../src/domain/connect/choose.ts";
 import { renewBeforePublish, renewDueTokens, renewToken } from "../../../src/domain/connect/renew.ts";
-import { sealState } from "../../../src/domain/connect/sealed.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
 import { describeEachDialect } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
 import { type OAuthServer, oauthServer } from "../../helpers/oauth-server.ts";
 import { personActor } from "../../helpers/person.ts";
+import { signedInChannel as signedIn } from "../../helpers/signin.ts";
 
 const CLIENT = { clientId: "renew-client", clientSecret: "renew-secret" };
 const HOUR = 3600_000;
@@ -54,50 +51,13 @@ describeEachDialect("token renewal", (dialect) => {
   });
 
   /** A channel connected by signing in (as the account choice leaves it) whose token expires in `expiresInMs`. */
-  async function signedInChannel(expiresInMs: number, app = appId) {
-    const account = `acct${++accounts}`;
-    const tokens = await auth.issue(account, CLIENT.clientId);
-    const actor = await personActor(t.app, a.userId, a.orgId, true);
-    const id = randomBytes(16).toString("hex");
-    const now = Date.now();
-    const sealed = await sealState(
-      t.app.db,
-      t.app,
-      a.orgId,
-      id,
-      "tokens",
-      JSON.stringify({ ...tokens, expires_at: now + expiresInMs, scope: null }),
-    );
-    await t.app.db
-      .insertInto("connect_states")
-      .values({
-        id,
-        state_hash: sha256hex(randomBytes(16)),
-        org_id: a.orgId,
-        user_id: a.userId,
-        brand_id: a.brandId,
-        provider: "x",
-        app_id: app,
-        channel_id: null,
-        code_verifier: null,
-        tokens: sealed,
-        accounts: JSON.stringify([
-          {
-            key: `x-${account}`,
-            display_name: account,
-            handle: `@${account}`,
-            profile_url: null,
-            settings: {},
-          },
-        ]),
-        expires_at: now + 15 * 60_000,
-        used_at: now,
-        created_at: now,
-      })
-      .execute();
-    const [channel] = await chooseAccounts(t.app, actor, id, [`x-${account}`]);
-    return { id: channel!.id, account, tokens };
-  }
+  const signedInChannel = (expiresInMs: number, app = appId) =>
+    signedIn(t, a, auth, {
+      appId: app,
+      clientId: CLIENT.clientId,
+      account: `acct${++accounts}`,
+      expiresInMs,
+    });
 
   const secretsOf = async (id: string) =>
     openSecrets(
