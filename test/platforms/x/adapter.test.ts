@@ -5,6 +5,7 @@
 // reading the account's posts, and engagement is read from public_metrics.
 import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { createApp } from "../../../src/domain/apps/create.ts";
+import { checkDueChannels } from "../../../src/domain/channels/check.ts";
 import { openSecrets } from "../../../src/domain/channels/fields.ts";
 import { adapterFor } from "../../../src/platforms/adapter-registry.ts";
 import type { TestApp } from "../../helpers/app.ts";
@@ -195,5 +196,27 @@ describeEachDialect("X adapter", (dialect) => {
     expect(await adapter.engagement!(t.app, { ...remote, channel: chan, parts: one.parts })).toEqual({
       kind: "deleted",
     });
+  });
+
+  test("channels.check asks X weekly, not daily; a revoked grant found by the check makes the channel needs_reauth", async () => {
+    const ch = await channel();
+    const at = (days: number) =>
+      t.app.db
+        .updateTable("channels")
+        .set({ checked_at: Date.now() - days * 24 * 3600_000 })
+        .where("provider", "=", "x")
+        .execute();
+    await at(2);
+    expect((await checkDueChannels(t.app)).ok).toBe(0);
+    await at(8);
+    await auth.revokeGrants(ch.account);
+    const counts = await checkDueChannels(t.app);
+    expect(counts.needs_reauth).toBeGreaterThanOrEqual(1);
+    const row = await t.app.db
+      .selectFrom("channels")
+      .selectAll()
+      .where("id", "=", ch.id)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe("needs_reauth");
   });
 });
