@@ -2,9 +2,11 @@
 // GET /2/users/me"), asked of the real authorization server that issued it (oidc-provider,
 // test/helpers/oauth-server.ts), so a revoked or expired token is refused as X refuses it; posts created with
 // POST /2/tweets (a reply names the post it answers; the same text twice is refused as duplicate content), read
-// with GET /2/tweets/{id} (public_metrics) and listed with GET /2/users/{id}/tweets ("Response codes and errors").
+// with GET /2/tweets/{id} (public_metrics) and listed with GET /2/users/{id}/tweets; images through the chunked
+// media upload (initialize, append, finalize) with alt text from POST /2/media/metadata ("Media upload";
+// "Response codes and errors").
 // Every request and answer is checked against xdevplatform/xdk's specs/openapi.json.
-import { type Answer, type StandIn, startStandIn } from "./server.ts";
+import { type Answer, type StandIn, startStandIn, type UploadedFile } from "./server.ts";
 import { loadSpec } from "./spec.ts";
 
 export interface XUser {
@@ -13,11 +15,20 @@ export interface XUser {
   username: string;
 }
 
+export interface XMedia {
+  id: string;
+  type: string;
+  bytes: Uint8Array;
+  alt: string | null;
+  owner: string;
+}
+
 export interface XPost {
   id: string;
   author: string;
   text: string;
   replyTo: string | null;
+  media: XMedia[];
   createdAt: number;
   likes: number;
   deleted: boolean;
@@ -25,6 +36,7 @@ export interface XPost {
 
 export interface XStandIn extends StandIn {
   posts: XPost[];
+  media: Map<string, XMedia>;
   /** The X user behind an authorization-server account (made on first use). */
   userOf(accountId: string): XUser;
 }
@@ -36,7 +48,13 @@ const unauthorized: Answer = {
 };
 
 export async function startX(auth: { accountOf(token: string): Promise<string | null> }): Promise<XStandIn> {
-  const spec = await loadSpec({ file: "x/openapi.json" });
+  // Multipart fields are strings (segment_index "0"): ajv reads them as the numbers the description declares.
+  const spec = await loadSpec({ file: "x/openapi.json", coerce: true });
+  const uploads = new Map<
+    string,
+    { type: string; total: number; segments: Map<number, Uint8Array>; owner: string }
+  >();
+  const media = new Map<string, XMedia>();
   const users = new Map<string, XUser>();
   const posts: XPost[] = [];
   /** The first post of the thread a post is in (X's conversation_id). */
@@ -105,8 +123,69 @@ export async function startX(auth: { accountOf(token: string): Promise<string | 
         };
       }
       const me = userOf(account);
+      const bad = (detail: string): Answer => ({
+        status: 400,
+        body: {
+          errors: [{ message: detail }],
+          title: "Invalid Request",
+          detail,
+          type: "https://api.x.com/2/problems/invalid-request",
+        },
+      });
+      if (req.method === "POST" && req.path === "/2/media/upload/initialize") {
+        const b = req.body as { media_type: string; total_bytes: number };
+        const id = String(++next);
+        uploads.set(id, { type: b.media_type, total: b.total_bytes, segments: new Map(), owner: me.id });
+        return { status: 200, body: { data: { id, expires_after_secs: 86400, media_key: `3_${id}` } } };
+      }
+      const append = /^\/2\/media\/upload\/(\d+)\/append$/.exec(req.path);
+      if (req.method === "POST" && append) {
+        const u = uploads.get(append[1]!);
+        if (!u || u.owner !== me.id) return bad("The upload session is not known.");
+        const b = req.body as { media: UploadedFile; segment_index: string };
+        u.segments.set(Number(b.segment_index), b.media.bytes);
+        return { status: 200, body: { data: { expires_at: Math.floor(Date.now() / 1000) + 86400 } } };
+      }
+      const finalize = /^\/2\/media\/upload\/(\d+)\/finalize$/.exec(req.path);
+      if (req.method === "POST" && finalize) {
+        const u = uploads.get(finalize[1]!);
+        if (!u || u.owner !== me.id) return bad("The upload session is not known.");
+        const parts = [...u.segments.entries()].sort((x, y) => x[0] - y[0]).map(([, b]) => b);
+        const bytes = new Uint8Array(parts.reduce((n, b) => n + b.byteLength, 0));
+        let at = 0;
+        for (const b of parts) {
+          bytes.set(b, at);
+          at += b.byteLength;
+        }
+        if (bytes.byteLength !== u.total) return bad(`Received ${bytes.byteLength} bytes of ${u.total}.`);
+        media.set(finalize[1]!, { id: finalize[1]!, type: u.type, bytes, alt: null, owner: me.id });
+        return {
+          status: 200,
+          body: {
+            data: {
+              id: finalize[1]!,
+              media_key: `3_${finalize[1]}`,
+              size: bytes.byteLength,
+              expires_after_secs: 86400,
+            },
+          },
+        };
+      }
+      if (req.method === "POST" && req.path === "/2/media/metadata") {
+        const b = req.body as { id: string; metadata?: { alt_text?: { text: string } } };
+        const m = media.get(b.id);
+        if (!m || m.owner !== me.id) return bad("The media is not known.");
+        m.alt = b.metadata?.alt_text?.text ?? null;
+        return { status: 200, body: { data: { id: m.id, associated_metadata: b.metadata ?? {} } } };
+      }
       if (req.method === "POST" && req.path === "/2/tweets") {
-        const body = req.body as { text: string; reply?: { in_reply_to_tweet_id: string } };
+        const body = req.body as {
+          text: string;
+          reply?: { in_reply_to_tweet_id: string };
+          media?: { media_ids: string[] };
+        };
+        const attached = (body.media?.media_ids ?? []).map((id) => media.get(id));
+        if (attached.some((m) => !m || m.owner !== me.id)) return bad("Your media IDs are invalid.");
         if (posts.some((p) => p.author === me.id && p.text === body.text && !p.deleted))
           return {
             status: 403,
@@ -122,6 +201,7 @@ export async function startX(auth: { accountOf(token: string): Promise<string | 
           author: me.id,
           text: body.text,
           replyTo: body.reply?.in_reply_to_tweet_id ?? null,
+          media: attached as XMedia[],
           createdAt: Date.now(),
           likes: 0,
           deleted: false,
@@ -201,5 +281,5 @@ export async function startX(auth: { accountOf(token: string): Promise<string | 
       };
     },
   });
-  return Object.assign(s, { userOf, posts });
+  return Object.assign(s, { userOf, posts, media });
 }

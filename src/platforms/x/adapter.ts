@@ -4,6 +4,7 @@
 // (GET /2/users/{id}/tweets), else a person decides. Counts come from GET /2/tweets/{id} (public_metrics).
 // Errors as docs.x.com "Response codes and errors" lists them: 401 (token expired or revoked), 403 (not allowed:
 // duplicate content, a suspended account, a missing scope), 429 with x-rate-limit-reset (Unix seconds), 5xx.
+// Images (up to four, on the first part) go up through the chunked media upload first (media.ts).
 // Channels with pasted OAuth 1 keys are not signed for yet: they are refused with a message to sign in instead.
 import type { App } from "../../app/context.ts";
 import type {
@@ -28,6 +29,7 @@ import {
   str,
 } from "../plumbing/http.ts";
 import { providerOrigin } from "../plumbing/origins.ts";
+import { uploadImages } from "./media.ts";
 import { X_API, xAccounts } from "./signin.ts";
 
 const RATE_LIMIT_FALLBACK_MS = 15 * 60_000;
@@ -76,18 +78,21 @@ const permalink = (settings: Record<string, unknown>, id: string) =>
 
 async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
   if (isOAuth1(input.channel.secrets)) return { kind: "rejected", code: "unauthorized", message: OAUTH1 };
-  const withMedia = input.parts.find((p) => p.media.length > 0);
-  if (withMedia)
-    return {
-      kind: "rejected",
-      code: "media_rejected",
-      message: `svc does not upload media to X yet (part ${withMedia.index + 1} has ${withMedia.media.length}); nothing was posted.`,
-    };
   const posted: PublishedPart[] = [...input.done].sort((a, b) => a.index - b.index);
   for (const part of remainingParts(input.parts, input.done)) {
     if (input.signal.aborted)
       return { kind: "transient", message: `Stopped before part ${part.index + 1} was sent.` };
     const previous = posted.at(-1);
+    // Images (on the first part) are uploaded first and attached by ID.
+    let mediaIds: string[] = [];
+    if (part.media.length) {
+      const up = await uploadImages(
+        { app, api: api(app), headers: bearer(input.channel.secrets), signal: input.signal },
+        part.media,
+      );
+      if ("outcome" in up) return up.outcome;
+      mediaIds = up.ids;
+    }
     let res: NetworkResponse;
     try {
       res = await networkRequest(app, {
@@ -96,6 +101,7 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
         headers: bearer(input.channel.secrets),
         json: {
           text: part.text,
+          ...(mediaIds.length ? { media: { media_ids: mediaIds } } : {}),
           ...(previous ? { reply: { in_reply_to_tweet_id: previous.remote_id } } : {}),
         },
       });

@@ -11,6 +11,7 @@ import { adapterFor } from "../../../src/platforms/adapter-registry.ts";
 import type { TestApp } from "../../helpers/app.ts";
 import { describeEachDialect } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
+import { jpeg, noisyJpeg, upload } from "../../helpers/media.ts";
 import { networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
 import { type OAuthServer, oauthServer } from "../../helpers/oauth-server.ts";
 import { personActor } from "../../helpers/person.ts";
@@ -218,5 +219,80 @@ describeEachDialect("X adapter", (dialect) => {
       .where("id", "=", ch.id)
       .executeTakeFirstOrThrow();
     expect(row.status).toBe("needs_reauth");
+  });
+
+  test("images go up through the chunked media upload with their alt text and are attached to the first part", async () => {
+    const ch = await channel();
+    const small = await jpeg(400, 300);
+    // Over one 4 MiB segment: appended in two.
+    const big = await noisyJpeg(2100, 1600, 100);
+    expect(big.byteLength).toBeGreaterThan(4 * 1024 * 1024);
+    expect(big.byteLength).toBeLessThan(5_000_000); // X takes it as it is
+    const ids: string[] = [];
+    for (const [bytes, alt] of [
+      [small, "A chart of the launch"],
+      [big, "A noisy photo"],
+    ] as const) {
+      const r = await upload(t, a.liveKey, {
+        brand: a.brandId,
+        alt,
+        file: { bytes, name: "i.jpg", type: "image/jpeg" },
+      });
+      expect(r.status).toBe(201);
+      ids.push(r.body.id);
+    }
+    const post = await publishLive(t, a, ch.id, { parts: ["With two images", "And a reply without"] }, ids);
+    expect(post.status).toBe("published");
+    const mine = x.posts.filter((p) => p.author === x.userOf(ch.account).id);
+    expect(mine[0]!.media.map((m) => [m.type, m.bytes.byteLength, m.alt])).toEqual([
+      ["image/jpeg", small.byteLength, "A chart of the launch"],
+      ["image/jpeg", big.byteLength, "A noisy photo"],
+    ]);
+    expect(Buffer.from(mine[0]!.media[1]!.bytes).equals(big)).toBe(true);
+    expect(mine[1]!.media).toEqual([]);
+    const appends = x.requests.filter(
+      (r) => /\/append$/.test(r.path) && r.rawPath.includes(mine[0]!.media[1]!.id),
+    );
+    expect(appends).toHaveLength(2);
+  });
+
+  test("a refused or limited upload posts nothing: 429 and 503 on the upload are retried, a video is refused", async () => {
+    const ch = await channel();
+    const settings = settingsOf(ch.account);
+    const bytes = await jpeg(300, 200);
+    const image = {
+      id: "media_x",
+      mime: "image/jpeg",
+      alt: null,
+      kind: "image" as const,
+      read: async () => bytes,
+    };
+    const before = x.posts.length;
+    x.fail("rate_limited");
+    const limited = await publishDirect(t, "x", {
+      settings,
+      secrets: ch.tokens,
+      parts: ["Limited"],
+      media: [image],
+    });
+    expect(limited.outcome.kind).toBe("rate_limited");
+    const video = { id: "media_v", mime: "video/mp4", alt: null, kind: "video" as const };
+    const refused = await publishDirect(t, "x", {
+      settings,
+      secrets: ch.tokens,
+      parts: ["Video"],
+      media: [video],
+    });
+    expect(refused.outcome).toMatchObject({ kind: "rejected", code: "media_rejected" });
+    // A 503 on the upload: no post exists yet, so trying again is safe.
+    x.fail("server_error");
+    const busy = await publishDirect(t, "x", {
+      settings,
+      secrets: ch.tokens,
+      parts: ["Busy upload"],
+      media: [image],
+    });
+    expect(busy.outcome.kind).toBe("transient");
+    expect(x.posts.length).toBe(before);
   });
 });
