@@ -6,6 +6,7 @@ import { blueskyAdapter } from "./bluesky/adapter.ts";
 import { discordAdapter } from "./discord/adapter.ts";
 import { gabAdapter } from "./gab/adapter.ts";
 import { mastodonAdapter } from "./mastodon/adapter.ts";
+import { pinterestAdapter } from "./pinterest/adapter.ts";
 import { sandboxAdapter } from "./sandbox/adapter.ts";
 import { slackAdapter } from "./slack/adapter.ts";
 import { telegramAdapter } from "./telegram/adapter.ts";
@@ -21,6 +22,7 @@ const adapters: ReadonlyMap<string, Adapter> = new Map(
     telegramAdapter,
     slackAdapter,
     xAdapter,
+    pinterestAdapter,
   ].map((a) => [a.provider, a]),
 );
 

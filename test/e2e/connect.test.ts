@@ -10,6 +10,7 @@ import { bootstrap } from "../../src/domain/bootstrap/service.ts";
 import { openSecrets } from "../../src/domain/channels/fields.ts";
 import { describeEachDialect } from "../helpers/db.ts";
 import { type OAuthServer, oauthServer } from "../helpers/oauth-server.ts";
+import { type PinterestStandIn, startPinterest } from "../stand-ins/pinterest.ts";
 import { expectClean } from "../stand-ins/server.ts";
 import { startX, type XStandIn } from "../stand-ins/x.ts";
 import { type LiveSvc, launchChromium, liveSvc, person, signIn } from "./browser.ts";
@@ -23,11 +24,14 @@ afterAll(async () => {
 });
 
 const CLIENT = { clientId: "svc-x-client-id", clientSecret: "svc-x-client-secret" };
+const PIN_CLIENT = { clientId: "svc-pinterest-app", clientSecret: "svc-pinterest-secret" };
 
 describeEachDialect("sign-in connections in Chromium", (dialect) => {
   let svc: LiveSvc;
   let auth: OAuthServer;
   let x: XStandIn;
+  let pinAuth: OAuthServer;
+  let pins: PinterestStandIn;
   let admin: { email: string; password: string; orgId: string; brandId: string };
   let page: Page;
   /** Every URL the browser asked for, in order. */
@@ -37,11 +41,22 @@ describeEachDialect("sign-in connections in Chromium", (dialect) => {
   beforeAll(async () => {
     auth = await oauthServer();
     x = await startX(auth);
+    // Pinterest's own authorization server: its paths, no PKCE (a web app signs in with its secret).
+    pinAuth = await oauthServer({
+      routes: { authorization: "/oauth/", token: "/v5/oauth/token" },
+      scopes: ["boards:read", "pins:read", "pins:write", "user_accounts:read"],
+      pkce: false,
+    });
+    pins = await startPinterest(pinAuth);
     svc = await liveSvc(dialect, {
-      SVC_PROVIDER_ORIGINS: `x.auth=${auth.url},x.token=${auth.url},x=${x.url}`,
+      SVC_PROVIDER_ORIGINS: [
+        `x.auth=${auth.url},x.token=${auth.url},x=${x.url}`,
+        `pinterest.auth=${pinAuth.url},pinterest.token=${pinAuth.url},pinterest=${pins.url}`,
+      ].join(","),
       SVC_ALLOW_PRIVATE_NETWORKS: "true",
     });
     await auth.start({ ...CLIENT, redirectUri: `${svc.url}/connect/x/callback` });
+    await pinAuth.start({ ...PIN_CLIENT, redirectUri: `${svc.url}/connect/pinterest/callback` });
     const email = `admin-${Math.random().toString(36).slice(2, 8)}@example.com`;
     const b = await bootstrap(svc.t.app, { email, org: "Connect Co", brand: "Connect Brand" });
     admin = { email, password: b.password!, orgId: b.org.id, brandId: b.brand.id };
@@ -58,24 +73,26 @@ describeEachDialect("sign-in connections in Chromium", (dialect) => {
     await page?.context().close();
     await svc?.close();
     await auth?.close();
+    await pinAuth?.close();
     x?.stop();
+    pins?.stop();
   });
 
   /** The authorization server's own login and consent pages, when it shows them (a known session skips login). */
-  async function consent(login: string) {
+  async function consent(login: string, server = auth, provider = "x") {
     await page.waitForURL(
       (u) =>
-        u.href.startsWith(auth.url) ||
+        u.href.startsWith(server.url) ||
         u.pathname.startsWith("/connect/choose/") ||
-        u.pathname === "/connect/x/callback",
+        u.pathname === `/connect/${provider}/callback`,
     );
-    if (page.url().startsWith(auth.url) && (await page.locator('input[name="login"]').count())) {
+    if (page.url().startsWith(server.url) && (await page.locator('input[name="login"]').count())) {
       await page.locator('input[name="login"]').fill(login);
       await page.locator('input[name="password"]').fill("any password");
       await page.locator('button[type="submit"]').click();
       await page.waitForLoadState();
     }
-    if (page.url().startsWith(auth.url) && (await page.locator('button[type="submit"]').count()))
+    if (page.url().startsWith(server.url) && (await page.locator('button[type="submit"]').count()))
       await page.locator('button[type="submit"]').click();
   }
 
@@ -215,5 +232,60 @@ describeEachDialect("sign-in connections in Chromium", (dialect) => {
     const all = await svc.t.app.db.selectFrom("channels").select("id").where("provider", "=", "x").execute();
     expect(all).toHaveLength(1);
     expectClean(x);
+  });
+
+  test("Pinterest: each board is a channel and the person picks two of three; an account without boards is connect_empty", async () => {
+    const boards = pins.addBoards("bella", ["Recipes", "Travel", "Gardens"]);
+    await page.goto("/connect");
+    await page.selectOption("#f-provider", "pinterest");
+    await page.fill("#f-name", "Our Pinterest app");
+    await page.fill("#f-client_id", PIN_CLIENT.clientId);
+    await page.fill("#f-client_secret", PIN_CLIENT.clientSecret);
+    await page.click("#app-create button[type=submit]");
+    await page.waitForURL(/\/connect$/);
+
+    const before = visited.length;
+    await page.click("#signin-pinterest");
+    await consent("bella", pinAuth, "pinterest");
+    await page.waitForURL(/\/connect\/choose\//);
+    // Pinterest takes no PKCE here: none is sent.
+    const authorize = new URL(visited.slice(before).find((u) => u.startsWith(`${pinAuth.url}/oauth/`))!);
+    expect(authorize.searchParams.get("code_challenge")).toBeNull();
+    expect(authorize.searchParams.get("scope")).toBe("boards:read pins:read pins:write user_accounts:read");
+    const offered = await page
+      .locator('input[name="accounts"]')
+      .evaluateAll((els) =>
+        els.map((e) => [e.getAttribute("value"), (e as unknown as { checked: boolean }).checked]),
+      );
+    expect(offered).toEqual(boards.map((b) => [b.id, false]));
+    await page.check(`input[value="${boards[0]!.id}"]`);
+    await page.check(`input[value="${boards[2]!.id}"]`);
+    await page.click("#connect-chosen");
+    await page.waitForSelector("#connected-channels");
+    const made = await page
+      .locator("#connected-channels li")
+      .evaluateAll((els) => els.map((e) => e.getAttribute("data-channel")));
+    expect(made).toHaveLength(2);
+    const rows = await svc.t.app.db
+      .selectFrom("channels")
+      .select(["display_name", "settings", "provider"])
+      .where("provider", "=", "pinterest")
+      .orderBy("display_name")
+      .execute();
+    expect(rows.map((r) => [r.display_name, JSON.parse(r.settings).board_id])).toEqual([
+      ["Gardens", boards[2]!.id],
+      ["Recipes", boards[0]!.id],
+    ]);
+
+    // Someone else signs in to Pinterest (the network's own session ended): they have no board.
+    await page.context().clearCookies({ domain: "127.0.0.1" });
+    await page.goto("/connect");
+    await page.click("#signin-pinterest");
+    await consent("nobody", pinAuth, "pinterest");
+    await page.waitForURL((u) => u.pathname === "/connect/pinterest/callback");
+    expect(await page.locator("body").textContent()).toContain(
+      "gave access to no account that can become a channel",
+    );
+    expectClean(pins);
   });
 });

@@ -32,6 +32,8 @@ export interface OAuthServerOptions {
   /** Access token lifetime in seconds (X: two hours). */
   accessTokenTtl?: number;
   tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post";
+  /** Require PKCE (X does; Pinterest and LinkedIn web apps sign in without it). Default true. */
+  pkce?: boolean;
 }
 
 export async function oauthServer(opts: OAuthServerOptions = {}): Promise<OAuthServer> {
@@ -74,7 +76,7 @@ export async function oauthServer(opts: OAuthServerOptions = {}): Promise<OAuthS
         ],
         routes: opts.routes ?? { authorization: "/i/oauth2/authorize", token: "/2/oauth2/token" },
         scopes: opts.scopes ?? ["tweet.read", "tweet.write", "users.read", "media.write", "offline.access"],
-        pkce: { required: () => true },
+        pkce: { required: () => opts.pkce ?? true },
         rotateRefreshToken: true,
         // X issues a refresh token when offline.access is granted; any client allowed the grant gets one here.
         issueRefreshToken: async (_ctx: unknown, c: { grantTypeAllowed(t: string): boolean }) =>

@@ -20,6 +20,7 @@ export async function signedInChannel(
     account: string;
     expiresInMs: number;
     shown?: Partial<SignInAccount>;
+    provider?: string;
   },
 ) {
   const tokens = await auth.issue(opts.account, opts.clientId);
@@ -35,7 +36,7 @@ export async function signedInChannel(
       org_id: a.orgId,
       user_id: a.userId,
       brand_id: a.brandId,
-      provider: "x",
+      provider: opts.provider ?? "x",
       app_id: opts.appId,
       channel_id: null,
       code_verifier: null,

@@ -1,10 +1,14 @@
 // Which lister reads the accounts a provider's sign-in reaches; the person picks among what it returns.
+import { pinterestAccounts } from "../pinterest/signin.ts";
 import { xAccounts } from "../x/signin.ts";
 import type { AccountLister } from "./types.ts";
 
 export type { AccountLister, AccountsOutcome, SignInAccount } from "./types.ts";
 
-const listers: ReadonlyMap<string, AccountLister> = new Map([["x", xAccounts]]);
+const listers: ReadonlyMap<string, AccountLister> = new Map([
+  ["x", xAccounts],
+  ["pinterest", pinterestAccounts],
+]);
 
 /** How a provider's accounts are listed after signing in; null where signing in is not built yet. */
 export function accountLister(provider: string): AccountLister | null {
