@@ -5,6 +5,7 @@ import type { Adapter } from "./adapter.ts";
 import { blueskyAdapter } from "./bluesky/adapter.ts";
 import { discordAdapter } from "./discord/adapter.ts";
 import { gabAdapter } from "./gab/adapter.ts";
+import { linkedinAdapter, linkedinPagesAdapter } from "./linkedin/adapter.ts";
 import { mastodonAdapter } from "./mastodon/adapter.ts";
 import { pinterestAdapter } from "./pinterest/adapter.ts";
 import { sandboxAdapter } from "./sandbox/adapter.ts";
@@ -23,6 +24,8 @@ const adapters: ReadonlyMap<string, Adapter> = new Map(
     slackAdapter,
     xAdapter,
     pinterestAdapter,
+    linkedinAdapter,
+    linkedinPagesAdapter,
   ].map((a) => [a.provider, a]),
 );
 

@@ -10,6 +10,7 @@ import { bootstrap } from "../../src/domain/bootstrap/service.ts";
 import { openSecrets } from "../../src/domain/channels/fields.ts";
 import { describeEachDialect } from "../helpers/db.ts";
 import { type OAuthServer, oauthServer } from "../helpers/oauth-server.ts";
+import { type LinkedInStandIn, startLinkedIn } from "../stand-ins/linkedin.ts";
 import { type PinterestStandIn, startPinterest } from "../stand-ins/pinterest.ts";
 import { expectClean } from "../stand-ins/server.ts";
 import { startX, type XStandIn } from "../stand-ins/x.ts";
@@ -25,6 +26,7 @@ afterAll(async () => {
 
 const CLIENT = { clientId: "svc-x-client-id", clientSecret: "svc-x-client-secret" };
 const PIN_CLIENT = { clientId: "svc-pinterest-app", clientSecret: "svc-pinterest-secret" };
+const LI_CLIENT = { clientId: "svc-linkedin-pages", clientSecret: "svc-linkedin-pages-secret" };
 
 describeEachDialect("sign-in connections in Chromium", (dialect) => {
   let svc: LiveSvc;
@@ -32,6 +34,8 @@ describeEachDialect("sign-in connections in Chromium", (dialect) => {
   let x: XStandIn;
   let pinAuth: OAuthServer;
   let pins: PinterestStandIn;
+  let liAuth: OAuthServer;
+  let li: LinkedInStandIn;
   let admin: { email: string; password: string; orgId: string; brandId: string };
   let page: Page;
   /** Every URL the browser asked for, in order. */
@@ -48,15 +52,25 @@ describeEachDialect("sign-in connections in Chromium", (dialect) => {
       pkce: false,
     });
     pins = await startPinterest(pinAuth);
+    // LinkedIn's: its paths, the client secret in the form body, no PKCE.
+    liAuth = await oauthServer({
+      routes: { authorization: "/oauth/v2/authorization", token: "/oauth/v2/accessToken" },
+      scopes: ["r_organization_admin", "w_organization_social"],
+      pkce: false,
+      tokenEndpointAuthMethod: "client_secret_post",
+    });
+    li = startLinkedIn(liAuth);
     svc = await liveSvc(dialect, {
       SVC_PROVIDER_ORIGINS: [
         `x.auth=${auth.url},x.token=${auth.url},x=${x.url}`,
         `pinterest.auth=${pinAuth.url},pinterest.token=${pinAuth.url},pinterest=${pins.url}`,
+        `linkedin_pages.auth=${liAuth.url},linkedin_pages.token=${liAuth.url},linkedin=${li.url}`,
       ].join(","),
       SVC_ALLOW_PRIVATE_NETWORKS: "true",
     });
     await auth.start({ ...CLIENT, redirectUri: `${svc.url}/connect/x/callback` });
     await pinAuth.start({ ...PIN_CLIENT, redirectUri: `${svc.url}/connect/pinterest/callback` });
+    await liAuth.start({ ...LI_CLIENT, redirectUri: `${svc.url}/connect/linkedin_pages/callback` });
     const email = `admin-${Math.random().toString(36).slice(2, 8)}@example.com`;
     const b = await bootstrap(svc.t.app, { email, org: "Connect Co", brand: "Connect Brand" });
     admin = { email, password: b.password!, orgId: b.org.id, brandId: b.brand.id };
@@ -74,6 +88,8 @@ describeEachDialect("sign-in connections in Chromium", (dialect) => {
     await svc?.close();
     await auth?.close();
     await pinAuth?.close();
+    await liAuth?.close();
+    li?.stop();
     x?.stop();
     pins?.stop();
   });
@@ -287,5 +303,35 @@ describeEachDialect("sign-in connections in Chromium", (dialect) => {
       "gave access to no account that can become a channel",
     );
     expectClean(pins);
+  });
+
+  test("LinkedIn Pages: the client secret goes in the form body; each administered Page offered becomes a channel", async () => {
+    li.pages.set("hana", [
+      { id: "3001", name: "Hana Studio", vanity: "hana-studio" },
+      { id: "3002", name: "Hana Labs", vanity: "hana-labs" },
+    ]);
+    await page.goto("/connect");
+    await page.selectOption("#f-provider", "linkedin_pages");
+    await page.fill("#f-name", "Our Pages app");
+    await page.fill("#f-client_id", LI_CLIENT.clientId);
+    await page.fill("#f-client_secret", LI_CLIENT.clientSecret);
+    await page.click("#app-create button[type=submit]");
+    await page.waitForURL(/\/connect$/);
+    await page.click("#signin-linkedin_pages");
+    await consent("hana", liAuth, "linkedin_pages");
+    await page.waitForURL(/\/connect\/choose\//);
+    for (const id of ["3001", "3002"]) await page.check(`input[value="${id}"]`);
+    await page.click("#connect-chosen");
+    await page.waitForSelector("#connected-channels");
+    const rows = await svc.t.app.db
+      .selectFrom("channels")
+      .select(["display_name", "handle", "settings"])
+      .where("provider", "=", "linkedin_pages")
+      .orderBy("display_name")
+      .execute();
+    expect(rows.map((r) => [r.display_name, r.handle, JSON.parse(r.settings).author])).toEqual([
+      ["Hana Labs", "hana-labs", "urn:li:organization:3002"],
+      ["Hana Studio", "hana-studio", "urn:li:organization:3001"],
+    ]);
   });
 });

@@ -48,11 +48,12 @@ function endpoints(app: App, spec: SignInSpec) {
   return { authorize, token };
 }
 
-/** The authorization server as oauth4webapi sees it; its issuer is the sign-in page's origin. */
+/** The authorization server as oauth4webapi sees it (it checks an ID token's issuer against `issuer`). */
 function server(app: App, spec: SignInSpec) {
   const { authorize, token } = endpoints(app, spec);
+  const pointed = app.config.providerOrigins[`${spec.provider}.auth`] !== undefined;
   return {
-    issuer: authorize.origin,
+    issuer: pointed ? authorize.origin : (spec.issuer ?? authorize.origin),
     authorization_endpoint: authorize.href,
     token_endpoint: token.href,
   };

@@ -15,6 +15,11 @@ export interface SignInSpec {
   pkce: boolean;
   /** client_secret_basic or client_secret_post at the token endpoint, as the network documents. */
   clientAuth: "basic" | "post";
+  /**
+   * The issuer the network writes in the ID token it returns with "openid" (LinkedIn's is not its sign-in page's
+   * origin); the sign-in page's origin when unset or when the endpoints are pointed elsewhere.
+   */
+  issuer?: string;
   /** The network's word for the client ID on its developer site. */
   clientIdLabel: string;
   /** Where the app is registered, for the form's help. */
@@ -39,6 +44,7 @@ const specs: SignInSpec[] = [
     authorize: { origin: "https://www.linkedin.com", path: "/oauth/v2/authorization" },
     token: { origin: "https://www.linkedin.com", path: "/oauth/v2/accessToken" },
     scopes: ["openid", "profile", "w_member_social"],
+    issuer: "https://www.linkedin.com/oauth",
     // LinkedIn documents PKCE only for native clients; a web app signs in with its secret.
     pkce: false,
     clientAuth: "post",

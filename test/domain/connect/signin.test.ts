@@ -1,5 +1,5 @@
 // Starting and finishing a sign-in without a browser: every refusal with its code (provider_invalid,
-// provider_unavailable in test mode, without an app, or for a network whose sign-in is not built; connect_failed
+// provider_unavailable in test mode or without an app; connect_failed
 // when the person declines or the real authorization server refuses the code; connect_expired for a used state,
 // another person's state, and a late one), and oauth.prune.
 import { afterAll, beforeAll, expect, test } from "bun:test";
@@ -51,7 +51,7 @@ describeEachDialect("starting and finishing a sign-in", (dialect) => {
   const callback = (q: Record<string, string>) =>
     new URL(`http://localhost:8080/connect/x/callback?${new URLSearchParams(q)}`);
 
-  test("refusals before the network is asked: provider_invalid, provider_unavailable (test mode, no app, not built), forbidden for a viewer", async () => {
+  test("refusals before the network is asked: provider_invalid, provider_unavailable (test mode, no app), forbidden for a viewer; LinkedIn without PKCE", async () => {
     const actor = await live();
     expect(await refusal(startSignIn(t.app, actor, { provider: "bluesky", brand: a.brandId }))).toEqual([
       422,
@@ -72,10 +72,14 @@ describeEachDialect("starting and finishing a sign-in", (dialect) => {
       client_id: "li",
       client_secret: "li-secret",
     });
-    expect(await refusal(startSignIn(t.app, actor, { provider: "linkedin", brand: a.brandId }))).toEqual([
-      422,
-      "provider_unavailable",
-    ]);
+    // LinkedIn's web sign-in: LinkedIn's own page and scopes, the secret at the token endpoint instead of PKCE.
+    const li = new URL((await startSignIn(t.app, actor, { provider: "linkedin", brand: a.brandId })).url);
+    expect(li.origin + li.pathname).toBe("https://www.linkedin.com/oauth/v2/authorization");
+    expect([
+      li.searchParams.get("scope"),
+      li.searchParams.get("client_id"),
+      li.searchParams.get("code_challenge"),
+    ]).toEqual(["openid profile w_member_social", "li", null]);
     const viewer = await personActor(
       t.app,
       await member(t.app, a.orgId, "viewer-signin@example.com", "viewer"),
