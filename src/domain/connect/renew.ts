@@ -25,6 +25,8 @@ export const REFRESH_WINDOW_MS = 7 * 24 * 3600_000;
 /** Publishing renews a token that expires within this first. */
 export const PUBLISH_WINDOW_MS = 5 * 60_000;
 const TOKEN_REQUEST_TIMEOUT_MS = 15_000;
+/** Renewals in flight at once in one `channels.refresh` run (each holds a database connection meanwhile). */
+const RENEWAL_LANES = 4;
 
 export type Renewal =
   /** Nothing to renew (not a sign-in channel, not expiring yet, or another worker just renewed it). */
@@ -163,14 +165,21 @@ export async function renewDueTokens(app: App, limit = 500): Promise<Record<Rene
     .limit(limit)
     .execute();
   const counts: Record<Renewal["kind"], number> = { fresh: 0, renewed: 0, refused: 0, unavailable: 0 };
-  for (const d of due) {
-    try {
-      counts[(await renewToken(app, d.channel_id, REFRESH_WINDOW_MS, d.token_expires_at)).kind]++;
-    } catch (e) {
-      // One channel's failure (an unreadable secret) does not stop the others.
-      app.log.warn("token renewal failed", { channel: d.channel_id, error: String(e) });
-      counts.unavailable++;
+  // A few channels at a time: each renewal locks only its own row, so on Postgres they proceed side by side; on
+  // SQLite they take turns on the write lock, but the ones waiting join the same group commit.
+  let next = 0;
+  const lane = async () => {
+    while (next < due.length) {
+      const d = due[next++]!;
+      try {
+        counts[(await renewToken(app, d.channel_id, REFRESH_WINDOW_MS, d.token_expires_at)).kind]++;
+      } catch (e) {
+        // One channel's failure (an unreadable secret) does not stop the others.
+        app.log.warn("token renewal failed", { channel: d.channel_id, error: String(e) });
+        counts.unavailable++;
+      }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: RENEWAL_LANES }, lane));
   return counts;
 }
