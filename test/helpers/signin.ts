@@ -66,3 +66,30 @@ export async function signedInChannel(
   const [channel] = await chooseAccounts(t.app, actor, id, [key]);
   return { id: channel!.id, account: opts.account, tokens };
 }
+
+/**
+ * LinkedIn for tests that connect a live channel with pasted fields: a real authorization server issuing member
+ * tokens and the LinkedIn stand-in that checks them, with the settings that point svc at them.
+ */
+export async function linkedinNetwork() {
+  const { oauthServer } = await import("./oauth-server.ts");
+  const { startLinkedIn } = await import("../stand-ins/linkedin.ts");
+  const auth = await oauthServer({
+    routes: { authorization: "/oauth/v2/authorization", token: "/oauth/v2/accessToken" },
+    scopes: ["openid", "profile", "w_member_social"],
+    pkce: false,
+    tokenEndpointAuthMethod: "client_secret_post",
+  });
+  await auth.start({ clientId: "pasted", clientSecret: "pasted-secret", redirectUri: "http://localhost/cb" });
+  const li = startLinkedIn(auth);
+  return {
+    env: { SVC_PROVIDER_ORIGINS: `linkedin=${li.url}`, SVC_ALLOW_PRIVATE_NETWORKS: "true" },
+    /** A member access token, as a person would paste it. */
+    token: async (member: string) => (await auth.issue(member, "pasted")).access_token,
+    author: (member: string) => `urn:li:person:${li.memberOf(member)}`,
+    async close() {
+      li.stop();
+      await auth.close();
+    },
+  };
+}
