@@ -14,8 +14,8 @@ import dashboardSessions from "./0011_dashboard_sessions.ts";
 import identity from "./0012_identity.ts";
 import engagement from "./0013_engagement.ts";
 import media from "./0014_media.ts";
-import developerApps from "./0015_developer_apps.ts";
-import signinConnections from "./0016_signin_connections.ts";
+import developerApps from "./0017_developer_apps.ts";
+import signinConnections from "./0018_signin_connections.ts";
 
 export const migrations: Migration[] = [
   core,

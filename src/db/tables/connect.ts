@@ -1,5 +1,5 @@
-// Table types of sign-in connections: developer apps (migration 0015), sign-ins under way and what a channel
-// connected by sign-in keeps (0016).
+// Table types of sign-in connections: developer apps (migration 0017), sign-ins under way and what a channel
+// connected by sign-in keeps (0018).
 
 export interface DeveloperAppsTable {
   id: string;
