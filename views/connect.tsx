@@ -32,6 +32,14 @@ export interface ConnectProps {
   errors?: FieldErrors | undefined;
 }
 
+/** A redirect URI to copy: it may break after each "/" on a narrow screen; copying gives the address unchanged. */
+function Uri(props: { uri: string }) {
+  const parts = props.uri.split("/");
+  return (
+    <code class="redirect-uri">{parts.map((p, i) => (i < parts.length - 1 ? [p, "/", <wbr />] : p))}</code>
+  );
+}
+
 function AppChoice(props: { n: ConnectNetwork }) {
   return (
     <div class="field">
@@ -70,7 +78,7 @@ export function ConnectPage(props: ConnectProps) {
                 {n.apps.length === 0 ? (
                   <p class="muted">
                     No developer app yet. Register one on the network's developer site with the redirect URI{" "}
-                    <code>{n.redirect_uri}</code>, then add it below.
+                    <Uri uri={n.redirect_uri} />, then add it below.
                   </p>
                 ) : (
                   <form method="post" action={`/connect/${n.provider}/start`}>
@@ -128,7 +136,7 @@ export function ConnectPage(props: ConnectProps) {
               Register this redirect URI (callback URL) with the app on the network's developer site:{" "}
               {props.networks.map((n) => (
                 <span>
-                  {n.name}: <code class="redirect-uri">{n.redirect_uri}</code>{" "}
+                  {n.name}: <Uri uri={n.redirect_uri} />{" "}
                 </span>
               ))}
             </p>

@@ -42,6 +42,7 @@ const PAGES = [
   "/account/security",
   "/account/sessions",
   "/account/devices",
+  "/connect",
 ];
 
 describeEachDialect("dashboard accessibility", (dialect) => {
