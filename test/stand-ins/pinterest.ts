@@ -37,7 +37,10 @@ export interface PinterestStandIn extends StandIn {
  */
 function dropUntypedNullable(doc: Record<string, unknown>): Record<string, unknown> {
   const walk = (v: unknown): void => {
-    if (Array.isArray(v)) return v.forEach(walk);
+    if (Array.isArray(v)) {
+      for (const x of v) walk(x);
+      return;
+    }
     if (typeof v !== "object" || v === null) return;
     const o = v as Record<string, unknown>;
     if (o.nullable === true && o.type === undefined) delete o.nullable;

@@ -5,7 +5,7 @@
 // `@name` is shown as written.
 const RESERVED = /[|{}@[\]()<>#\\*_~]/g;
 
-const escape = (s: string) => s.replace(RESERVED, (c) => `\\${c}`);
+const escapeReserved = (s: string) => s.replace(RESERVED, (c) => `\\${c}`);
 
 export function littleText(text: string): string {
   let out = "";
@@ -13,8 +13,8 @@ export function littleText(text: string): string {
   // A hashtag: # at the start or after a non-word character, then letters, digits or underscores.
   for (const m of text.matchAll(/(^|[^\p{L}\p{N}_])#([\p{L}\p{N}_]+)/gu)) {
     const start = m.index + m[1]!.length;
-    out += escape(text.slice(at, start)) + `{hashtag|\\#|${escape(m[2]!)}}`;
+    out += escapeReserved(text.slice(at, start)) + `{hashtag|\\#|${escapeReserved(m[2]!)}}`;
     at = start + 1 + m[2]!.length;
   }
-  return out + escape(text.slice(at));
+  return out + escapeReserved(text.slice(at));
 }
