@@ -15,6 +15,8 @@ import identity from "./0012_identity.ts";
 import engagement from "./0013_engagement.ts";
 import media from "./0014_media.ts";
 import invitationProof from "./0015_invitation_proof.ts";
+import developerApps from "./0017_developer_apps.ts";
+import signinConnections from "./0018_signin_connections.ts";
 
 export const migrations: Migration[] = [
   core,
@@ -32,4 +34,6 @@ export const migrations: Migration[] = [
   engagement,
   media,
   invitationProof,
+  developerApps,
+  signinConnections,
 ];

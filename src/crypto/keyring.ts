@@ -66,6 +66,21 @@ export class Keyring {
     return decrypt(await this.dataKey(db, orgId), sealed.slice(3), sealAad(at)).toString("utf8");
   }
 
+  /**
+   * Seals a secret that belongs to no org (an install's developer app) with the primary master key itself, bound
+   * to table, row and column like `seal`. `rotate` rewraps such values with the data keys.
+   */
+  sealInstall(at: SealedAt, plaintext: string): string {
+    const { keyId, wrapped } = this.need().wrap(Buffer.from(plaintext), sealAad(at));
+    return `m1:${keyId}:${wrapped}`;
+  }
+
+  openInstall(at: SealedAt, sealed: string): string {
+    const m = /^m1:([^:]+):(.+)$/s.exec(sealed);
+    if (!m) throw new Error("unknown sealed value format");
+    return this.need().unwrap(m[1]!, m[2]!, sealAad(at)).toString("utf8");
+  }
+
   /** A key for one purpose derived from the primary master key (media links); cached. */
   derived(purpose: string): Buffer {
     const name = `derived:${purpose}`;
@@ -103,6 +118,28 @@ export class Keyring {
         rewrapped++;
       } catch {
         failed.push(row.org_id);
+      }
+    }
+    // Install apps' secrets are sealed with the master key itself (sealInstall): rewrap them too.
+    const apps = await db
+      .selectFrom("developer_apps")
+      .select(["id", "client_secret"])
+      .where("org_id", "is", null)
+      .execute();
+    for (const a of apps) {
+      if (a.client_secret.startsWith(`m1:${master.primaryId}:`)) continue;
+      const at = { table: "developer_apps", row: a.id, column: "client_secret" };
+      try {
+        const resealed = this.sealInstall(at, this.openInstall(at, a.client_secret));
+        await db
+          .updateTable("developer_apps")
+          .set({ client_secret: resealed })
+          .where("id", "=", a.id)
+          .where("client_secret", "=", a.client_secret)
+          .execute();
+        rewrapped++;
+      } catch {
+        failed.push(a.id);
       }
     }
     return { rewrapped, failed };

@@ -2,6 +2,7 @@
 import type { Generated } from "kysely";
 import type { Bool } from "./tables/bool.ts";
 import type { ChannelTables } from "./tables/channels.ts";
+import type { ConnectTables } from "./tables/connect.ts";
 import type { EngagementTables } from "./tables/engagement.ts";
 import type { IdentityTables } from "./tables/identity.ts";
 import type { MediaTables } from "./tables/media.ts";
@@ -214,7 +215,8 @@ export interface DB
     IdentityTables,
     SessionTables,
     EngagementTables,
-    MediaTables {}
+    MediaTables,
+    ConnectTables {}
 
 /** Column list for plain SQL text (see POST_COLUMNS in tables/posts.ts). */
 export const BRAND_COLUMNS = [

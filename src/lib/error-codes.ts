@@ -382,6 +382,33 @@ export const ERROR_CODES = {
   provider_invalid: { group: media, status: 422, meaning: "No such provider, or not one this mode takes." },
   field_required: { group: media, status: 422, meaning: "The provider needs this connection field." },
   field_unknown: { group: media, status: 422, meaning: "The provider takes no such connection field." },
+  connect_expired: {
+    group: media,
+    status: 422,
+    meaning: "The sign-in is over 15 minutes old or was already used; start connecting again.",
+  },
+  connect_empty: {
+    group: media,
+    status: 422,
+    meaning:
+      "The network gave access to no account that can become a channel (no Page or board administered).",
+  },
+  choice_required: { group: media, status: null, meaning: "Pick at least one account to become a channel." },
+  client_id_invalid: {
+    group: media,
+    status: null,
+    meaning: "The developer app's client ID is empty or malformed.",
+  },
+  client_secret_invalid: {
+    group: media,
+    status: null,
+    meaning: "The developer app's client secret is empty or malformed.",
+  },
+  name_taken: {
+    group: media,
+    status: null,
+    meaning: "Another developer app of this org already has the name.",
+  },
   connect_failed: {
     group: media,
     status: 422,

@@ -5,10 +5,13 @@ import type { Adapter } from "./adapter.ts";
 import { blueskyAdapter } from "./bluesky/adapter.ts";
 import { discordAdapter } from "./discord/adapter.ts";
 import { gabAdapter } from "./gab/adapter.ts";
+import { linkedinAdapter, linkedinPagesAdapter } from "./linkedin/adapter.ts";
 import { mastodonAdapter } from "./mastodon/adapter.ts";
+import { pinterestAdapter } from "./pinterest/adapter.ts";
 import { sandboxAdapter } from "./sandbox/adapter.ts";
 import { slackAdapter } from "./slack/adapter.ts";
 import { telegramAdapter } from "./telegram/adapter.ts";
+import { xAdapter } from "./x/adapter.ts";
 
 const adapters: ReadonlyMap<string, Adapter> = new Map(
   [
@@ -19,6 +22,10 @@ const adapters: ReadonlyMap<string, Adapter> = new Map(
     discordAdapter,
     telegramAdapter,
     slackAdapter,
+    xAdapter,
+    pinterestAdapter,
+    linkedinAdapter,
+    linkedinPagesAdapter,
   ].map((a) => [a.provider, a]),
 );
 

@@ -4,12 +4,14 @@ import { adapterFor } from "../platforms/adapter-registry.ts";
 import { startPublishWorker } from "./publish/worker.ts";
 // Registers the webhook outbox hook in every process that runs the queue.
 import { channelsCheck } from "./tasks/channels-check.ts";
+import { channelsRefresh } from "./tasks/channels-refresh.ts";
 import { engagementCollect } from "./tasks/engagement-collect.ts";
 import { eventsPrune } from "./tasks/events-prune.ts";
 import { idempotencyPrune } from "./tasks/idempotency-prune.ts";
 import { identityPrune } from "./tasks/identity-prune.ts";
 import { mailSend } from "./tasks/mail-send.ts";
 import { mediaPrune } from "./tasks/media-prune.ts";
+import { oauthPrune } from "./tasks/oauth-prune.ts";
 import { publishExpire } from "./tasks/publish-expire.ts";
 import { publishReclaim } from "./tasks/publish-reclaim.ts";
 import { requestsPrune } from "./tasks/requests-prune.ts";
@@ -32,6 +34,8 @@ export const tasks: TaskDef[] = [
   identityPrune,
   sessionsPrune,
   channelsCheck,
+  channelsRefresh,
+  oauthPrune,
   engagementCollect,
   mediaPrune,
 ];

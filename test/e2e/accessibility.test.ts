@@ -51,6 +51,7 @@ const PAGES = [
   "/no-such-page",
   // The error codes page every problem's doc_url points at (served to anyone, signed in or not).
   "/docs/errors",
+  "/connect",
 ];
 
 describeEachDialect("dashboard accessibility", (dialect) => {

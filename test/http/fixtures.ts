@@ -55,6 +55,13 @@ export const fixtures: Record<string, Make> = {
     body: { variables: { type: "object" }, examples: [{}], body: "Version two" },
     modeScoped: false,
   }),
+  "GET /v1/developer_apps/:id": async (t, a) => ({ params: { id: await appId(t, a) }, modeScoped: false }),
+  "POST /v1/developer_apps/:id": async (t, a) => ({
+    params: { id: await appId(t, a) },
+    body: { name: `Renamed app ${++apps}` },
+    modeScoped: false,
+  }),
+  "DELETE /v1/developer_apps/:id": async (t, a) => ({ params: { id: await appId(t, a) }, modeScoped: false }),
   "GET /v1/channels/:id": async (t, a) => ({ params: { id: await channelId(t, a) }, modeScoped: true }),
   "POST /v1/channels/:id": async (t, a) => ({
     params: { id: await channelId(t, a) },
@@ -166,6 +173,21 @@ async function channelId(t: TestApp, a: Tenant): Promise<string> {
   const r = await t.request("POST", "/v1/channels", {
     key: a.testKey,
     body: { brand: a.brandId, provider: "sandbox" },
+  });
+  return r.body.id;
+}
+
+let apps = 0;
+/** An org app of A's (developer apps belong to the org, not to a mode). */
+async function appId(t: TestApp, a: Tenant): Promise<string> {
+  const r = await t.request("POST", "/v1/developer_apps", {
+    key: a.testKey,
+    body: {
+      provider: "x",
+      name: `Fixture app ${++apps}`,
+      client_id: "fixture-client",
+      client_secret: "s3cret",
+    },
   });
   return r.body.id;
 }

@@ -1,5 +1,9 @@
 // `svc admin …`: server administration where the deployment configuration is (direct database access).
 import { apikeysCreate } from "./apikeys/create.ts";
+import { appsAdd } from "./apps/add.ts";
+import { appsList } from "./apps/list.ts";
+import { appsRemove } from "./apps/remove.ts";
+import { appsRename } from "./apps/rename.ts";
 import { bootstrapCommand } from "./bootstrap.ts";
 import type { AdminCommand } from "./command.ts";
 import { keysGenerate } from "./keys/generate.ts";
@@ -31,6 +35,10 @@ export const adminCommands: AdminCommand[] = [
   operatorKeysCreate,
   operatorKeysList,
   operatorKeysRevoke,
+  appsAdd,
+  appsList,
+  appsRename,
+  appsRemove,
 ];
 
 /** Old top-level names that now live under `svc admin` and still work. */

@@ -1,5 +1,5 @@
 // The daily credential check (`channels.check`): every live, active channel whose network can check credentials
-// is asked once a day; refused credentials make it needs_reauth (with `channel.needs_reauth`) before a post fails
+// is asked once a day (X, which bills look-ups, once a week); refused credentials make it needs_reauth (with `channel.needs_reauth`) before a post fails
 // on it. A network that cannot be reached concludes nothing: the error is noted and the next run asks again.
 import type { App } from "../../app/context.ts";
 import type { ChannelsTable } from "../../db/tables/channels.ts";
@@ -10,6 +10,9 @@ import { markNeedsReauth } from "./state.ts";
 import { askNetwork } from "./verify.ts";
 
 export const CHECK_EVERY_MS = 24 * 3600_000;
+/** X bills its look-ups, so its channels are checked weekly (interface.md "Background tasks"; reference §5). */
+const CHECK_EVERY_MS_BY_PROVIDER: Readonly<Record<string, number>> = { x: 7 * 24 * 3600_000 };
+export const checkEveryMs = (provider: string) => CHECK_EVERY_MS_BY_PROVIDER[provider] ?? CHECK_EVERY_MS;
 /** After a network could not be reached, the channel is asked again this much later. */
 const UNAVAILABLE_RETRY_MS = 3600_000;
 
@@ -34,7 +37,7 @@ export async function checkChannel(app: App, row: ChannelsTable): Promise<CheckR
   }
   if (outcome.kind === "unavailable") {
     // checked_at moves so that the channel is asked again in an hour, not at once; the error says why.
-    await note(app, row.id, outcome.message, now - CHECK_EVERY_MS + UNAVAILABLE_RETRY_MS);
+    await note(app, row.id, outcome.message, now - checkEveryMs(row.provider) + UNAVAILABLE_RETRY_MS);
     return "unavailable";
   }
   const a = outcome.account;
@@ -63,7 +66,7 @@ async function note(app: App, id: string, error: string, checkedAt: number): Pro
     .execute();
 }
 
-/** Checks up to `limit` live active channels not checked within a day, oldest check first. */
+/** Checks up to `limit` live active channels not checked within their interval (a day; X a week), oldest first. */
 export async function checkDueChannels(app: App, limit = 100): Promise<Record<CheckResult, number>> {
   const now = app.clock.now();
   const providers = platforms
@@ -77,7 +80,21 @@ export async function checkDueChannels(app: App, limit = 100): Promise<Record<Ch
     .where("livemode", "=", 1)
     .where("status", "=", "active")
     .where("provider", "in", providers)
-    .where((eb) => eb.or([eb("checked_at", "is", null), eb("checked_at", "<=", now - CHECK_EVERY_MS)]))
+    .where((eb) =>
+      eb.or([
+        eb("checked_at", "is", null),
+        ...[...new Set(providers.map(checkEveryMs))].map((every) =>
+          eb.and([
+            eb(
+              "provider",
+              "in",
+              providers.filter((p) => checkEveryMs(p) === every),
+            ),
+            eb("checked_at", "<=", now - every),
+          ]),
+        ),
+      ]),
+    )
     .orderBy((eb) => eb.fn.coalesce("checked_at", eb.lit(0)))
     .limit(limit)
     .execute();

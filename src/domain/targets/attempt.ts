@@ -10,6 +10,7 @@ import type {
   PublishMedia,
   PublishOutcome,
 } from "../../platforms/adapter.ts";
+import { renewBeforePublish } from "../connect/renew.ts";
 import type { Settlement } from "../posts/present.ts";
 import type { Claimed } from "./claimed.ts";
 
@@ -21,15 +22,19 @@ export async function prepare(
   c: Claimed,
   media: PublishMedia[],
 ): Promise<{ input: PreparedInput } | { outcome: PublishOutcome }> {
+  // A sign-in channel whose token expires within 5 minutes is renewed first; a refusal has marked it needs_reauth.
+  const renewal = await renewBeforePublish(app, c.target.channel_id, c.channel.provider);
+  if (renewal.kind === "refused") return { outcome: { kind: "auth_revoked", message: renewal.message } };
+  const sealed = renewal.kind === "renewed" ? renewal.secrets : c.channel.secrets;
   let secrets: Record<string, string> = {};
   try {
-    if (c.channel.secrets) {
+    if (sealed) {
       secrets = JSON.parse(
         await app.keys.open(
           app.db,
           c.target.org_id,
           { table: "channels", row: c.target.channel_id, column: "secrets" },
-          c.channel.secrets,
+          sealed,
         ),
       );
     }

@@ -14,6 +14,7 @@ import { apiKeyRoutes } from "./api-keys.tsx";
 import { approvalRoutes } from "./approvals.tsx";
 import { cliKeyRoutes } from "./cli-key.tsx";
 import { composerRoutes } from "./composer.tsx";
+import { connectRoutes } from "./connect.tsx";
 import { deviceRoutes } from "./device.tsx";
 import { deviceListRoutes } from "./devices.tsx";
 import { homeRoutes } from "./home.tsx";
@@ -61,6 +62,7 @@ export const webRoutes: WebRoute[] = [
   ...postRoutes,
   ...approvalRoutes,
   ...queueRoutes,
+  ...connectRoutes,
 ];
 
 function allowed(w: Web, access: Access): boolean {

@@ -7,19 +7,19 @@ import { counts, createPost, START, type World, world } from "./helpers.ts";
 
 describeEachDialect("posts_per_month", (dialect) => {
   let w: World;
-  let live: string; // a live Mastodon channel: live mode reaches only real networks
+  let live: string; // a live Threads channel: live mode reaches only real networks
   beforeAll(async () => {
     w = await world(dialect);
     const c = await w.t.request("POST", "/v1/channels", {
       key: w.a.liveKey,
       body: {
         brand: w.a.brandId,
-        // A network without an adapter here: nothing checks the credentials with a network.
-        provider: "linkedin",
-        fields: { access_token: "x", api_version: "202601" },
+        // A network without an adapter yet (Threads): nothing checks credentials with a network.
+        provider: "threads",
+        fields: {},
       },
     });
-    expect([c.status, c.body.livemode, c.body.provider]).toEqual([201, true, "linkedin"]);
+    expect([c.status, c.body.livemode, c.body.provider]).toEqual([201, true, "threads"]);
     live = c.body.id;
     await w.t.app.db
       .updateTable("orgs")
@@ -50,7 +50,7 @@ describeEachDialect("posts_per_month", (dialect) => {
         x.provider,
         x.livemode,
       ]),
-    ).toEqual([[live, "linkedin", true]]);
+    ).toEqual([[live, "threads", true]]);
 
     const before = await counts(w.t, w.a.orgId);
     const second = await livePost();

@@ -68,7 +68,7 @@ describeEachDialect("sandbox adapter", (dialect) => {
   test("the registry gives the sandbox adapter, not idempotent; networks without one get null", () => {
     expect(adapterFor("sandbox")).toBe(sandboxAdapter);
     expect(sandboxAdapter.idempotent).toBe(false);
-    expect(adapterFor("linkedin")).toBeNull();
+    expect(adapterFor("threads")).toBeNull();
     expect(adapterFor("myspace")).toBeNull();
     expect([...SIMULATIONS]).toEqual([
       "rate_limited",

@@ -7,6 +7,7 @@ import { auditRoutes } from "./audit.ts";
 import { authPublicRoutes, authRoutes, authSchemas } from "./auth.ts";
 import { brandRoutes } from "./brands.ts";
 import { channelRoutes, channelSchemas } from "./channels.ts";
+import { developerAppRoutes, developerAppSchemas } from "./developer-apps.ts";
 import { engagementRoutes, engagementSchemas } from "./engagement.ts";
 import { eventRoutes, eventSchemas } from "./events.ts";
 import { meRoutes } from "./me.ts";
@@ -34,6 +35,7 @@ export const v1Routes: RouteDef[] = [
   ...operatorRoutes,
   ...engagementRoutes,
   ...mediaRoutes,
+  ...developerAppRoutes,
 ];
 
 /** /v1 routes that take no credential (documented with `security: []`). */
@@ -53,4 +55,5 @@ export const v1Schemas: Record<string, unknown> = {
   ...operatorSchemas,
   ...engagementSchemas,
   ...mediaSchemas,
+  ...developerAppSchemas,
 };

@@ -12,15 +12,22 @@ import { type TestApp, testApp } from "../../../helpers/app.ts";
 import { describeEachDialect } from "../../../helpers/db.ts";
 import { type Tenant, tenant } from "../../../helpers/factories.ts";
 import { schemaErrors } from "../../../helpers/schemas.ts";
+import { linkedinNetwork } from "../../../helpers/signin.ts";
 
 describeEachDialect("/v1/channels lifecycle", (dialect) => {
   let t: TestApp;
   let a: Tenant;
+  // LinkedIn checks pasted member tokens (a real authorization server issues them; a stand-in checks them).
+  let linkedin: Awaited<ReturnType<typeof linkedinNetwork>>;
   beforeAll(async () => {
-    t = await testApp(dialect);
+    linkedin = await linkedinNetwork();
+    t = await testApp(dialect, { env: linkedin.env });
     a = await tenant(t.app, "Lifecycle Org");
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await linkedin.close();
+  });
 
   const create = (k: string, body: unknown) => t.request("POST", "/v1/channels", { key: k, body });
   const eventsOf = (type: string, objectId: string) =>
@@ -87,12 +94,13 @@ describeEachDialect("/v1/channels lifecycle", (dialect) => {
   });
 
   test("reconnect replaces the fields and seals the new secret; a disabled channel stays disabled", async () => {
+    const oldToken = await linkedin.token("lifecycle");
+    const newToken = await linkedin.token("lifecycle");
     const id = (
       await create(a.liveKey, {
         brand: a.brandId,
-        // A network without an adapter here: nothing checks the credentials with a network.
         provider: "linkedin",
-        fields: { access_token: "old-token", api_version: "202601" },
+        fields: { access_token: oldToken, api_version: "202601" },
       })
     ).body.id;
     await t.request("POST", `/v1/channels/${id}`, { key: a.liveKey, body: { status: "disabled" } });
@@ -107,16 +115,20 @@ describeEachDialect("/v1/channels lifecycle", (dialect) => {
     ]);
     const r = await t.request("POST", `/v1/channels/${id}/reconnect`, {
       key: a.liveKey,
-      body: { fields: { access_token: "new-token", api_version: "202602" } },
+      body: { fields: { access_token: newToken, api_version: "202602" } },
     });
-    expect([r.status, r.body.status, r.body.settings]).toEqual([200, "disabled", { api_version: "202602" }]);
+    expect([r.status, r.body.status, r.body.settings]).toEqual([
+      200,
+      "disabled",
+      { api_version: "202602", author: linkedin.author("lifecycle") },
+    ]);
     const row = await t.app.db
       .selectFrom("channels")
       .selectAll()
       .where("id", "=", id)
       .executeTakeFirstOrThrow();
-    expect(await openSecrets(t.app, row)).toEqual({ access_token: "new-token" });
-    expect(row.secrets).not.toContain("new-token");
+    expect(await openSecrets(t.app, row)).toEqual({ access_token: newToken });
+    expect(row.secrets).not.toContain(newToken);
   });
 
   test("delete answers the deleted envelope and the channel is gone", async () => {
@@ -218,13 +230,13 @@ describeEachDialect("/v1/channels lifecycle", (dialect) => {
     const first = await create(c.liveKey, {
       brand: c.brandId,
       provider: "linkedin",
-      fields: { access_token: "token-1", api_version: "202601" },
+      fields: { access_token: await linkedin.token("limited-1"), api_version: "202601" },
     });
     expect(first.status).toBe(201);
     const second = await create(c.liveKey, {
       brand: c.brandId,
       provider: "linkedin",
-      fields: { access_token: "token-2", api_version: "202601" },
+      fields: { access_token: await linkedin.token("limited-2"), api_version: "202601" },
     });
     expect([second.status, second.body.code, second.body.param]).toEqual([403, "limit_reached", "channels"]);
     // Test channels are not counted (the bootstrap sandbox channel already exists beside the live one).

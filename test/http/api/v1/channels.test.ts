@@ -5,18 +5,26 @@ import { type TestApp, testApp } from "../../../helpers/app.ts";
 import { describeEachDialect } from "../../../helpers/db.ts";
 import { key, type Tenant, tenant } from "../../../helpers/factories.ts";
 import { schemaErrors } from "../../../helpers/schemas.ts";
+import { linkedinNetwork } from "../../../helpers/signin.ts";
 
 const BLUESKY = { identifier: "alice.example.com", app_password: "abcd-efgh-ijkl-mnop" };
-const LINKEDIN = { access_token: "AQXsecret-member-token", api_version: "202601" };
 
 describeEachDialect("/v1/channels", (dialect) => {
   let t: TestApp;
   let a: Tenant;
+  // LinkedIn checks a pasted member token (a real authorization server issues it; a stand-in checks it).
+  let linkedin: Awaited<ReturnType<typeof linkedinNetwork>>;
+  let LINKEDIN: { access_token: string; api_version: string };
   beforeAll(async () => {
-    t = await testApp(dialect);
+    linkedin = await linkedinNetwork();
+    t = await testApp(dialect, { env: linkedin.env });
     a = await tenant(t.app, "Channel Org");
+    LINKEDIN = { access_token: await linkedin.token("member"), api_version: "202601" };
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await linkedin.close();
+  });
 
   const create = (k: string, body: unknown) => t.request("POST", "/v1/channels", { key: k, body });
   const eventsOf = (type: string, objectId: string) =>
@@ -164,10 +172,10 @@ describeEachDialect("/v1/channels", (dialect) => {
     expect(schemaErrors("Channel", r.body)).toBe("");
     expect(r.body.livemode).toBe(true);
     expect(r.body.emulates).toBeNull();
-    expect(r.body.checked_at).toBeNull();
-    // A network without an adapter yet checks nothing when connecting (Bluesky's connecting is proven
-    // against a real PDS in test/platforms/bluesky); the token is not among the settings.
-    expect(r.body.settings).toEqual({ api_version: "202601" });
+    // LinkedIn read the member with the token when connecting (test/platforms/linkedin has the rest); the token
+    // is not among the settings, the member it belongs to is.
+    expect(r.body.checked_at).not.toBeNull();
+    expect(r.body.settings).toEqual({ api_version: "202601", author: linkedin.author("member") });
     expect(JSON.stringify(r.body)).not.toContain(LINKEDIN.access_token);
     const row = await t.app.db
       .selectFrom("channels")

@@ -1,0 +1,238 @@
+#!/usr/bin/env bun
+// refresh: N sign-in channels whose tokens expire within the week, renewed by channels.refresh (renewDueTokens:
+// a lock on each channel row, the token request, the rotated tokens sealed and stored in the same transaction)
+// against a local token endpoint that rotates refresh tokens and refuses a reused one; beside a raw loop doing the
+// same HTTP calls and row updates (plain fetch, tokens in the clear, no lock, no sealing) on the same data, in the
+// same run. Prints channels renewed per second, the ratio (target >= 0.5), and how many refresh tokens were sent
+// twice (must be 0).
+// Usage: bun bench/refresh.ts [--quick] [--sqlite-only | --postgres-only]
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { loadConfig } from "../src/app/config.ts";
+import { type App, createApp } from "../src/app/context.ts";
+import { silentLogger } from "../src/app/log.ts";
+import { registerHooks } from "../src/boot.ts";
+import { openDatabase } from "../src/db/index.ts";
+import { migrate } from "../src/db/migrate.ts";
+import { adminActor } from "../src/domain/actor.ts";
+import { createApp as createDeveloperApp } from "../src/domain/apps/create.ts";
+import { bootstrap } from "../src/domain/bootstrap/service.ts";
+import { openSecrets, sealSecrets } from "../src/domain/channels/fields.ts";
+import { renewDueTokens } from "../src/domain/connect/renew.ts";
+import { scopesOfRole } from "../src/domain/scopes.ts";
+import { newId } from "../src/lib/ids.ts";
+
+const quick = process.argv.includes("--quick");
+const N = quick ? 1000 : 10_000;
+const PG = process.env.SVC_BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const DAY = 24 * 3600_000;
+
+/** A token endpoint that rotates: each refresh token works once; a reused one is counted and refused. */
+function tokenEndpoint() {
+  const valid = new Set<string>();
+  let reused = 0;
+  let granted = 0;
+  const issue = () => {
+    const t = randomBytes(24).toString("base64url");
+    valid.add(t);
+    return t;
+  };
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      const form = new URLSearchParams(await req.text());
+      const rt = form.get("refresh_token") ?? "";
+      if (!valid.delete(rt)) {
+        reused++;
+        return Response.json({ error: "invalid_grant" }, { status: 400 });
+      }
+      granted++;
+      return Response.json({
+        access_token: randomBytes(24).toString("base64url"),
+        refresh_token: issue(),
+        token_type: "bearer",
+        // A month: a renewed channel leaves the 7-day window.
+        expires_in: 30 * 24 * 3600,
+        scope: "tweet.read tweet.write users.read media.write offline.access",
+      });
+    },
+  });
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    issue,
+    counts: () => ({ reused, granted }),
+    stop: () => server.stop(true),
+  };
+}
+
+async function freshApp(dialect: "sqlite" | "postgres", origin: string) {
+  let url: string;
+  let drop = async () => {};
+  if (dialect === "sqlite") url = `sqlite:${join(mkdtempSync(join(tmpdir(), "svc-bench-r-")), "r.db")}`;
+  else {
+    const name = `svc_bench_${randomBytes(4).toString("hex")}`;
+    const c = new pg.Client({ connectionString: PG });
+    await c.connect();
+    await c.query(`CREATE DATABASE ${name}`);
+    await c.end();
+    const u = new URL(PG);
+    u.pathname = `/${name}`;
+    url = u.toString();
+    drop = async () => {
+      const d = new pg.Client({ connectionString: PG });
+      await d.connect();
+      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await d.end();
+    };
+  }
+  const config = loadConfig({
+    SVC_DATABASE_URL: url,
+    SVC_MASTER_KEYS: `b:${randomBytes(32).toString("base64")}`,
+    SVC_DATA_DIR: tmpdir(),
+    SVC_PROVIDER_ORIGINS: `x.auth=${origin},x.token=${origin}`,
+    SVC_ALLOW_PRIVATE_NETWORKS: "true",
+  });
+  const database = openDatabase(url, { poolSize: 4 });
+  await migrate(database.db, dialect);
+  registerHooks();
+  return { app: createApp(config, { database, log: silentLogger }), drop };
+}
+
+/** N live X channels connected through one developer app, their tokens expiring in three days. */
+async function seed(app: App, ep: ReturnType<typeof tokenEndpoint>): Promise<string[]> {
+  const b = await bootstrap(app, { email: "bench@example.com", org: "Bench", brand: "Bench" });
+  const actor = adminActor(b.org.id, "bench", scopesOfRole("owner"), true);
+  const devApp = await createDeveloperApp(app, actor, {
+    provider: "x",
+    name: "Bench",
+    client_id: "bench-client",
+    client_secret: "bench-secret",
+  });
+  const ids: string[] = [];
+  const now = Date.now();
+  for (let i = 0; i < N; i += 500) {
+    await app.db.transaction().execute(async (tx) => {
+      for (let j = i; j < Math.min(N, i + 500); j++) {
+        const id = newId("chan");
+        ids.push(id);
+        await tx
+          .insertInto("channels")
+          .values({
+            id,
+            org_id: b.org.id,
+            brand_id: b.brand.id,
+            livemode: 1,
+            provider: "x",
+            emulates: null,
+            display_name: `Bench ${j}`,
+            handle: null,
+            profile_url: null,
+            settings: "{}",
+            secrets: await sealSecrets(tx, app, b.org.id, id, {
+              access_token: "a",
+              refresh_token: ep.issue(),
+            }),
+            status: "active",
+            status_note: null,
+            checked_at: now,
+            check_error: null,
+            rate_limited_until: null,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+        await tx
+          .insertInto("channel_grants")
+          .values({
+            channel_id: id,
+            org_id: b.org.id,
+            provider: "x",
+            app_id: devApp.id,
+            account_key: String(j),
+            token_expires_at: now + 3 * DAY,
+            refreshed_at: null,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+      }
+    });
+  }
+  return ids;
+}
+
+async function run(dialect: "sqlite" | "postgres") {
+  const ep = tokenEndpoint();
+  const { app, drop } = await freshApp(dialect, ep.url);
+  try {
+    const ids = await seed(app, ep);
+    // svc: channels.refresh as the task runs it, in batches of 500, until nothing is due.
+    let t0 = performance.now();
+    let renewed = 0;
+    for (;;) {
+      const c = await renewDueTokens(app, 500);
+      renewed += c.renewed;
+      if (c.renewed + c.refused + c.unavailable === 0) break;
+    }
+    const svcSeconds = (performance.now() - t0) / 1000;
+    const afterSvc = ep.counts();
+
+    // The raw loop on the same channels: current refresh tokens read (untimed), the expiry set back, then the same
+    // HTTP call and two row updates per channel.
+    const tokens = new Map<string, string>();
+    for (const id of ids) {
+      const row = await app.db
+        .selectFrom("channels")
+        .select(["id", "org_id", "secrets"])
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
+      tokens.set(id, (await openSecrets(app, row)).refresh_token!);
+    }
+    await app.db
+      .updateTable("channel_grants")
+      .set({ token_expires_at: Date.now() + 3 * DAY })
+      .execute();
+    t0 = performance.now();
+    const basic = `Basic ${btoa("bench-client:bench-secret")}`;
+    for (const id of ids) {
+      const res = await fetch(`${ep.url}/2/oauth2/token`, {
+        method: "POST",
+        headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: tokens.get(id)! }),
+      });
+      const j = (await res.json()) as { access_token: string; refresh_token: string; expires_in: number };
+      const now = Date.now();
+      await app.db
+        .updateTable("channels")
+        .set({
+          secrets: JSON.stringify({ access_token: j.access_token, refresh_token: j.refresh_token }),
+          updated_at: now,
+        })
+        .where("id", "=", id)
+        .execute();
+      await app.db
+        .updateTable("channel_grants")
+        .set({ token_expires_at: now + j.expires_in * 1000, refreshed_at: now })
+        .where("channel_id", "=", id)
+        .execute();
+    }
+    const rawSeconds = (performance.now() - t0) / 1000;
+    const svcRate = renewed / svcSeconds;
+    const rawRate = N / rawSeconds;
+    console.log(
+      `refresh (${dialect}, ${N} channels): svc ${svcRate.toFixed(0)}/s, raw ${rawRate.toFixed(0)}/s, ratio ${(svcRate / rawRate).toFixed(2)} (target >= 0.5); renewed ${renewed}; refresh tokens sent twice: ${afterSvc.reused}`,
+    );
+  } finally {
+    await app.close();
+    await drop();
+    ep.stop();
+  }
+}
+
+if (!process.argv.includes("--postgres-only")) await run("sqlite");
+if (!process.argv.includes("--sqlite-only")) await run("postgres");
+process.exit(0);

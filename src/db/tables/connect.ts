@@ -1,0 +1,59 @@
+// Table types of sign-in connections: developer apps (migration 0017), sign-ins under way and what a channel
+// connected by sign-in keeps (0018).
+
+export interface DeveloperAppsTable {
+  id: string;
+  /** The org that registered it; null for an install app, offered to every org. */
+  org_id: string | null;
+  provider: string;
+  name: string;
+  client_id: string;
+  /** Sealed: with the org's data key for an org app, with the master key for an install app. */
+  client_secret: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ConnectStatesTable {
+  /** A random handle for the account-choice page (never the state itself). */
+  id: string;
+  /** SHA-256 (hex) of the `state` sent to the network; the state itself is never stored. */
+  state_hash: string;
+  org_id: string;
+  user_id: string;
+  brand_id: string;
+  provider: string;
+  app_id: string;
+  /** The channel being reconnected, if the sign-in was started from one. */
+  channel_id: string | null;
+  /** The PKCE verifier, sealed to (connect_states, id, code_verifier); null where the network takes no PKCE. */
+  code_verifier: string | null;
+  /** The network's tokens, sealed, once the callback exchanged the code. */
+  tokens: string | null;
+  /** JSON list of the accounts offered (SignInAccount[]), once the callback listed them. */
+  accounts: string | null;
+  expires_at: number;
+  /** Set when the callback claimed the state: a second callback with it is connect_expired. */
+  used_at: number | null;
+  created_at: number;
+}
+
+export interface ChannelGrantsTable {
+  channel_id: string;
+  org_id: string;
+  provider: string;
+  app_id: string;
+  /** The network's ID of the account (user, Page, board). */
+  account_key: string;
+  /** When the stored access token expires; null when it does not. */
+  token_expires_at: number | null;
+  refreshed_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ConnectTables {
+  developer_apps: DeveloperAppsTable;
+  connect_states: ConnectStatesTable;
+  channel_grants: ChannelGrantsTable;
+}

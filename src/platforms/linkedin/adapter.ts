@@ -1,0 +1,152 @@
+// LinkedIn's member feed and, as a platform of its own, company Pages, through the Posts API
+// (learn.microsoft.com/linkedin/marketing/community-management/shares/posts-api: POST /rest/posts with the
+// LinkedIn-Version header; the new post's URN comes back in `x-restli-id`). The author is the member
+// (urn:li:person:…) or the Page (urn:li:organization:…) the channel was connected as; the text is escaped to
+// LinkedIn's little text format. LinkedIn makes no idempotency promise and svc does not look posts up, so an
+// uncertain create goes to a person. Errors: 401 (token expired or revoked), 403, 422 (a duplicate), 429, 5xx.
+// Media are not uploaded to LinkedIn yet: a post with media is refused before anything is sent.
+import type { App } from "../../app/context.ts";
+import type { Adapter, ConnectInput, ConnectOutcome, PublishInput, PublishOutcome } from "../adapter.ts";
+import {
+  field,
+  type NetworkResponse,
+  NoAnswer,
+  networkRequest,
+  noAnswerOutcome,
+  secondsToMs,
+  str,
+} from "../plumbing/http.ts";
+import { errorText, linkedinApi, restHeaders } from "./api.ts";
+import { littleText } from "./little-text.ts";
+import { linkedinMember } from "./signin.ts";
+
+const RATE_LIMIT_FALLBACK_MS = 15 * 60_000;
+
+function refusal(res: NetworkResponse): PublishOutcome {
+  const message = `LinkedIn answered ${res.status}: ${errorText(res)}`;
+  if (res.status === 429)
+    return {
+      kind: "rate_limited",
+      retryAfterMs: secondsToMs(res.headers.get("retry-after")) ?? RATE_LIMIT_FALLBACK_MS,
+      message,
+    };
+  if (res.status === 401) return { kind: "auth_revoked", message };
+  if (res.status === 422 && /duplicate/i.test(message))
+    return { kind: "rejected", code: "duplicate", message };
+  if (res.status >= 500) return { kind: "uncertain", message };
+  return { kind: "rejected", code: "rejected", message };
+}
+
+function publisher(provider: "linkedin" | "linkedin_pages") {
+  return async (app: App, input: PublishInput): Promise<PublishOutcome> => {
+    const part = input.parts[0];
+    if (!part) return { kind: "rejected", code: "rejected", message: "Nothing to post." };
+    if (input.done.length) return { kind: "published", permalink: input.done[0]!.remote_url };
+    if (part.media.length)
+      return {
+        kind: "rejected",
+        code: "media_rejected",
+        message: `svc does not upload media to LinkedIn yet (${part.media.length} attached); nothing was posted.`,
+      };
+    const author = str(input.channel.settings.author);
+    if (!author)
+      return {
+        kind: "rejected",
+        code: "rejected",
+        message: `The ${provider} channel does not know its author; reconnect it.`,
+      };
+    let res: NetworkResponse;
+    try {
+      res = await networkRequest(app, {
+        method: "POST",
+        url: `${linkedinApi(app)}/rest/posts`,
+        headers: restHeaders(
+          input.channel.secrets.access_token ?? "",
+          str(input.channel.settings.api_version),
+        ),
+        json: {
+          author,
+          commentary: littleText(part.text),
+          visibility: "PUBLIC",
+          distribution: {
+            feedDistribution: "MAIN_FEED",
+            targetEntities: [],
+            thirdPartyDistributionChannels: [],
+          },
+          lifecycleState: "PUBLISHED",
+          isReshareDisabledByAuthor: false,
+        },
+      });
+    } catch (err) {
+      if (!(err instanceof NoAnswer)) throw err;
+      return noAnswerOutcome("LinkedIn", err, 0);
+    }
+    if (res.status !== 201) return refusal(res);
+    const urn = res.headers.get("x-restli-id");
+    if (!urn) return { kind: "uncertain", message: "LinkedIn accepted the post but sent no ID." };
+    const done = { index: 0, remote_id: urn, remote_url: `https://www.linkedin.com/feed/update/${urn}/` };
+    await input.onPartPublished(done);
+    return { kind: "published", permalink: done.remote_url };
+  };
+}
+
+/** A member channel (signed in, or a pasted token with its API version) is checked by reading the member. */
+async function connectMember(app: App, input: ConnectInput): Promise<ConnectOutcome> {
+  const r = await linkedinMember(app, input.secrets.access_token ?? "");
+  if (r.kind !== "accounts") return r;
+  const m = r.accounts[0]!;
+  return {
+    kind: "connected",
+    account: { display_name: m.display_name, handle: m.handle, profile_url: m.profile_url },
+    settings: { ...input.settings, author: m.settings.author! },
+  };
+}
+
+/** A Page channel is checked by reading its organization. */
+async function connectPage(app: App, input: ConnectInput): Promise<ConnectOutcome> {
+  const id = input.settings.author?.match(/^urn:li:organization:(\d+)$/)?.[1];
+  if (!id)
+    return {
+      kind: "rejected",
+      message: "Connect LinkedIn Pages by signing in (/connect); each Page is a channel.",
+    };
+  try {
+    const res = await networkRequest(app, {
+      method: "GET",
+      url: `${linkedinApi(app)}/rest/organizations/${id}`,
+      headers: restHeaders(input.secrets.access_token ?? "", input.settings.api_version),
+      timeoutMs: 15_000,
+    });
+    if (res.status === 200) {
+      const vanity = str(field(res.json, "vanityName"));
+      return {
+        kind: "connected",
+        account: {
+          display_name: str(field(res.json, "localizedName")),
+          handle: vanity,
+          profile_url: vanity ? `https://www.linkedin.com/company/${vanity}/` : null,
+        },
+      };
+    }
+    if (res.status === 401 || res.status === 403 || res.status === 404)
+      return { kind: "rejected", message: `LinkedIn answered ${res.status}: ${errorText(res)}` };
+    return { kind: "unavailable", message: `LinkedIn answered ${res.status}: ${errorText(res)}` };
+  } catch (e) {
+    if (e instanceof NoAnswer) return { kind: "unavailable", message: `LinkedIn: ${e.message}` };
+    throw e;
+  }
+}
+
+export const linkedinAdapter: Adapter = {
+  provider: "linkedin",
+  idempotent: false,
+  publish: publisher("linkedin"),
+  connect: connectMember,
+};
+
+export const linkedinPagesAdapter: Adapter = {
+  provider: "linkedin_pages",
+  idempotent: false,
+  publish: publisher("linkedin_pages"),
+  connect: connectPage,
+};

@@ -1,0 +1,85 @@
+// What a network's sign-in (OAuth 2 authorization code) needs, as data: where the person signs in, where codes
+// and refresh tokens are exchanged, the scopes, whether PKCE is supported, and how the client authenticates
+// (reference §5). Each endpoint's origin can be pointed elsewhere with SVC_PROVIDER_ORIGINS: `<provider>.auth` for
+// the sign-in page, `<provider>.token` for the token endpoint (the API itself stays `<provider>`).
+import type { Provider } from "../types.ts";
+
+export interface SignInSpec {
+  provider: Provider;
+  /** The sign-in page: the `<provider>.auth` origin (or this default) + path. */
+  authorize: { origin: string; path: string };
+  /** The token endpoint: the `<provider>.token` origin (or this default) + path. */
+  token: { origin: string; path: string };
+  scopes: string[];
+  /** Send a PKCE S256 challenge (the network supports it for confidential web clients). */
+  pkce: boolean;
+  /** client_secret_basic or client_secret_post at the token endpoint, as the network documents. */
+  clientAuth: "basic" | "post";
+  /**
+   * The issuer the network writes in the ID token it returns with "openid" (LinkedIn's is not its sign-in page's
+   * origin); the sign-in page's origin when unset or when the endpoints are pointed elsewhere.
+   */
+  issuer?: string;
+  /** The network's word for the client ID on its developer site. */
+  clientIdLabel: string;
+  /** Where the app is registered, for the form's help. */
+  developerSite: string;
+}
+
+const specs: SignInSpec[] = [
+  {
+    provider: "x",
+    // https://docs.x.com/resources/fundamentals/authentication/oauth-2-0/authorization-code
+    authorize: { origin: "https://x.com", path: "/i/oauth2/authorize" },
+    token: { origin: "https://api.x.com", path: "/2/oauth2/token" },
+    scopes: ["tweet.read", "tweet.write", "users.read", "media.write", "offline.access"],
+    pkce: true,
+    clientAuth: "basic",
+    clientIdLabel: "OAuth 2.0 Client ID",
+    developerSite: "https://developer.x.com/en/portal/dashboard",
+  },
+  {
+    provider: "linkedin",
+    // https://learn.microsoft.com/linkedin/shared/authentication/authorization-code-flow
+    authorize: { origin: "https://www.linkedin.com", path: "/oauth/v2/authorization" },
+    token: { origin: "https://www.linkedin.com", path: "/oauth/v2/accessToken" },
+    scopes: ["openid", "profile", "w_member_social"],
+    issuer: "https://www.linkedin.com/oauth",
+    // LinkedIn documents PKCE only for native clients; a web app signs in with its secret.
+    pkce: false,
+    clientAuth: "post",
+    clientIdLabel: "Client ID",
+    developerSite: "https://www.linkedin.com/developers/apps",
+  },
+  {
+    provider: "linkedin_pages",
+    authorize: { origin: "https://www.linkedin.com", path: "/oauth/v2/authorization" },
+    token: { origin: "https://www.linkedin.com", path: "/oauth/v2/accessToken" },
+    scopes: ["r_organization_admin", "w_organization_social"],
+    pkce: false,
+    clientAuth: "post",
+    clientIdLabel: "Client ID",
+    developerSite: "https://www.linkedin.com/developers/apps",
+  },
+  {
+    provider: "pinterest",
+    // https://developers.pinterest.com/docs/getting-started/set-up-authentication-and-authorization/
+    authorize: { origin: "https://www.pinterest.com", path: "/oauth/" },
+    token: { origin: "https://api.pinterest.com", path: "/v5/oauth/token" },
+    scopes: ["boards:read", "pins:read", "pins:write", "user_accounts:read"],
+    pkce: false,
+    clientAuth: "basic",
+    clientIdLabel: "App ID",
+    developerSite: "https://developers.pinterest.com/apps/",
+  },
+];
+
+const byProvider: ReadonlyMap<string, SignInSpec> = new Map(specs.map((s) => [s.provider, s]));
+
+/** The sign-in facts of a provider that connects through a developer app; null for every other provider. */
+export function signInSpec(provider: string): SignInSpec | null {
+  return byProvider.get(provider) ?? null;
+}
+
+/** Providers whose channels connect by signing in through a developer app. */
+export const signInProviders: readonly Provider[] = specs.map((s) => s.provider);

@@ -1,0 +1,185 @@
+// LinkedIn (member feed) and LinkedIn Pages against a stand-in that follows LinkedIn's documentation (it publishes
+// no machine-readable description; test/stand-ins/linkedin.ts names the page of each endpoint), with tokens from a
+// real authorization server: the member and the administered Pages a sign-in reaches, posts through the real
+// publish worker in the little text format with the LinkedIn-Version header, a pasted member token, and each
+// documented failure classified.
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { createApp } from "../../../src/domain/apps/create.ts";
+import { littleText } from "../../../src/platforms/linkedin/little-text.ts";
+import { linkedinMember, linkedinPagesAccounts } from "../../../src/platforms/linkedin/signin.ts";
+import type { TestApp } from "../../helpers/app.ts";
+import { describeEachDialect } from "../../helpers/db.ts";
+import { type Tenant, tenant } from "../../helpers/factories.ts";
+import { networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
+import { type OAuthServer, oauthServer } from "../../helpers/oauth-server.ts";
+import { personActor } from "../../helpers/person.ts";
+import { signedInChannel } from "../../helpers/signin.ts";
+import { type LinkedInStandIn, startLinkedIn } from "../../stand-ins/linkedin.ts";
+
+setDefaultTimeout(30_000);
+const CLIENT = { clientId: "linkedin-client", clientSecret: "linkedin-secret" };
+
+test("little text: reserved characters are escaped, hashtags stay hashtags, mentions are shown as written", () => {
+  expect(littleText("Launch (v2) is *out* #launch @team [beta] <now> a_b ~ | {x} \\")).toBe(
+    "Launch \\(v2\\) is \\*out\\* {hashtag|\\#|launch} \\@team \\[beta\\] \\<now\\> a\\_b \\~ \\| \\{x\\} \\\\",
+  );
+  expect(littleText("#first and issue#2")).toBe("{hashtag|\\#|first} and issue\\#2");
+});
+
+describeEachDialect("LinkedIn adapters", (dialect) => {
+  let t: TestApp;
+  let a: Tenant;
+  let auth: OAuthServer;
+  let li: LinkedInStandIn;
+  let memberApp: string;
+  let pagesApp: string;
+  const signal = new AbortController().signal;
+  beforeAll(async () => {
+    auth = await oauthServer({
+      routes: { authorization: "/oauth/v2/authorization", token: "/oauth/v2/accessToken" },
+      scopes: ["openid", "profile", "w_member_social", "r_organization_admin", "w_organization_social"],
+      pkce: false,
+      tokenEndpointAuthMethod: "client_secret_post",
+      accessTokenTtl: 60 * 24 * 3600,
+    });
+    await auth.start({ ...CLIENT, redirectUri: "http://localhost:8080/connect/linkedin/callback" });
+    li = startLinkedIn(auth);
+    t = await networkApp(dialect, { linkedin: li.url });
+    a = await tenant(t.app);
+    const actor = await personActor(t.app, a.userId, a.orgId, true);
+    const app = (provider: string) =>
+      createApp(t.app, actor, {
+        provider,
+        name: provider,
+        client_id: CLIENT.clientId,
+        client_secret: CLIENT.clientSecret,
+      });
+    memberApp = (await app("linkedin")).id;
+    pagesApp = (await app("linkedin_pages")).id;
+  });
+  afterAll(async () => {
+    await t.close();
+    await auth.close();
+    li.stop();
+  });
+
+  test("a member sign-in reaches the member; a Pages sign-in each administered Page, or none", async () => {
+    const tokens = await auth.issue("dana", CLIENT.clientId);
+    const member = await linkedinMember(t.app, tokens.access_token);
+    expect(member).toEqual({
+      kind: "accounts",
+      accounts: [
+        {
+          key: li.memberOf("dana"),
+          display_name: "Dana Member",
+          handle: null,
+          profile_url: null,
+          settings: { author: `urn:li:person:${li.memberOf("dana")}`, api_version: "202506" },
+        },
+      ],
+    });
+    li.pages.set("dana", [
+      { id: "1001", name: "Acme", vanity: "acme" },
+      { id: "1002", name: "Acme Labs", vanity: "acme-labs" },
+    ]);
+    const pages = await linkedinPagesAccounts(t.app, tokens.access_token, signal);
+    expect(
+      pages.kind === "accounts" &&
+        pages.accounts.map((p) => [p.key, p.display_name, p.profile_url, p.settings.author]),
+    ).toEqual([
+      ["1001", "Acme", "https://www.linkedin.com/company/acme/", "urn:li:organization:1001"],
+      ["1002", "Acme Labs", "https://www.linkedin.com/company/acme-labs/", "urn:li:organization:1002"],
+    ]);
+    const none = await linkedinPagesAccounts(
+      t.app,
+      (await auth.issue("solo", CLIENT.clientId)).access_token,
+      signal,
+    );
+    expect(none).toEqual({ kind: "accounts", accounts: [] });
+    await auth.revokeGrants("dana");
+    expect((await linkedinMember(t.app, tokens.access_token)).kind).toBe("rejected");
+  });
+
+  test("member and Page posts through the publish worker, in little text with the LinkedIn-Version header", async () => {
+    const id = li.memberOf("erin");
+    const member = await signedInChannel(t, a, auth, {
+      provider: "linkedin",
+      appId: memberApp,
+      clientId: CLIENT.clientId,
+      account: "erin",
+      expiresInMs: 60 * 24 * 3600_000,
+      shown: { key: id, settings: { author: `urn:li:person:${id}`, api_version: "202506" } },
+    });
+    const post = await publishLive(t, a, member.id, { body: "We shipped (v2) #launch" });
+    expect(post.status).toBe("published");
+    const sent = li.posts.at(-1)!;
+    expect([sent.author, sent.commentary, sent.version]).toEqual([
+      `urn:li:person:${id}`,
+      "We shipped \\(v2\\) {hashtag|\\#|launch}",
+      "202506",
+    ]);
+    expect(sent.body.visibility).toBe("PUBLIC");
+    expect(post.targets[0].permalink).toBe(`https://www.linkedin.com/feed/update/${sent.urn}/`);
+
+    li.pages.set("erin", [{ id: "2001", name: "Erin Co", vanity: "erin-co" }]);
+    const page = await signedInChannel(t, a, auth, {
+      provider: "linkedin_pages",
+      appId: pagesApp,
+      clientId: CLIENT.clientId,
+      account: "erin",
+      expiresInMs: 60 * 24 * 3600_000,
+      shown: { key: "2001", settings: { author: "urn:li:organization:2001", api_version: "202506" } },
+    });
+    const pagePost = await publishLive(t, a, page.id, { body: "From the Page" });
+    expect(pagePost.status).toBe("published");
+    expect(li.posts.at(-1)!.author).toBe("urn:li:organization:2001");
+  });
+
+  test("a pasted member token is checked and takes the member as author; Pages connect only by signing in", async () => {
+    const tokens = await auth.issue("fran", CLIENT.clientId);
+    const r = await t.request("POST", "/v1/channels", {
+      key: a.liveKey,
+      body: {
+        brand: a.brandId,
+        provider: "linkedin",
+        fields: { access_token: tokens.access_token, api_version: "202501" },
+      },
+    });
+    expect(r.status).toBe(201);
+    expect(r.body.settings).toEqual({
+      api_version: "202501",
+      author: `urn:li:person:${li.memberOf("fran")}`,
+    });
+    expect(r.body.display_name).toBe("Fran Member");
+    const post = await publishLive(t, a, r.body.id, { body: "Pasted token post" });
+    expect(post.status).toBe("published");
+    expect(li.posts.at(-1)!.version).toBe("202501");
+    const pages = await t.request("POST", "/v1/channels", {
+      key: a.liveKey,
+      body: { brand: a.brandId, provider: "linkedin_pages" },
+    });
+    expect([pages.status, pages.body.code]).toEqual([422, "connect_failed"]);
+  });
+
+  test("failures: 429 with Retry-After, 401, 5xx after sending, a duplicate, media not sent", async () => {
+    const tokens = await auth.issue("gail", CLIENT.clientId);
+    const settings = { author: `urn:li:person:${li.memberOf("gail")}`, api_version: "202506" };
+    const go = (text: string) => publishDirect(t, "linkedin", { settings, secrets: tokens, parts: [text] });
+    li.fail("rate_limited");
+    expect((await go("Limited")).outcome).toMatchObject({ kind: "rate_limited", retryAfterMs: 120_000 });
+    li.fail("revoked");
+    expect((await go("Revoked")).outcome.kind).toBe("auth_revoked");
+    li.fail("server_error");
+    expect((await go("Broken")).outcome.kind).toBe("uncertain");
+    expect((await go("Only once")).outcome.kind).toBe("published");
+    expect((await go("Only once")).outcome).toMatchObject({ kind: "rejected", code: "duplicate" });
+    const media = [{ id: "media_l", mime: "image/jpeg", alt: null }];
+    const withMedia = await publishDirect(t, "linkedin", {
+      settings,
+      secrets: tokens,
+      parts: ["Pic"],
+      media,
+    });
+    expect(withMedia.outcome).toMatchObject({ kind: "rejected", code: "media_rejected" });
+  });
+});

@@ -1,0 +1,298 @@
+// X against a stand-in of its API v2 whose every request and answer is checked against X's OpenAPI description,
+// with tokens from a real authorization server (oidc-provider with X's paths; the stand-in asks it whose token it
+// is): connecting reads the account, a live thread goes out through the real publish worker as a reply chain (a
+// token about to expire renewed first), each documented failure is classified, an uncertain create is settled by
+// reading the account's posts, and engagement is read from public_metrics.
+import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { createApp } from "../../../src/domain/apps/create.ts";
+import { checkDueChannels } from "../../../src/domain/channels/check.ts";
+import { openSecrets } from "../../../src/domain/channels/fields.ts";
+import { adapterFor } from "../../../src/platforms/adapter-registry.ts";
+import type { TestApp } from "../../helpers/app.ts";
+import { describeEachDialect } from "../../helpers/db.ts";
+import { type Tenant, tenant } from "../../helpers/factories.ts";
+import { jpeg, noisyJpeg, upload } from "../../helpers/media.ts";
+import { networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
+import { type OAuthServer, oauthServer } from "../../helpers/oauth-server.ts";
+import { personActor } from "../../helpers/person.ts";
+import { signedInChannel } from "../../helpers/signin.ts";
+import { expectClean } from "../../stand-ins/server.ts";
+import { validationNote } from "../../stand-ins/spec.ts";
+import { startX, type XStandIn } from "../../stand-ins/x.ts";
+
+validationNote();
+// The stand-in compiles X's description's validators on first use: seconds on a busy machine.
+setDefaultTimeout(30_000);
+
+const CLIENT = { clientId: "x-adapter-client", clientSecret: "x-adapter-secret" };
+const adapter = adapterFor("x")!;
+
+describeEachDialect("X adapter", (dialect) => {
+  let t: TestApp;
+  let a: Tenant;
+  let auth: OAuthServer;
+  let x: XStandIn;
+  let appId: string;
+  let n = 0;
+
+  beforeAll(async () => {
+    auth = await oauthServer();
+    await auth.start({ ...CLIENT, redirectUri: "http://localhost:8080/connect/x/callback" });
+    x = await startX(auth);
+    t = await networkApp(dialect, { x: x.url, "x.auth": auth.url, "x.token": auth.url });
+    a = await tenant(t.app);
+    const actor = await personActor(t.app, a.userId, a.orgId, true);
+    appId = (
+      await createApp(t.app, actor, {
+        provider: "x",
+        name: "X",
+        client_id: CLIENT.clientId,
+        client_secret: CLIENT.clientSecret,
+      })
+    ).id;
+  });
+  afterEach(() => expectClean(x));
+  afterAll(async () => {
+    await t.close();
+    await auth.close();
+    x.stop();
+  });
+
+  /** A signed-in X channel for a new account, as the sign-in leaves it (user ID and username in its settings). */
+  async function channel(expiresInMs = 2 * 3600_000) {
+    const account = `xuser${++n}`;
+    const u = x.userOf(account);
+    return signedInChannel(t, a, auth, {
+      appId,
+      clientId: CLIENT.clientId,
+      account,
+      expiresInMs,
+      shown: { key: u.id, handle: `@${u.username}`, settings: { user_id: u.id, username: u.username } },
+    });
+  }
+  const settingsOf = (account: string) => ({ user_id: x.userOf(account).id, username: account });
+
+  test("connect reads the account with the OAuth 2 token; a revoked grant and pasted OAuth 1 keys are refused", async () => {
+    const tokens = await auth.issue("connector", CLIENT.clientId);
+    const signal = new AbortController().signal;
+    const ok = await adapter.connect!(t.app, { livemode: true, settings: {}, secrets: tokens, signal });
+    expect(ok).toEqual({
+      kind: "connected",
+      account: { display_name: "Connector", handle: "@connector", profile_url: "https://x.com/connector" },
+    });
+    await auth.revokeGrants("connector");
+    const revoked = await adapter.connect!(t.app, { livemode: true, settings: {}, secrets: tokens, signal });
+    expect(revoked.kind).toBe("rejected");
+    const oauth1 = await adapter.connect!(t.app, {
+      livemode: true,
+      settings: {},
+      secrets: { api_key: "k", api_key_secret: "s", access_token: "t", access_token_secret: "ts" },
+      signal,
+    });
+    expect(oauth1.kind).toBe("rejected");
+    // Through the API, pasted OAuth 1 keys are refused before anything is saved.
+    const pasted = await t.request("POST", "/v1/channels", {
+      key: a.liveKey,
+      body: {
+        brand: a.brandId,
+        provider: "x",
+        fields: { api_key: "k", api_key_secret: "s", access_token: "t", access_token_secret: "ts" },
+      },
+    });
+    expect([pasted.status, pasted.body.code]).toEqual([422, "connect_failed"]);
+  });
+
+  test("a live thread through the publish worker is a reply chain; a token expiring within 5 minutes is renewed first", async () => {
+    const ch = await channel(2 * 60_000);
+    const post = await publishLive(t, a, ch.id, {
+      parts: ["First part of the thread", "Second part, a reply"],
+    });
+    expect(post.status).toBe("published");
+    const mine = x.posts.filter((p) => p.author === x.userOf(ch.account).id);
+    expect(mine.map((p) => p.text)).toEqual(["First part of the thread", "Second part, a reply"]);
+    expect(mine[0]!.replyTo).toBeNull();
+    expect(mine[1]!.replyTo).toBe(mine[0]!.id);
+    expect(post.targets[0].permalink).toBe(`https://x.com/${ch.account}/status/${mine[0]!.id}`);
+    // The worker renewed the token before publishing: the channel holds new tokens from the server.
+    const row = await t.app.db
+      .selectFrom("channels")
+      .selectAll()
+      .where("id", "=", ch.id)
+      .executeTakeFirstOrThrow();
+    const secrets = await openSecrets(t.app, row);
+    expect(secrets.access_token).not.toBe(ch.tokens.access_token);
+    expect(secrets.refresh_token).not.toBe(ch.tokens.refresh_token);
+    expect(await auth.accountOf(secrets.access_token!)).toBe(ch.account);
+  });
+
+  test("failures are classified: 429 with its reset, 401, 503, duplicate content, and a reset after the create was read", async () => {
+    const ch = await channel();
+    const secrets = ch.tokens;
+    const settings = settingsOf(ch.account);
+    x.fail("rate_limited");
+    const limited = await publishDirect(t, "x", { settings, secrets, parts: ["Rate limited"] });
+    expect(limited.outcome.kind).toBe("rate_limited");
+    if (limited.outcome.kind === "rate_limited") {
+      expect(limited.outcome.retryAfterMs).toBeGreaterThan(50_000);
+      expect(limited.outcome.retryAfterMs).toBeLessThanOrEqual(61_000);
+    }
+    x.fail("revoked");
+    expect((await publishDirect(t, "x", { settings, secrets, parts: ["Revoked"] })).outcome.kind).toBe(
+      "auth_revoked",
+    );
+    x.fail("server_error");
+    expect((await publishDirect(t, "x", { settings, secrets, parts: ["Busy"] })).outcome.kind).toBe(
+      "transient",
+    );
+    expect((await publishDirect(t, "x", { settings, secrets, parts: ["Once only"] })).outcome.kind).toBe(
+      "published",
+    );
+    const dup = await publishDirect(t, "x", { settings, secrets, parts: ["Once only"] });
+    expect(dup.outcome).toMatchObject({ kind: "rejected", code: "duplicate" });
+    x.fail("reset_after_read");
+    const lost = await publishDirect(t, "x", { settings, secrets, parts: ["Answer lost"] });
+    expect(lost.outcome.kind).toBe("uncertain");
+  });
+
+  test("an uncertain thread is found among the account's posts; engagement comes from public_metrics", async () => {
+    const ch = await channel();
+    const settings = settingsOf(ch.account);
+    const secrets = ch.tokens;
+    const since = Date.now();
+    x.fail("reset_after_read");
+    const first = await publishDirect(t, "x", {
+      settings,
+      secrets,
+      parts: ["Lost answer, one", "Lost answer, two"],
+    });
+    expect(first.outcome.kind).toBe("uncertain");
+    const remote = { targetId: "ptgt_x", livemode: true, signal: new AbortController().signal };
+    const chan = { id: ch.id, provider: "x", emulates: null, settings, secrets };
+    const parts = [
+      { index: 0, text: "Lost answer, one", media: [] },
+      { index: 1, text: "Lost answer, two", media: [] },
+    ];
+    // Only the first part went out: it is found, the second is not yet posted.
+    const half = await adapter.find!(t.app, { ...remote, channel: chan, parts, done: [], since });
+    expect(half.kind).toBe("unknown");
+    const one = await adapter.find!(t.app, { ...remote, channel: chan, parts: [parts[0]!], done: [], since });
+    expect(one.kind).toBe("found");
+    const never = await adapter.find!(t.app, {
+      ...remote,
+      channel: chan,
+      parts: [{ index: 0, text: "Never sent", media: [] }],
+      done: [],
+      since,
+    });
+    expect(never).toEqual({ kind: "not_found" });
+    if (one.kind !== "found") return;
+    const post = x.posts.find((p) => p.id === one.parts[0]!.remote_id)!;
+    post.likes = 8;
+    const counts = await adapter.engagement!(t.app, { ...remote, channel: chan, parts: one.parts });
+    expect(counts).toEqual({
+      kind: "counts",
+      counts: { likes: 8, reposts: 2, replies: 0, quotes: 0, views: 160 },
+    });
+    post.deleted = true;
+    expect(await adapter.engagement!(t.app, { ...remote, channel: chan, parts: one.parts })).toEqual({
+      kind: "deleted",
+    });
+  });
+
+  test("channels.check asks X weekly, not daily; a revoked grant found by the check makes the channel needs_reauth", async () => {
+    const ch = await channel();
+    const at = (days: number) =>
+      t.app.db
+        .updateTable("channels")
+        .set({ checked_at: Date.now() - days * 24 * 3600_000 })
+        .where("provider", "=", "x")
+        .execute();
+    await at(2);
+    expect((await checkDueChannels(t.app)).ok).toBe(0);
+    await at(8);
+    await auth.revokeGrants(ch.account);
+    const counts = await checkDueChannels(t.app);
+    expect(counts.needs_reauth).toBeGreaterThanOrEqual(1);
+    const row = await t.app.db
+      .selectFrom("channels")
+      .selectAll()
+      .where("id", "=", ch.id)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe("needs_reauth");
+  });
+
+  test("images go up through the chunked media upload with their alt text and are attached to the first part", async () => {
+    const ch = await channel();
+    const small = await jpeg(400, 300);
+    // Over one 4 MiB segment: appended in two.
+    const big = await noisyJpeg(2100, 1600, 100);
+    expect(big.byteLength).toBeGreaterThan(4 * 1024 * 1024);
+    expect(big.byteLength).toBeLessThan(5_000_000); // X takes it as it is
+    const ids: string[] = [];
+    for (const [bytes, alt] of [
+      [small, "A chart of the launch"],
+      [big, "A noisy photo"],
+    ] as const) {
+      const r = await upload(t, a.liveKey, {
+        brand: a.brandId,
+        alt,
+        file: { bytes, name: "i.jpg", type: "image/jpeg" },
+      });
+      expect(r.status).toBe(201);
+      ids.push(r.body.id);
+    }
+    const post = await publishLive(t, a, ch.id, { parts: ["With two images", "And a reply without"] }, ids);
+    expect(post.status).toBe("published");
+    const mine = x.posts.filter((p) => p.author === x.userOf(ch.account).id);
+    expect(mine[0]!.media.map((m) => [m.type, m.bytes.byteLength, m.alt])).toEqual([
+      ["image/jpeg", small.byteLength, "A chart of the launch"],
+      ["image/jpeg", big.byteLength, "A noisy photo"],
+    ]);
+    expect(Buffer.from(mine[0]!.media[1]!.bytes).equals(big)).toBe(true);
+    expect(mine[1]!.media).toEqual([]);
+    const appends = x.requests.filter(
+      (r) => /\/append$/.test(r.path) && r.rawPath.includes(mine[0]!.media[1]!.id),
+    );
+    expect(appends).toHaveLength(2);
+  });
+
+  test("a refused or limited upload posts nothing: 429 and 503 on the upload are retried, a video is refused", async () => {
+    const ch = await channel();
+    const settings = settingsOf(ch.account);
+    const bytes = await jpeg(300, 200);
+    const image = {
+      id: "media_x",
+      mime: "image/jpeg",
+      alt: null,
+      kind: "image" as const,
+      read: async () => bytes,
+    };
+    const before = x.posts.length;
+    x.fail("rate_limited");
+    const limited = await publishDirect(t, "x", {
+      settings,
+      secrets: ch.tokens,
+      parts: ["Limited"],
+      media: [image],
+    });
+    expect(limited.outcome.kind).toBe("rate_limited");
+    const video = { id: "media_v", mime: "video/mp4", alt: null, kind: "video" as const };
+    const refused = await publishDirect(t, "x", {
+      settings,
+      secrets: ch.tokens,
+      parts: ["Video"],
+      media: [video],
+    });
+    expect(refused.outcome).toMatchObject({ kind: "rejected", code: "media_rejected" });
+    // A 503 on the upload: no post exists yet, so trying again is safe.
+    x.fail("server_error");
+    const busy = await publishDirect(t, "x", {
+      settings,
+      secrets: ch.tokens,
+      parts: ["Busy upload"],
+      media: [image],
+    });
+    expect(busy.outcome.kind).toBe("transient");
+    expect(x.posts.length).toBe(before);
+  });
+});

@@ -1,0 +1,135 @@
+// LinkedIn's REST API as its documentation describes it (LinkedIn publishes no machine-readable description, so
+// nothing here is validated against one; each endpoint names the page it follows). Tokens are asked of the real
+// authorization server that issued them (oidc-provider), so a revoked grant is refused.
+//  - GET /v2/userinfo — consumer/integrations/self-serve/sign-in-with-linkedin-v2 ("API request to retrieve
+//    member details"): {sub, name, given_name, family_name, picture, locale}.
+//  - GET /rest/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED — marketing/community-management/
+//    organizations/organization-access-control-by-role ("Find a member's organization access control information").
+//  - GET /rest/organizations/{id} — marketing/community-management/organizations/organization-lookup-api.
+//  - POST /rest/posts — marketing/community-management/shares/posts-api ("Create a text-only post"): 201 with the
+//    post URN in `x-restli-id`; every /rest call needs `LinkedIn-Version: YYYYMM` (marketing/versioning), else 400.
+//  - Errors — shared/api-guide/concepts/error-handling: {status, serviceErrorCode, code, message}; 429 on
+//    throttling (shared/api-guide/concepts/rate-limits).
+import { type Answer, type StandIn, startStandIn } from "./server.ts";
+
+export interface LinkedInPost {
+  urn: string;
+  author: string;
+  commentary: string;
+  version: string;
+  body: Record<string, unknown>;
+}
+
+export interface LinkedInStandIn extends StandIn {
+  posts: LinkedInPost[];
+  /** Pages an account administers (organization ID, name, vanity name). */
+  pages: Map<string, { id: string; name: string; vanity: string }[]>;
+  /** The member ID behind an authorization-server account. */
+  memberOf(account: string): string;
+}
+
+const problem = (status: number, code: string, message: string): Answer => ({
+  status,
+  body: { status, serviceErrorCode: status === 401 ? 65600 : 100, code, message },
+});
+
+export function startLinkedIn(auth: { accountOf(token: string): Promise<string | null> }): LinkedInStandIn {
+  const posts: LinkedInPost[] = [];
+  const pages = new Map<string, { id: string; name: string; vanity: string }[]>();
+  const members = new Map<string, string>();
+  let next = 7_100_000_000_000_000_000n;
+  const memberOf = (account: string) => {
+    let id = members.get(account);
+    if (!id) {
+      id = `m${account}X${members.size}`;
+      members.set(account, id);
+    }
+    return id;
+  };
+  const s = startStandIn({
+    spec: null,
+    route: (path) => ({ path, unchecked: "LinkedIn publishes no machine-readable description" }),
+    invalid: () => problem(400, "BAD_REQUEST", "Invalid request"),
+    failure(kind) {
+      if (kind === "rate_limited")
+        return {
+          ...problem(429, "TOO_MANY_REQUESTS", "Resource level throttle limit reached"),
+          headers: { "retry-after": "120" },
+        };
+      if (kind === "revoked")
+        return problem(
+          401,
+          "REVOKED_ACCESS_TOKEN",
+          "The token used in the request has been revoked by the user",
+        );
+      return problem(500, "INTERNAL_SERVER_ERROR", "Internal Server Error");
+    },
+    async handle(req) {
+      const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+      const account = token ? await auth.accountOf(token) : null;
+      if (!account) return problem(401, "EXPIRED_ACCESS_TOKEN", "The token used in the request has expired");
+      if (req.path.startsWith("/rest/") && !/^\d{6}$/.test(req.headers["linkedin-version"] ?? ""))
+        return problem(
+          400,
+          "VERSION_MISSING",
+          "A version must be present. Please specify a version by adding the LinkedIn-Version header.",
+        );
+      if (req.method === "GET" && req.path === "/v2/userinfo")
+        return {
+          status: 200,
+          body: {
+            sub: memberOf(account),
+            name: `${account[0]!.toUpperCase()}${account.slice(1)} Member`,
+            given_name: account,
+            family_name: "Member",
+            locale: { country: "US", language: "en" },
+          },
+        };
+      if (req.method === "GET" && req.path === "/rest/organizationAcls") {
+        if (req.query.q !== "roleAssignee") return problem(400, "BAD_REQUEST", "q must be roleAssignee");
+        return {
+          status: 200,
+          body: {
+            paging: { count: 10, start: 0, links: [] },
+            elements: (pages.get(account) ?? []).map((p) => ({
+              roleAssignee: `urn:li:person:${memberOf(account)}`,
+              state: "APPROVED",
+              role: "ADMINISTRATOR",
+              organization: `urn:li:organization:${p.id}`,
+            })),
+          },
+        };
+      }
+      const org = /^\/rest\/organizations\/(\d+)$/.exec(req.path);
+      if (req.method === "GET" && org) {
+        const p = [...pages.values()].flat().find((x) => x.id === org[1]);
+        return p
+          ? { status: 200, body: { id: Number(p.id), localizedName: p.name, vanityName: p.vanity } }
+          : problem(404, "NOT_FOUND", "Organization not found");
+      }
+      if (req.method === "POST" && req.path === "/rest/posts") {
+        const b = req.body as Record<string, unknown>;
+        for (const f of ["author", "commentary", "visibility", "distribution", "lifecycleState"])
+          if (b[f] === undefined) return problem(422, "FIELD_MISSING", `/${f} is missing`);
+        const author = String(b.author);
+        const mine =
+          author === `urn:li:person:${memberOf(account)}` ||
+          (pages.get(account) ?? []).some((p) => author === `urn:li:organization:${p.id}`);
+        if (!mine) return problem(403, "ACCESS_DENIED", `Not enough permissions to post as ${author}`);
+        if (posts.some((p) => p.author === author && p.commentary === b.commentary))
+          return problem(422, "DUPLICATE_POST", "Content is a duplicate of urn:li:share:1");
+        const urn = `urn:li:share:${++next}`;
+        posts.push({
+          urn,
+          author,
+          commentary: String(b.commentary),
+          version: req.headers["linkedin-version"]!,
+          body: b,
+        });
+        return { status: 201, headers: { "x-restli-id": urn } };
+      }
+      return problem(404, "NOT_FOUND", "Not found");
+    },
+  });
+  return Object.assign(s, { posts, pages, memberOf });
+}

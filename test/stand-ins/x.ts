@@ -1,0 +1,285 @@
+// X's API v2 as an account signed in with OAuth 2 sees it: the user a token belongs to (docs.x.com "Users lookup:
+// GET /2/users/me"), asked of the real authorization server that issued it (oidc-provider,
+// test/helpers/oauth-server.ts), so a revoked or expired token is refused as X refuses it; posts created with
+// POST /2/tweets (a reply names the post it answers; the same text twice is refused as duplicate content), read
+// with GET /2/tweets/{id} (public_metrics) and listed with GET /2/users/{id}/tweets; images through the chunked
+// media upload (initialize, append, finalize) with alt text from POST /2/media/metadata ("Media upload";
+// "Response codes and errors").
+// Every request and answer is checked against xdevplatform/xdk's specs/openapi.json.
+import { type Answer, type StandIn, startStandIn, type UploadedFile } from "./server.ts";
+import { loadSpec } from "./spec.ts";
+
+export interface XUser {
+  id: string;
+  name: string;
+  username: string;
+}
+
+export interface XMedia {
+  id: string;
+  type: string;
+  bytes: Uint8Array;
+  alt: string | null;
+  owner: string;
+}
+
+export interface XPost {
+  id: string;
+  author: string;
+  text: string;
+  replyTo: string | null;
+  media: XMedia[];
+  createdAt: number;
+  likes: number;
+  deleted: boolean;
+}
+
+export interface XStandIn extends StandIn {
+  posts: XPost[];
+  media: Map<string, XMedia>;
+  /** The X user behind an authorization-server account (made on first use). */
+  userOf(accountId: string): XUser;
+}
+
+// X answers an unusable token with an RFC 7807 body of type about:blank, which its description does not list.
+const unauthorized: Answer = {
+  status: 401,
+  body: { title: "Unauthorized", type: "about:blank", status: 401, detail: "Unauthorized" },
+};
+
+export async function startX(auth: { accountOf(token: string): Promise<string | null> }): Promise<XStandIn> {
+  // Multipart fields are strings (segment_index "0"): ajv reads them as the numbers the description declares.
+  const spec = await loadSpec({ file: "x/openapi.json", coerce: true });
+  const uploads = new Map<
+    string,
+    { type: string; total: number; segments: Map<number, Uint8Array>; owner: string }
+  >();
+  const media = new Map<string, XMedia>();
+  const users = new Map<string, XUser>();
+  const posts: XPost[] = [];
+  /** The first post of the thread a post is in (X's conversation_id). */
+  const rootOf = (p: XPost): string => {
+    const parent = p.replyTo ? posts.find((x) => x.id === p.replyTo) : undefined;
+    return parent ? rootOf(parent) : p.id;
+  };
+  let next = 1_500_000_000_000_000_000n;
+  const userOf = (accountId: string): XUser => {
+    let u = users.get(accountId);
+    if (!u) {
+      u = {
+        id: String(++next),
+        name: `${accountId[0]!.toUpperCase()}${accountId.slice(1)}`,
+        username: accountId,
+      };
+      users.set(accountId, u);
+    }
+    return u;
+  };
+  const s = startStandIn({
+    spec,
+    route: (path) => (path.startsWith("/2/") ? { path } : null),
+    invalid: (problems) => ({
+      status: 400,
+      body: {
+        errors: problems.map((p) => ({ message: p })),
+        title: "Invalid Request",
+        detail: "One or more parameters to your request was invalid.",
+        type: "https://api.x.com/2/problems/invalid-request",
+      },
+    }),
+    documentedElsewhere: {
+      401: "docs.x.com/x-api/fundamentals/response-codes-and-errors: 401 Unauthorized (about:blank)",
+      403: "docs.x.com/x-api/fundamentals/response-codes-and-errors: 403 Forbidden (duplicate content; about:blank)",
+      429: "docs.x.com/x-api/fundamentals/rate-limits: 429 Too Many Requests with x-rate-limit-reset",
+      503: "docs.x.com/x-api/fundamentals/response-codes-and-errors: 503 Service Unavailable",
+    },
+    failure(kind) {
+      if (kind === "rate_limited")
+        return {
+          status: 429,
+          body: { title: "Too Many Requests", detail: "Too Many Requests", type: "about:blank", status: 429 },
+          headers: { "x-rate-limit-reset": String(Math.floor(Date.now() / 1000) + 60) },
+        };
+      if (kind === "revoked") return unauthorized;
+      return { status: 503, body: { title: "Service Unavailable", type: "about:blank", status: 503 } };
+    },
+    async handle(req) {
+      const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+      const account = token ? await auth.accountOf(token) : null;
+      if (!account) return unauthorized;
+      if (req.method === "GET" && req.path === "/2/users/me") {
+        const u = userOf(account);
+        const withImage = (req.query["user.fields"] ?? "").split(",").includes("profile_image_url");
+        return {
+          status: 200,
+          body: {
+            data: {
+              ...u,
+              ...(withImage
+                ? { profile_image_url: `https://pbs.twimg.com/profile_images/${u.id}/a_normal.jpg` }
+                : {}),
+            },
+          },
+        };
+      }
+      const me = userOf(account);
+      const bad = (detail: string): Answer => ({
+        status: 400,
+        body: {
+          errors: [{ message: detail }],
+          title: "Invalid Request",
+          detail,
+          type: "https://api.x.com/2/problems/invalid-request",
+        },
+      });
+      if (req.method === "POST" && req.path === "/2/media/upload/initialize") {
+        const b = req.body as { media_type: string; total_bytes: number };
+        const id = String(++next);
+        uploads.set(id, { type: b.media_type, total: b.total_bytes, segments: new Map(), owner: me.id });
+        return { status: 200, body: { data: { id, expires_after_secs: 86400, media_key: `3_${id}` } } };
+      }
+      const append = /^\/2\/media\/upload\/(\d+)\/append$/.exec(req.path);
+      if (req.method === "POST" && append) {
+        const u = uploads.get(append[1]!);
+        if (!u || u.owner !== me.id) return bad("The upload session is not known.");
+        const b = req.body as { media: UploadedFile; segment_index: string };
+        u.segments.set(Number(b.segment_index), b.media.bytes);
+        return { status: 200, body: { data: { expires_at: Math.floor(Date.now() / 1000) + 86400 } } };
+      }
+      const finalize = /^\/2\/media\/upload\/(\d+)\/finalize$/.exec(req.path);
+      if (req.method === "POST" && finalize) {
+        const u = uploads.get(finalize[1]!);
+        if (!u || u.owner !== me.id) return bad("The upload session is not known.");
+        const parts = [...u.segments.entries()].sort((x, y) => x[0] - y[0]).map(([, b]) => b);
+        const bytes = new Uint8Array(parts.reduce((n, b) => n + b.byteLength, 0));
+        let at = 0;
+        for (const b of parts) {
+          bytes.set(b, at);
+          at += b.byteLength;
+        }
+        if (bytes.byteLength !== u.total) return bad(`Received ${bytes.byteLength} bytes of ${u.total}.`);
+        media.set(finalize[1]!, { id: finalize[1]!, type: u.type, bytes, alt: null, owner: me.id });
+        return {
+          status: 200,
+          body: {
+            data: {
+              id: finalize[1]!,
+              media_key: `3_${finalize[1]}`,
+              size: bytes.byteLength,
+              expires_after_secs: 86400,
+            },
+          },
+        };
+      }
+      if (req.method === "POST" && req.path === "/2/media/metadata") {
+        const b = req.body as { id: string; metadata?: { alt_text?: { text: string } } };
+        const m = media.get(b.id);
+        if (!m || m.owner !== me.id) return bad("The media is not known.");
+        m.alt = b.metadata?.alt_text?.text ?? null;
+        return { status: 200, body: { data: { id: m.id, associated_metadata: b.metadata ?? {} } } };
+      }
+      if (req.method === "POST" && req.path === "/2/tweets") {
+        const body = req.body as {
+          text: string;
+          reply?: { in_reply_to_tweet_id: string };
+          media?: { media_ids: string[] };
+        };
+        const attached = (body.media?.media_ids ?? []).map((id) => media.get(id));
+        if (attached.some((m) => !m || m.owner !== me.id)) return bad("Your media IDs are invalid.");
+        if (posts.some((p) => p.author === me.id && p.text === body.text && !p.deleted))
+          return {
+            status: 403,
+            body: {
+              title: "Forbidden",
+              type: "about:blank",
+              status: 403,
+              detail: "You are not allowed to create a Tweet with duplicate content.",
+            },
+          };
+        const post: XPost = {
+          id: String(++next),
+          author: me.id,
+          text: body.text,
+          replyTo: body.reply?.in_reply_to_tweet_id ?? null,
+          media: attached as XMedia[],
+          createdAt: Date.now(),
+          likes: 0,
+          deleted: false,
+        };
+        posts.push(post);
+        return {
+          status: 201,
+          body: { data: { id: post.id, text: post.text, edit_history_post_ids: [post.id] } },
+        };
+      }
+      const one = /^\/2\/tweets\/(\d+)$/.exec(req.path);
+      if (req.method === "GET" && one) {
+        const p = posts.find((x) => x.id === one[1] && !x.deleted);
+        if (!p)
+          return {
+            status: 200,
+            body: {
+              errors: [
+                {
+                  type: "https://api.x.com/2/problems/resource-not-found",
+                  title: "Not Found Error",
+                  detail: `Could not find post with id: [${one[1]}].`,
+                  resource_type: "post",
+                  parameter: "id",
+                  value: one[1],
+                  resource_id: one[1],
+                },
+              ],
+            },
+          };
+        return {
+          status: 200,
+          body: {
+            data: {
+              id: p.id,
+              text: p.text,
+              edit_history_post_ids: [p.id],
+              public_metrics: {
+                like_count: p.likes,
+                repost_count: Math.floor(p.likes / 4),
+                reply_count: posts.filter((x) => x.replyTo === p.id).length,
+                quote_count: 0,
+                bookmark_count: 0,
+                impression_count: p.likes * 20,
+              },
+            },
+          },
+        };
+      }
+      const timeline = /^\/2\/users\/(\d+)\/tweets$/.exec(req.path);
+      if (req.method === "GET" && timeline) {
+        const since = req.query.start_time ? Date.parse(req.query.start_time) : 0;
+        const mine = posts
+          .filter((p) => p.author === timeline[1] && !p.deleted && p.createdAt >= since)
+          .reverse()
+          .slice(0, Number(req.query.max_results ?? 10));
+        return {
+          status: 200,
+          body: {
+            data: mine.map((p) => ({
+              id: p.id,
+              text: p.text,
+              edit_history_post_ids: [p.id],
+              created_at: new Date(p.createdAt).toISOString(),
+              conversation_id: rootOf(p),
+            })),
+            meta: {
+              result_count: mine.length,
+              ...(mine.length ? { newest_id: mine[0]!.id, oldest_id: mine.at(-1)!.id } : {}),
+            },
+          },
+        };
+      }
+      return {
+        status: 404,
+        body: { title: "Not Found Error", detail: "Not found", type: "about:blank", status: 404 },
+      };
+    },
+  });
+  return Object.assign(s, { userOf, posts, media });
+}
