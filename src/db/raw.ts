@@ -7,6 +7,8 @@ import { preparedNames } from "./prepared.ts";
 import type { BunSqliteConnection } from "./sqlite.ts";
 
 const pgText = new Map<string, string>();
+/** SQLite: each open transaction's connection (see raw). */
+const txConnections = new WeakMap<Db | Tx, BunSqliteConnection>();
 
 function forDialect(text: string, dialect: Dialect): string {
   if (dialect === "sqlite") return text;
@@ -30,9 +32,17 @@ export async function raw<R>(
   text: string,
   params: readonly unknown[],
 ): Promise<R[]> {
-  if (dialect === "sqlite")
-    // Straight to the connection (the transaction's own, or the one a plain call waits its turn for).
-    return db.getExecutor().provideConnection(async (c) => (c as BunSqliteConnection).rows<R>(text, params));
+  if (dialect === "sqlite") {
+    // Straight to the connection: a transaction's own, kept from its first statement (a transaction has one
+    // connection for its life, and bun:sqlite runs each statement to its end synchronously), so its later
+    // statements skip the query executor's connection hand-out, a few promises each; a plain call waits its turn.
+    const own = db.isTransaction ? txConnections.get(db) : undefined;
+    if (own) return own.rows<R>(text, params);
+    return db.getExecutor().provideConnection(async (c) => {
+      if (db.isTransaction) txConnections.set(db, c as BunSqliteConnection);
+      return (c as BunSqliteConnection).rows<R>(text, params);
+    });
+  }
   const r = await db.executeQuery<R>(CompiledQuery.raw(forDialect(text, dialect), params as unknown[]));
   return r.rows;
 }

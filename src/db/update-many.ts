@@ -25,15 +25,24 @@ export async function updateMany<R>(
 ): Promise<string[]> {
   if (o.rows.length === 0) return [];
   const params: unknown[] = [];
+  const keys = o.rows.map((r) => o.keyOf(r));
   const sets = Object.entries(o.columns).map(([col, type]) => {
     const cast = type === "bigint" ? "BIGINT" : "TEXT";
-    const cases = o.rows.map((r) => {
-      params.push(o.keyOf(r), o.valueOf(r, col));
+    const values = o.rows.map((r) => o.valueOf(r, col));
+    // A value every row gets (a batch's status, times, cleared lease) is set once, not matched row by row: a
+    // worker's batch of outcomes mostly shares all but a column or two, and the CASE cost SQLite per row and column.
+    const first = values[0];
+    if (values.every((v) => v === first)) {
+      params.push(first);
+      return `${col} = CAST(? AS ${cast})`;
+    }
+    const cases = values.map((v, i) => {
+      params.push(keys[i], v);
       return `WHEN ? THEN CAST(? AS ${cast})`;
     });
     return `${col} = CASE ${o.key} ${cases.join(" ")} END`;
   });
-  for (const r of o.rows) params.push(o.keyOf(r));
+  params.push(...keys);
   if (o.where) params.push(...o.where.params);
   const text = `UPDATE ${o.table} SET ${sets.join(", ")} WHERE ${o.key} IN (${marks(o.rows.length)})${o.where ? ` AND ${o.where.text}` : ""} RETURNING ${o.key} AS k`;
   return (await raw<{ k: string }>(db, dialect, text, params)).map((x) => x.k);
