@@ -1,0 +1,129 @@
+#!/usr/bin/env bun
+// The settled figures in one look, before a merge that touches the worker, start-up or a surface: runs the quick
+// start, API and queue benchmarks (each measures its own floor in the same run) and prints every figure beside its
+// goal and beside the last figure recorded in docs/performance.md (the `check:` block there), flagging a figure
+// that moved against its goal by more than the noise. A benchmark, not a test: it always exits 0.
+// Usage: bun bench/check.ts [--record]   (--record prints the block to paste into docs/performance.md)
+import { readFileSync } from "node:fs";
+
+/** Runs to runs of the same build move this much on the project's 2-core machine (docs/performance.md). */
+const NOISE = 0.15;
+
+interface Figure {
+  name: string;
+  value: number | null;
+  unit: string;
+  goal: string;
+  /** Whether the figure meets its goal. */
+  ok: (v: number) => boolean;
+  /** +1 when higher is better, -1 when lower is. */
+  better: 1 | -1;
+}
+
+async function run(args: string[]): Promise<string> {
+  const proc = Bun.spawn(["bun", ...args], { stdout: "pipe", stderr: "pipe" });
+  const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  await proc.exited;
+  if (proc.exitCode !== 0)
+    console.log(`(${args.join(" ")} exited ${proc.exitCode}: ${err.trim().split("\n").at(-1)})`);
+  return out;
+}
+
+const num = (text: string, re: RegExp): number | null => {
+  const m = re.exec(text);
+  return m ? Number(m[1]) : null;
+};
+
+const started = performance.now();
+console.log("running bench/start.ts --quick, bench/api.ts --quick, bench/queue.ts --quick --sqlite-only …");
+const start = await run(["bench/start.ts", "--quick"]);
+const api = await run(["bench/api.ts", "--quick"]);
+const queue = await run(["bench/queue.ts", "--quick", "--sqlite-only"]);
+
+const figures: Figure[] = [
+  {
+    name: "start ÷ bare",
+    value: num(start, /^start svc all .* ratio ([\d.]+)/m),
+    unit: "×",
+    goal: "≤ 2.0",
+    ok: (v) => v <= 2,
+    better: -1,
+  },
+  {
+    name: "idle RSS ÷ bare",
+    value: num(start, /^rss svc all .* ratio ([\d.]+)/m),
+    unit: "×",
+    goal: "≤ 1.3",
+    ok: (v) => v <= 1.3,
+    better: -1,
+  },
+  {
+    name: "API ÷ required writes",
+    value: num(api, /svc ÷ required writes ([\d.]+)/),
+    unit: "×",
+    goal: "≥ 0.5",
+    ok: (v) => v >= 0.5,
+    better: 1,
+  },
+  {
+    name: "API p99 at 1,000/s",
+    value: num(api, /offered: p50 [\d.]+ ms, p99 ([\d.]+) ms/),
+    unit: "ms",
+    goal: "≤ 10",
+    ok: (v) => v <= 10,
+    better: -1,
+  },
+  {
+    name: "worker CPU per target (SQLite)",
+    value: num(queue, /cpu in this process per target: worker ([\d.]+) µs/),
+    unit: "µs",
+    goal: "≤ 100",
+    ok: (v) => v <= 100,
+    better: -1,
+  },
+  {
+    name: "queue drain ÷ required-writes loop (SQLite)",
+    value: num(queue, /the worker is ([\d.]+) of it/),
+    unit: "×",
+    goal: "≥ 0.5",
+    ok: (v) => v >= 0.5,
+    better: 1,
+  },
+];
+
+/** The last recorded figures: a `check:` JSON object in an HTML comment in docs/performance.md. */
+function recorded(): Record<string, number> {
+  try {
+    const doc = readFileSync(new URL("../docs/performance.md", import.meta.url), "utf8");
+    const m = /<!-- check: (\{.*?\}) -->/s.exec(doc);
+    return m ? (JSON.parse(m[1]!) as Record<string, number>) : {};
+  } catch {
+    return {};
+  }
+}
+
+const last = recorded();
+const pad = (s: string, n: number) => s.padEnd(n);
+console.log(`\n${pad("figure", 46)}${pad("now", 12)}${pad("goal", 10)}${pad("recorded", 12)}note`);
+for (const f of figures) {
+  const before = last[f.name];
+  const notes: string[] = [];
+  if (f.value === null) notes.push("not measured");
+  else {
+    if (!f.ok(f.value)) notes.push("MISSES ITS GOAL");
+    if (before !== undefined && before > 0) {
+      const moved = (f.value - before) / before;
+      if (moved * f.better < -NOISE)
+        notes.push(`moved ${(moved * 100).toFixed(0)} % against its goal: find why`);
+    }
+  }
+  const now = f.value === null ? "–" : `${f.value} ${f.unit}`;
+  const rec = before === undefined ? "–" : `${before} ${f.unit}`;
+  console.log(`${pad(f.name, 46)}${pad(now, 12)}${pad(f.goal, 10)}${pad(rec, 12)}${notes.join("; ")}`);
+}
+console.log(`\n(${((performance.now() - started) / 1000).toFixed(0)} s; noise taken as ±${NOISE * 100} %)`);
+if (process.argv.includes("--record")) {
+  const block = Object.fromEntries(figures.filter((f) => f.value !== null).map((f) => [f.name, f.value]));
+  console.log(`\n<!-- check: ${JSON.stringify(block)} -->`);
+}
+process.exit(0);
