@@ -12,6 +12,7 @@ import { FakeClock } from "../../../src/lib/clock.ts";
 import type { Adapter } from "../../../src/platforms/adapter.ts";
 import { claimTargets, LEASE_MS } from "../../../src/queue/publish/claim.ts";
 import { inStepTx } from "../../../src/queue/publish/step-tx.ts";
+import { startPublishWorker } from "../../../src/queue/publish/worker.ts";
 import { reclaimExpired } from "../../../src/queue/tasks/publish-reclaim.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
 import { describeEachDialect } from "../../helpers/db.ts";
@@ -140,6 +141,34 @@ describeEachDialect("a channel deleted while its target is being published", (di
     expect(locks.map((l) => l.channel_id)).not.toContain(gone);
     clock.advance(1000);
     expect(await claimTargets(t.app, 10)).toEqual([]);
+  });
+
+  test("the worker keeps publishing other orgs' targets past a row queued on a deleted channel", async () => {
+    await setUp();
+    const a = await tenant(t.app);
+    const b = await tenant(t.app);
+    const gone = await channel(a);
+    await due(a, gone);
+    await t.app.db.deleteFrom("channels").where("id", "=", gone).execute();
+    const theirs = await due(b, await channel(b));
+    const sent: string[] = [];
+    const adapter: Adapter = {
+      provider: "sandbox",
+      idempotent: false,
+      publish: async (_app, input) => {
+        sent.push(input.targetId);
+        return { kind: "published", permalink: null };
+      },
+    };
+    const worker = startPublishWorker(t.app, { adapterFor: () => adapter, pollMs: 5 });
+    try {
+      for (let i = 0; i < 200 && (await target(theirs.target)).status !== "published"; i++)
+        await Bun.sleep(25);
+    } finally {
+      await worker.stop();
+    }
+    expect((await target(theirs.target)).status).toBe("published");
+    expect(sent).toEqual([theirs.target]);
   });
 
   test("the reclaimer does not queue again a target whose channel was deleted while its worker was lost", async () => {
