@@ -171,6 +171,21 @@ describeEachDialect("a channel deleted while its target is being published", (di
     expect(sent).toEqual([theirs.target]);
   });
 
+  test("a failed target whose channel was deleted cannot be retried onto it: 409 target_not_resolvable", async () => {
+    await setUp();
+    const a = await tenant(t.app);
+    const gone = await channel(a);
+    const mine = await due(a, gone);
+    const [claimed] = await claimTargets(t.app, 10);
+    await record(claimed!, { kind: "rejected", code: "rejected", message: "refused by the network" });
+    expect((await target(mine.target)).status).toBe("failed");
+    await deleteChannel(a, gone);
+    const r = await t.request("POST", `/v1/post_targets/${mine.target}/retry`, { key: a.testKey, body: {} });
+    expect(r.status).toBe(409);
+    expect(r.body.code).toBe("target_not_resolvable");
+    expect((await target(mine.target)).status).toBe("failed");
+  });
+
   test("the reclaimer does not queue again a target whose channel was deleted while its worker was lost", async () => {
     await setUp();
     const a = await tenant(t.app);
