@@ -92,3 +92,41 @@ export async function noisyTransparentPng(width: number, height: number): Promis
     .png()
     .toBuffer();
 }
+
+/**
+ * A "pixel flood": a real PNG of `width` x `height` grey pixels, every row zero, so it deflates to about a
+ * thousandth of its pixels (20000 x 20000 is some 400 KB) yet decodes to all of them. Written a row at a time:
+ * the test never holds the decoded picture either.
+ */
+export async function pixelFloodPng(width: number, height: number): Promise<Buffer> {
+  const { createDeflate } = await import("node:zlib");
+  const deflate = createDeflate({ level: 9 });
+  const parts: Buffer[] = [];
+  deflate.on("data", (c: Buffer) => parts.push(c));
+  const ended = new Promise((resolve) => deflate.on("end", resolve));
+  // Each row: filter byte 0 (none), then one zero byte per pixel.
+  const row = Buffer.alloc(width + 1);
+  for (let y = 0; y < height; y++)
+    if (!deflate.write(row)) await new Promise((r) => deflate.once("drain", r));
+  deflate.end();
+  await ended;
+  const chunk = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(data.byteLength);
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(Bun.hash.crc32(body) >>> 0);
+    return Buffer.concat([head, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 0; // greyscale
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", Buffer.concat(parts)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}

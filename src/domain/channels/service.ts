@@ -1,6 +1,6 @@
 // Channels: accounts on networks, each of one brand and one mode. Test mode reaches only the sandbox, live mode
 // every real network; a channel's secret connect fields are sealed and never returned.
-import type { RawBuilder } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
 import { targetHeldOrUncertain, targetQueued, targetWaiting } from "../../db/sql/channel-waiting-targets.ts";
@@ -230,10 +230,19 @@ export async function deleteChannel(app: App, actor: Actor, id: string) {
       .where("channel_id", "=", cur.id)
       .where(where(app.dialect, targetWaiting, []))
       .execute();
+    // And the posts of a target being published now: its worker records the outcome under the same locks, so it
+    // either finishes first (and a retry it queued is canceled below) or sees the channel gone and cancels the
+    // target itself (domain/targets/orphans.ts), never queueing it on a channel that no longer exists.
+    const inFlight = await tx
+      .selectFrom("post_targets")
+      .select("post_id")
+      .where("channel_id", "=", cur.id)
+      .where(sql<boolean>`status = 'publishing'`)
+      .execute();
     await lockPosts(
       tx,
       app.dialect,
-      waiting.map((t) => t.post_id),
+      [...waiting, ...inFlight].map((t) => t.post_id),
     );
     const cancel = (statuses: RawBuilder<boolean>) =>
       tx

@@ -16,9 +16,9 @@ import { parse } from "../validate.ts";
 import { webhookAllow } from "../webhooks/allow.ts";
 import { MAX_IMAGE_BYTES, readMultipart, tooLarge, type UploadedFile } from "./multipart.ts";
 import { presentMedia } from "./present.ts";
-import { probeVideo } from "./probe.ts";
+import { IndexTooLarge, MAX_INDEX_SAMPLES, probeVideo } from "./probe.ts";
 import { MAX_ALT, MediaFromUrl } from "./schema.ts";
-import { imageInfo, sniff } from "./sniff.ts";
+import { imageInfo, imagePixels, MAX_IMAGE_PIXELS, sniff } from "./sniff.ts";
 import { deleteObject, placeBytes, readRange, writeBlob } from "./storage.ts";
 
 const FETCH_TIMEOUT_MS = 30_000;
@@ -143,7 +143,18 @@ async function store(
   };
   if (file.object) {
     const place = { storage: "s3" as const, bucket: file.object.bucket, object_key: file.object.key };
-    const facts = await probeVideo((s, e) => readRange(app, place, s, e), file.size).catch(() => null);
+    const facts = await probeVideo((s, e) => readRange(app, place, s, e), file.size).catch((e) => {
+      if (e instanceof IndexTooLarge)
+        throw invalid([
+          problem(
+            "media_unreadable",
+            `The video's index (moov) describes ${e.samples} samples, more than the ${MAX_INDEX_SAMPLES} read; export it again.`,
+            param,
+            { limit_samples: MAX_INDEX_SAMPLES },
+          ),
+        ]);
+      return null;
+    });
     if (!facts)
       throw invalid([
         problem("media_unreadable", "The video's index (moov) cannot be read; export it again.", param),
@@ -160,6 +171,17 @@ async function store(
     });
   } else {
     const bytes = file.bytes!;
+    // The pixel count from the header, before anything is decoded: a small file can claim a huge picture.
+    const pixels = await imagePixels(bytes);
+    if (pixels !== null && pixels > MAX_IMAGE_PIXELS)
+      throw invalid([
+        problem(
+          "media_too_large",
+          `The image has ${pixels} pixels; it may have at most ${MAX_IMAGE_PIXELS} (100 megapixels).`,
+          param,
+          { limit_pixels: MAX_IMAGE_PIXELS },
+        ),
+      ]);
     const info = await imageInfo(bytes);
     if (!info) throw invalid([problem("media_unreadable", "The image cannot be decoded.", param)]);
     Object.assign(row, {

@@ -14,6 +14,7 @@ import type { Claimed, Finished } from "./claimed.ts";
 import { completePg } from "./complete-pg.ts";
 import type { Decision } from "./decide.ts";
 import { lockPosts } from "./lock-posts.ts";
+import { channelsGone } from "./orphans.ts";
 import { refreshPosts } from "./refresh-posts.ts";
 
 /** The posts of finished targets: what a step recording them locks first (domain/posts/lock.ts). */
@@ -49,6 +50,16 @@ export async function completeIn(
   // Postgres: the posts' locks before the statement that reads their targets (lock.ts); two workers finishing
   // targets of one post then derive its status one after the other.
   if (!postsLocked) await lockPosts(tx, app.dialect, postsOf(finished));
+  // A target to be queued again whose channel was deleted while it was being published is canceled instead (as
+  // the deletion canceled the others; orphans.ts). Read after the posts' locks, which deleting a channel takes too.
+  const requeued = [...after.values()].filter((t) => t.status === "queued");
+  const gone = await channelsGone(
+    tx,
+    app,
+    requeued.map((t) => t.channel_id),
+  );
+  for (const t of requeued)
+    if (gone.has(t.channel_id)) Object.assign(t, { status: "canceled", next_attempt_at: null });
   const pg = app.dialect === "postgres" ? await completePg(tx, app, finished, after, now) : null;
   const ours = new Set(pg ? pg.ours : await completeSqlite(tx, app, finished, after, now));
   const events: NewEvent[] = [];
@@ -57,6 +68,8 @@ export async function completeIn(
     if (!ours.has(claimed.target.id)) continue;
     const row = after.get(claimed.target.id)!;
     done.push(row);
+    // Canceled above: its channel is gone, so no channel effect and no event of the outcome.
+    if (row.status === "canceled") continue;
     if (d.rateLimitedUntil !== null) await holdChannel(tx, row.channel_id, d.rateLimitedUntil);
     if (d.needsReauth !== null) await markNeedsReauth(tx, app, row.channel_id, d.needsReauth);
     const scope = { orgId: row.org_id, livemode: row.livemode === 1, requestId: null };

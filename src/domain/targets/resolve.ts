@@ -15,6 +15,7 @@ import { MarkPublished } from "../posts/schema.ts";
 import { inTx } from "../tx.ts";
 import { parse } from "../validate.ts";
 import { lockPosts } from "./lock-posts.ts";
+import { channelsGone } from "./orphans.ts";
 import { refreshPosts } from "./refresh-posts.ts";
 
 const RESOLVABLE = ["failed", "needs_attention"];
@@ -35,6 +36,9 @@ export async function retryTarget(app: App, actor: Actor, id: string) {
     const { target } = await lockedTarget(tx, app, actor, id);
     if (!RESOLVABLE.includes(target.status))
       throw conflict("target_not_resolvable", "Only a failed or uncertain target can be retried.");
+    // Never queued on a channel that is gone: it could not be published (orphans.ts).
+    if ((await channelsGone(tx, app, [target.channel_id])).size > 0)
+      throw conflict("target_not_resolvable", "The target's channel was deleted; it cannot be retried.");
     const row = await tx
       .updateTable("post_targets")
       .set({

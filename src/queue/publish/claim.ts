@@ -9,6 +9,8 @@ import type { Tx } from "../../db/index.ts";
 import { columns, flushPending, marks, type PendingWrites, raw, rowMarks } from "../../db/raw.ts";
 import { POST_TARGET_COLUMNS, type PostTargetsTable } from "../../db/tables/posts.ts";
 import type { Claimed } from "../../domain/targets/claimed.ts";
+import { cancelOrphaned } from "../../domain/targets/orphans.ts";
+import { refreshPosts } from "../../domain/targets/refresh-posts.ts";
 import { newId } from "../../lib/ids.ts";
 import { claimPg } from "./claim-pg.ts";
 import { inStepTx } from "./step-tx.ts";
@@ -116,8 +118,19 @@ export async function claimIn(
     targets.map((t) => t.id),
   );
   const byId = new Map(details.map((x) => [x.id, x]));
-  return targets.map((t, i) => {
-    const x = byId.get(t.id)!;
+  // A target whose channel row is gone (deleted while it was in flight, by an earlier version) cannot be published:
+  // it is canceled here, never thrown on, so one org's row does not fail the claim for every org (orphans.ts).
+  if (byId.size < targets.length) {
+    const posts = await cancelOrphaned(
+      tx,
+      app,
+      targets.filter((t) => !byId.has(t.id)).map((t) => t.id),
+    );
+    await refreshPosts(tx, app, posts);
+  }
+  return targets.flatMap((t, i) => {
+    const x = byId.get(t.id);
+    if (!x) return [];
     return {
       target: t,
       attemptId: attemptIds[i]!,

@@ -1,7 +1,8 @@
 // media.prune (hourly): media no post uses, uploaded more than a day ago, are deleted with their bytes (the
 // database copy goes with the row; a bucket object is deleted after). A medium a post lists, finished or not,
-// stays: the post embeds it.
+// stays: the post embeds it. Objects under the bucket's prefix that no row names, older than a day, go too.
 import type { App } from "../../app/context.ts";
+import { sweepPrefix } from "../../domain/media/bucket-sweep.ts";
 import { deleteObject } from "../../domain/media/storage.ts";
 import type { TaskDef } from "../tasks.ts";
 
@@ -40,8 +41,37 @@ export async function pruneMedia(app: App): Promise<number> {
         app.log.warn("media.prune: deleting an object failed", { media: row.id, error: String(e) }),
       );
     }
-    if (rows.length < BATCH) return pruned;
+    if (rows.length < BATCH) break;
   }
+  return pruned + (await pruneUnrecorded(app, before));
+}
+
+/**
+ * Objects under the bucket's prefix older than a day that no media row names: an upload that died between
+ * writing its object and committing its row (a `kill -9` mid-request) leaves one that nothing else would ever
+ * find. The row is written after the object, so an object younger than the cutoff may still be getting its row.
+ */
+export async function pruneUnrecorded(app: App, before: number): Promise<number> {
+  const s3 = app.config.s3;
+  if (!s3) return 0;
+  return sweepPrefix(
+    app,
+    s3.bucket,
+    s3.prefix,
+    async (page) => {
+      const old = page.filter((o) => o.modified < before).map((o) => o.key);
+      if (old.length === 0) return [];
+      const named = await app.db
+        .selectFrom("media")
+        .select("object_key")
+        .where("bucket", "=", s3.bucket)
+        .where("object_key", "in", old)
+        .execute();
+      const keep = new Set(named.map((m) => m.object_key));
+      return old.filter((k) => !keep.has(k));
+    },
+    before,
+  );
 }
 
 export const mediaPrune: TaskDef = {

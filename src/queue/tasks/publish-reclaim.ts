@@ -8,6 +8,7 @@ import { recordEvent } from "../../domain/events/record.ts";
 import { presentTarget } from "../../domain/posts/present.ts";
 import { releaseChannels } from "../../domain/targets/complete.ts";
 import { lockPosts } from "../../domain/targets/lock-posts.ts";
+import { cancelOrphaned } from "../../domain/targets/orphans.ts";
 import { refreshPosts } from "../../domain/targets/refresh-posts.ts";
 import type { Adapter } from "../../platforms/adapter.ts";
 import { adapterFor } from "../../platforms/adapter-registry.ts";
@@ -90,6 +91,12 @@ export async function reclaimExpired(
     await releaseChannels(
       tx,
       app.dialect,
+      expired.map((t) => t.id),
+    );
+    // One queued again on a channel deleted meanwhile could never be published: canceled (orphans.ts).
+    await cancelOrphaned(
+      tx,
+      app,
       expired.map((t) => t.id),
     );
     await refreshPosts(tx, app, [...new Set(expired.map((t) => t.post_id))]);
