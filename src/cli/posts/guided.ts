@@ -1,10 +1,12 @@
 // The guided `svc posts create` at a terminal: brand, channels, text or template and data, files to attach (each
 // with its alt text; uploaded before the preview), the preview with any violations (edit until it fits), then when.
 import type { Ctx } from "../client/command.ts";
+import { brandInfo, channelsById } from "../client/names.ts";
 import { listItems } from "../client/pages.ts";
 import { ask, intro, logStep, logWarn, note } from "../client/prompt.ts";
+import { localTime, utcOf } from "../client/zone.ts";
 import { UsageError } from "../output.ts";
-import { type GivenInput, type PostInput, parseAt, parseData } from "./input.ts";
+import { AT_FORMS, type GivenInput, type PostInput, parseAt, parseData } from "./input.ts";
 import { attachMedia, type MediaSource, mediaSources } from "./media.ts";
 import { type Preview, renderPreview, violationLines } from "./renditions.ts";
 
@@ -50,7 +52,7 @@ export async function guidedInput(ctx: Ctx, given: GivenInput, uploaded: string[
       { value: "text", label: "Write the text" },
       { value: "template", label: "Use a template" },
     ]);
-    if (kind === "text") input.content = { body: await ask.text("Text") };
+    if (kind === "text") input.content = { body: await ask.lines("Text") };
     else {
       const templates = await listItems(ctx, "/v1/templates", { brand: input.brand });
       if (templates.length === 0) throw new Error(`brand ${input.brand} has no template`);
@@ -66,8 +68,9 @@ export async function guidedInput(ctx: Ctx, given: GivenInput, uploaded: string[
   // Preview until it fits (or the person gives up).
   for (;;) {
     const p = (await ctx.api("POST", "/v1/posts/preview", { body: input })).body as Preview;
-    note(renderPreview(p, ctx.c), "Preview");
-    const problems = violationLines(p);
+    const channels = await channelsById(ctx);
+    note(renderPreview(p, ctx.c, channels), "Preview");
+    const problems = violationLines(p, channels);
     for (const line of problems) logWarn(line);
     const choice = await ask.select(problems.length ? "It does not fit every channel." : "Looks right?", [
       ...(problems.length ? [] : [{ value: "go" as const, label: "Continue" }]),
@@ -77,7 +80,7 @@ export async function guidedInput(ctx: Ctx, given: GivenInput, uploaded: string[
     if (choice === "go") break;
     if (choice === "cancel") throw new Error("cancelled; nothing was created");
     if (input.template) input.data = await askData(JSON.stringify(input.data));
-    else input.content = { body: await ask.text("Text", { initial: input.content?.body }) };
+    else input.content = { body: await ask.lines("Text", { initial: input.content?.body }) };
   }
   return input as PostInput;
 }
@@ -120,17 +123,28 @@ async function askData(initial?: string): Promise<unknown> {
   }
 }
 
-export async function askWhen(): Promise<string> {
+/** When to publish; a typed time is in the brand's zone, which the question names. */
+export async function askWhen(ctx: Ctx, brand: string): Promise<string> {
   const choice = await ask.select("When?", [
-    { value: "next_slot", label: "At the next slot" },
+    { value: "next_slot", label: "At the next slot", hint: "the brand's next free slot" },
     { value: "now", label: "Now" },
     { value: "at", label: "At a time" },
   ]);
   if (choice !== "at") return choice;
+  const info = await brandInfo(ctx, brand);
+  const zone = info ? `in ${info.timezone}, ${info.slug}'s time zone` : "with an offset";
   for (;;) {
-    const raw = await ask.text("When (YYYY-MM-DD HH:MM, local time, or RFC 3339)");
+    const raw = await ask.text(`When (YYYY-MM-DD HH:MM ${zone}; or RFC 3339)`);
     try {
-      return parseAt(raw);
+      const at = parseAt(raw, "the time");
+      const local = localTime(raw);
+      if (local && info) {
+        const utc = utcOf(local, info.timezone);
+        logStep(`${local.raw} ${info.timezone} is ${utc}`);
+        return utc;
+      }
+      if (typeof at === "string") return at;
+      logWarn(`Give the time with an offset; this credential cannot read the brand's zone (${AT_FORMS}).`);
     } catch (e) {
       logWarn((e as Error).message);
     }
