@@ -153,6 +153,9 @@ describeEachDialect("guided prompts", (dialect) => {
     const post = (await t.request("GET", `/v1/posts/${id}`, { key: acme.testKey })).body;
     expect(post.content.body).toBe("First line\nsecond line\n\nA new paragraph");
     expect(Date.parse(post.publish_at)).toBe(Date.parse(`${day}T03:30:00Z`));
+    // posts get keeps the lines under the value column.
+    const g = await c.run(["posts", "get", id]);
+    expect(g.out).toContain("Text:   First line\n        second line\n\n        A new paragraph\n");
   }, 40_000);
 
   test("Ctrl-C at a prompt cancels and creates nothing", async () => {

@@ -46,24 +46,28 @@ describeEachDialect("svc posts: zones, slots, fit, names, media", (dialect) => {
 
   const post = async (id: string) => (await t.request("GET", `/v1/posts/${id}`, { key: acme.testKey })).body;
 
-  test("a time without a zone is the brand's wall-clock time, and stderr says which zone and what UTC time", async () => {
+  test("a time without a zone is the brand's wall-clock time; at a terminal stderr says which zone and what UTC time", async () => {
+    const args = ["posts", "create", "--brand", acme.brandSlug, "--body", "Zoned", "--at", `${ahead} 09:00`];
+    const tty = c.pty([...args, "--by", `${ahead}T18:00`]);
+    expect(await tty.exited).toBe(0);
+    const said = tty.screen.trimEnd().split("\n");
+    expect(said.slice(0, 2)).toEqual([
+      `--at ${ahead} 09:00 is in ${acme.brandSlug}'s time zone, ${ZONE}: ${ahead}T03:30:00Z`,
+      `--by ${ahead}T18:00 is in ${acme.brandSlug}'s time zone, ${ZONE}: ${ahead}T12:30:00Z`,
+    ]);
+    const viaTty = await post(said[2]!);
+    expect(Date.parse(viaTty.publish_at)).toBe(Date.parse(`${ahead}T03:30:00Z`));
+    // In a pipe the same time is read the same way, and only the ID is printed.
     const r = await c.run([
-      "posts",
-      "create",
-      "--brand",
-      acme.brandSlug,
+      ...args.slice(0, 4),
       "--body",
-      "Zoned",
-      "--at",
-      `${ahead} 09:00`,
+      "Zoned, piped",
+      ...args.slice(6),
       "--by",
       `${ahead}T18:00`,
     ]);
     expect(r.code).toBe(0);
-    expect(r.err).toBe(
-      `--at ${ahead} 09:00 is in ${acme.brandSlug}'s time zone, ${ZONE}: ${ahead}T03:30:00Z\n` +
-        `--by ${ahead}T18:00 is in ${acme.brandSlug}'s time zone, ${ZONE}: ${ahead}T12:30:00Z\n`,
-    );
+    expect(r.err).toBe("");
     const p = await post(r.out.trim());
     expect(Date.parse(p.publish_at)).toBe(Date.parse(`${ahead}T03:30:00Z`));
     expect(Date.parse(p.publish_by)).toBe(Date.parse(`${ahead}T12:30:00Z`));
@@ -95,14 +99,18 @@ describeEachDialect("svc posts: zones, slots, fit, names, media", (dialect) => {
     expect(bad.err).toContain(`--at must be now, next_slot, "YYYY-MM-DD HH:MM" (in the brand's time zone)`);
   });
 
-  test("next_slot says which slot the post took, in the brand's zone", async () => {
-    const r = await c.run(["posts", "create", "--brand", acme.brandSlug, "--body", "Next slot please"]);
-    expect(r.code).toBe(0);
-    const p = await post(r.out.trim());
+  test("next_slot says at a terminal which slot the post took, in the brand's zone; a pipe gets the ID alone", async () => {
+    const tty = c.pty(["posts", "create", "--brand", acme.brandSlug, "--body", "Next slot please"]);
+    expect(await tty.exited).toBe(0);
+    const [line, id] = tty.screen.trimEnd().split("\n");
+    const p = await post(id!);
     expect(p.slot).toBe(true);
-    const m = /^Next slot: (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) Asia\/Kolkata \((.+)\)\n$/.exec(r.err);
+    const m = /^Next slot: (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) Asia\/Kolkata \((.+)\)$/.exec(line!);
     expect(m).not.toBeNull();
     expect(m![3]).toBe(p.publish_at);
+    const piped = await c.run(["posts", "create", "--brand", acme.brandSlug, "--body", "Next slot, piped"]);
+    expect([piped.code, piped.err]).toEqual([0, ""]);
+    expect((await post(piped.out.trim())).slot).toBe(true);
     // The default slots are 09:00 and 13:00 on weekdays, in the brand's zone.
     expect(["09:00", "13:00"]).toContain(m![2]!);
     const local = new Date(Date.parse(p.publish_at) + 5.5 * 3_600_000).toISOString();
@@ -218,10 +226,10 @@ describeEachDialect("svc posts: zones, slots, fit, names, media", (dialect) => {
       body: { brand: review.body.slug, provider: "sandbox", fields: { display_name: "Review Desk" } },
     });
     expect(ch.status).toBe(201);
-    const pending = await c.run(["posts", "create", "--brand", review.body.slug, "--body", "Needs a yes"]);
-    expect(pending.code).toBe(0);
-    expect(pending.err).toBe("Waits for approval; it takes the next free slot when approved.\n");
-    const pendingId = pending.out.trim();
+    const pending = c.pty(["posts", "create", "--brand", review.body.slug, "--body", "Needs a yes"]);
+    expect(await pending.exited).toBe(0);
+    const [said, pendingId] = pending.screen.trimEnd().split("\n");
+    expect(said).toBe("Waits for approval; it takes the next free slot when approved.");
     const scheduled = await c.run([
       "posts",
       "create",
@@ -237,7 +245,7 @@ describeEachDialect("svc posts: zones, slots, fit, names, media", (dialect) => {
     const piped = (await c.run(["posts", "list", "--limit", "2"])).out.trimEnd().split("\n");
     expect(piped.map((l) => l.split("\t"))).toEqual([
       ["scheduled", dueAt, "Due later", "Sandbox Bluesky", scheduled.out.trim()],
-      ["pending_approval", "", "Needs a yes", "Review Desk", pendingId],
+      ["pending_approval", "", "Needs a yes", "Review Desk", pendingId!],
     ]);
     const tty = c.pty(["posts", "list", "--limit", "2"]);
     expect(await tty.exited).toBe(0);

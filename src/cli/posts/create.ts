@@ -36,8 +36,8 @@ export const postsCreate: ClientCommand = {
 
 Files in --media are checked before anything is sent, then uploaded one at a time into the brand; at a terminal
 each shows its name, size and new media ID on stderr. If an upload or the post fails, nothing is created.
-A time without a zone is read in the brand's time zone (not this machine's); stderr says which zone and the UTC
-time sent. With next_slot, stderr says which slot the post took.
+A time without a zone is read in the brand's time zone (not this machine's); at a terminal stderr says which zone
+and the UTC time sent, and with next_slot which slot the post took. In a pipe only the ID is printed.
 
 Examples:
   svc posts create --brand acme-shop --body "We shipped 2.0" --at now
@@ -86,13 +86,13 @@ Examples:
         headers: key ? { "Idempotency-Key": key } : undefined,
       });
       made = true;
-      if (publish_at === "next_slot") {
+      if (publish_at === "next_slot" && ctx.stderrTty) {
         // The slot is chosen by the server; say which, in the brand's zone, so nobody has to look it up.
         const tz = (brand ?? (await brandInfo(ctx, r.body.brand)))?.timezone;
         const said = r.body.publish_at
           ? `Next slot: ${tz ? `${inZone(r.body.publish_at, tz)} (${r.body.publish_at})` : r.body.publish_at}`
           : "Waits for approval; it takes the next free slot when approved.";
-        // In the guided session's frame at a terminal; on stderr otherwise, so stdout stays the ID alone.
+        // In the guided session's frame, else on stderr; never in a pipe, where stdout is the ID and nothing else.
         if (guided) logStep(said);
         else ctx.io.err(said);
       }

@@ -152,8 +152,8 @@ export function parseAt(raw: string, flag = "--at"): At {
 }
 
 /**
- * The times to send: a wall-clock time is read in the brand's zone, and the CLI says so on stderr (with the UTC
- * instant it sent), since the machine's own zone may differ from the brand's.
+ * The times to send: a wall-clock time is read in the brand's zone, and at a terminal the CLI says so on stderr
+ * (with the UTC instant it sent), since the machine's own zone may differ from the brand's.
  */
 export async function resolveAt(
   ctx: Ctx,
@@ -169,7 +169,8 @@ export async function resolveAt(
         `${flag} ${JSON.stringify(at.raw)} has no zone and this credential cannot read the brand's; add an offset (for example ${at.raw.replace(" ", "T")}+01:00)`,
       );
     const utc = utcOf(at, info.timezone);
-    ctx.io.err(`${flag} ${at.raw} is in ${info.slug}'s time zone, ${info.timezone}: ${utc}`);
+    // At a terminal only: in a pipe stdout is the ID and stderr stays quiet unless something fails.
+    if (ctx.stderrTty) ctx.io.err(`${flag} ${at.raw} is in ${info.slug}'s time zone, ${info.timezone}: ${utc}`);
     return utc;
   });
   return { values, brand: info };
