@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Cli, cli } from "../helpers/cli.ts";
 import { describeEachDialect } from "../helpers/db.ts";
-import { type Tenant, tenant } from "../helpers/factories.ts";
+import { key, type Tenant, tenant } from "../helpers/factories.ts";
 import { type ListeningApp, listeningApp } from "../helpers/listening.ts";
 import { jpeg } from "../helpers/media.ts";
 
@@ -258,5 +258,28 @@ describeEachDialect("svc posts: zones, slots, fit, names, media", (dialect) => {
     expect(rows[2]).toMatch(
       /^pending_approval +after approval \(next slot\) +Needs a yes +Review Desk +post_/,
     );
+  });
+
+  test("a key that may not read brands or channels still gets its output, by ID; a time without a zone then needs an offset", async () => {
+    const narrow = await key(t.app, acme.orgId, {
+      name: "posts only",
+      scopes: ["posts:read", "posts:write"],
+    });
+    const env = { SVC_TOKEN: narrow, SVC_HOST: t.url };
+    const list = c.pty(["posts", "list", "--limit", "1"], env);
+    expect(await list.exited).toBe(0);
+    // No brand zone to read: the due time is shown in UTC as the API gives it.
+    expect(list.screen.trimEnd().split("\n")[1]).toMatch(
+      /^\S+ +\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z \(/,
+    );
+    const preview = await c.run(["posts", "preview", "--brand", acme.brandSlug, "--body", "Short"], { env });
+    expect(preview.code).toBe(0);
+    expect(preview.out).toContain(`sandbox (${channelId})\n  [5/300]`);
+    const at = await c.run(
+      ["posts", "create", "--brand", acme.brandSlug, "--body", "x", "--at", `${ahead} 09:00`],
+      { env },
+    );
+    expect(at.code).toBe(2);
+    expect(at.err).toContain(`has no zone and this credential cannot read the brand's; add an offset`);
   });
 });
