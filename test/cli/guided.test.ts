@@ -158,6 +158,34 @@ describeEachDialect("guided prompts", (dialect) => {
     expect(g.out).toContain("Text:   First line\n        second line\n\n        A new paragraph\n");
   }, 40_000);
 
+  test("too long: the preview offers --fit's thread for the network it is too long for, and the post is made as a thread", async () => {
+    const p = c.pty(["posts", "create", "--brand", acme.brandSlug, "--channels", bluesky]);
+    let mark = 0;
+    const step = async (re: RegExp) => {
+      await p.waitFor(re, 15_000, mark);
+      mark = p.raw.length;
+    };
+    await step(/Text or template\?/);
+    p.write(KEY.enter);
+    await step(/Text \(/);
+    p.write(`${Array.from({ length: 100 }, () => "word").join(" ")}${KEY.tab}${KEY.enter}`);
+    await step(/Attach files\?/);
+    p.write(KEY.enter);
+    await step(
+      /It does not fit every channel\.[\s\S]*Make it a thread on sandbox[\s\S]*Cut it short on sandbox/,
+    );
+    p.write(`${KEY.down}${KEY.enter}`); // make it a thread
+    await step(/Looks right\?/);
+    expect(p.screen).toContain("[part 2, 199/300]");
+    p.write(KEY.enter);
+    await step(/When\?/);
+    p.write(`${KEY.down}${KEY.enter}`); // now
+    expect(await p.exited).toBe(0);
+    const id = p.screen.trimEnd().split("\n").at(-1)!;
+    const post = (await t.request("GET", `/v1/posts/${id}`, { key: acme.testKey })).body;
+    expect(post.targets[0].parts).toHaveLength(2);
+  }, 40_000);
+
   test("Ctrl-C at a prompt cancels and creates nothing", async () => {
     const before = (await t.request("GET", "/v1/posts", { key: acme.testKey })).body.data.length;
     const p = c.pty(["posts", "create"]);

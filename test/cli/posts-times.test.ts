@@ -281,5 +281,29 @@ describeEachDialect("svc posts: zones, slots, fit, names, media", (dialect) => {
     );
     expect(at.code).toBe(2);
     expect(at.err).toContain(`has no zone and this credential cannot read the brand's; add an offset`);
+    // Decided before any file is uploaded: at a terminal, where each upload shows a line, none is shown.
+    const media = async () => (await t.request("GET", "/v1/media", { key: acme.testKey })).body.data.length;
+    const before = await media();
+    const photo = join(dir, "never.jpg");
+    writeFileSync(photo, await jpeg(40, 30));
+    const withFile = c.pty(
+      [
+        "posts",
+        "create",
+        "--brand",
+        acme.brandSlug,
+        "--body",
+        "x",
+        "--media",
+        photo,
+        "--at",
+        `${ahead} 09:00`,
+      ],
+      env,
+    );
+    expect(await withFile.exited).toBe(2);
+    expect(withFile.screen).toContain("has no zone and this credential cannot read the brand's");
+    expect(withFile.screen).not.toContain("never.jpg");
+    expect(await media()).toBe(before);
   });
 });

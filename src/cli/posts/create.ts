@@ -20,7 +20,7 @@ import {
   requireInput,
   resolveAt,
 } from "./input.ts";
-import { attachMedia, discardUploads } from "./media.ts";
+import { attachMedia, discardUploads, type MediaSource } from "./media.ts";
 
 export const postsCreate: ClientCommand = {
   name: "posts create",
@@ -66,20 +66,21 @@ Examples:
     let made = false;
     try {
       let input: PostInput;
-      if (guided) input = await guidedInput(ctx, given, uploaded);
-      else {
-        const { input: flags, attach } = requireInput(given);
-        input = flags;
-        if (attach.length) input.media = await attachMedia(ctx, input.brand, attach, uploaded);
-      }
-      at ??= guided ? await askWhen(ctx, input.brand) : "next_slot";
+      let attach: MediaSource[] = [];
+      if (guided) {
+        input = await guidedInput(ctx, given, uploaded);
+        at ??= await askWhen(ctx, input.brand);
+      } else ({ input, attach } = requireInput(given));
+      // A time without a zone is read in the brand's zone before any file is uploaded, so a credential that cannot
+      // read the zone stops here with nothing to undo.
       const {
         values: [publish_at, publish_by],
         brand,
       } = await resolveAt(ctx, input.brand, [
-        { flag: "--at", at },
+        { flag: "--at", at: at ?? "next_slot" },
         { flag: "--by", at: by },
       ]);
+      if (attach.length) input.media = await attachMedia(ctx, input.brand, attach, uploaded);
       const key = ctx.flags["idempotency-key"];
       const r = await ctx.api("POST", "/v1/posts", {
         body: { ...input, publish_at, ...(publish_by ? { publish_by } : {}) },

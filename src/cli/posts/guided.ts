@@ -72,13 +72,30 @@ export async function guidedInput(ctx: Ctx, given: GivenInput, uploaded: string[
     note(renderPreview(p, ctx.c, channels), "Preview");
     const problems = violationLines(p, channels);
     for (const line of problems) logWarn(line);
+    // Networks the text is too long for: --fit's choices are offered for them, as the flag would set them.
+    const long = [
+      ...new Set(
+        p.renditions.filter((r) => r.violations.some((v) => v.code === "too_long")).map((r) => r.provider),
+      ),
+    ];
+    const on = long.join(", ");
     const choice = await ask.select(problems.length ? "It does not fit every channel." : "Looks right?", [
       ...(problems.length ? [] : [{ value: "go" as const, label: "Continue" }]),
       { value: "edit" as const, label: input.template ? "Edit the data" : "Edit the text" },
+      ...(long.length
+        ? [
+            { value: "thread" as const, label: `Make it a thread on ${on}`, hint: `--fit ${long[0]}=thread` },
+            { value: "truncate" as const, label: `Cut it short on ${on}`, hint: `--fit ${long[0]}=truncate` },
+          ]
+        : []),
       { value: "cancel" as const, label: "Cancel" },
     ]);
     if (choice === "go") break;
     if (choice === "cancel") throw new Error("cancelled; nothing was created");
+    if (choice === "thread" || choice === "truncate") {
+      input.fit = { ...input.fit, ...Object.fromEntries(long.map((n) => [n, choice])) };
+      continue;
+    }
     if (input.template) input.data = await askData(JSON.stringify(input.data));
     else input.content = { body: await ask.lines("Text", { initial: input.content?.body }) };
   }

@@ -170,7 +170,8 @@ export async function resolveAt(
       );
     const utc = utcOf(at, info.timezone);
     // At a terminal only: in a pipe stdout is the ID and stderr stays quiet unless something fails.
-    if (ctx.stderrTty) ctx.io.err(`${flag} ${at.raw} is in ${info.slug}'s time zone, ${info.timezone}: ${utc}`);
+    if (ctx.stderrTty)
+      ctx.io.err(`${flag} ${at.raw} is in ${info.slug}'s time zone, ${info.timezone}: ${utc}`);
     return utc;
   });
   return { values, brand: info };
