@@ -12,6 +12,13 @@ export function publicPlatform(rules: PlatformRules): Platform {
     media_required: rules.media_required,
     max_media: rules.max_media,
     images: { ...rules.images, max_bytes: { ...rules.images.max_bytes } },
+    // Stated beside the image limits so a client can check a video before uploading it (the preview checks the
+    // same rules against the stored video's index).
+    video: rules.video && {
+      ...rules.video,
+      types: [...rules.video.types],
+      codecs: rules.video.codecs && [...rules.video.codecs],
+    },
     connect_fields: rules.connect_fields.map((f) => ({ ...f })),
   };
 }

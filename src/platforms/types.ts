@@ -61,6 +61,8 @@ export interface Platform {
   media_required: boolean;
   max_media: number;
   images: ImageRules;
+  /** The video it takes, stated as `images` is; null: the network takes no video. */
+  video: VideoRules | null;
   connect_fields: ConnectField[];
 }
 
@@ -78,8 +80,6 @@ export interface VideoRules {
 }
 
 export interface PlatformRules extends Platform {
-  /** null: the network takes no video. */
-  video: VideoRules | null;
   /**
    * The adapter can repeat a publish whose outcome is unknown without posting twice (ARCHITECTURE rule 5);
    * when false an uncertain attempt becomes needs_attention instead of a retry.

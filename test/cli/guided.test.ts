@@ -56,16 +56,18 @@ describeEachDialect("guided prompts", (dialect) => {
     await step(/Text or template\?/);
     p.write(KEY.enter); // write the text
     await step(/Text/);
-    p.write(`${"y".repeat(320)}${KEY.enter}`);
+    p.write(`${"y".repeat(320)}${KEY.tab}${KEY.enter}`);
     await step(/Attach files\?/);
     p.write(KEY.enter); // none
     await step(/It does not fit every channel\./);
     // The violation names the Bluesky-like channel only; Mastodon takes 500.
-    expect(p.screen).toContain(`${bluesky} (sandbox): The text measures 320; Sandbox takes at most 300`);
-    expect(p.screen).not.toContain(`${mastodon} (sandbox):`);
+    expect(p.screen).toContain(
+      `Sandbox Bluesky (sandbox, ${bluesky}): The text measures 320; Sandbox takes at most 300`,
+    );
+    expect(p.screen).not.toContain(`Toots (sandbox, ${mastodon}):`);
     p.write(KEY.enter); // edit the text
     await step(/Text/);
-    p.write(`${"\x7f".repeat(30)}${KEY.enter}`);
+    p.write(`${"\x7f".repeat(30)}${KEY.tab}${KEY.enter}`);
     await step(/Looks right\?/);
     expect(p.screen).toContain("[290/300]");
     p.write(KEY.enter); // continue
@@ -97,7 +99,7 @@ describeEachDialect("guided prompts", (dialect) => {
       await step(/Text or template\?/);
       p.write(KEY.enter);
       await step(/Text/);
-      p.write(`With a photo${KEY.enter}`);
+      p.write(`With a photo${KEY.tab}${KEY.enter}`);
       await step(/Attach files\?/);
       p.write(`${join(dir, "nope.jpg")}${KEY.enter}`);
       await step(/no such file, and not a media ID[\s\S]*Attach files\?/);
@@ -118,6 +120,70 @@ describeEachDialect("guided prompts", (dialect) => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }, 40_000);
+
+  test("the text takes several lines: Enter starts a line, a blank line stays, Tab then Enter finishes; a typed time is the brand's", async () => {
+    await t.request("POST", `/v1/brands/${acme.brandId}`, {
+      key: acme.testKey,
+      body: { timezone: "Asia/Kolkata" },
+    });
+    const day = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const p = c.pty(["posts", "create", "--brand", acme.brandSlug, "--channels", mastodon]);
+    let mark = 0;
+    const step = async (re: RegExp) => {
+      await p.waitFor(re, 15_000, mark);
+      mark = p.raw.length;
+    };
+    await step(/Text or template\?/);
+    p.write(KEY.enter);
+    await step(/Text \(Enter: new line; Tab, then Enter: done\)/);
+    p.write(`First line${KEY.enter}second line${KEY.enter}${KEY.enter}A new paragraph${KEY.enter}`);
+    p.write(`${KEY.tab}${KEY.enter}`);
+    await step(/Attach files\?/);
+    p.write(KEY.enter);
+    await step(/Looks right\?/);
+    p.write(KEY.enter);
+    await step(/When\?/);
+    p.write(`${KEY.down}${KEY.down}${KEY.enter}`); // at a time
+    await step(/YYYY-MM-DD HH:MM in Asia\/Kolkata, .+'s time zone/);
+    p.write(`${day} 09:00${KEY.enter}`);
+    expect(await p.exited).toBe(0);
+    expect(p.screen).toContain(`${day} 09:00 Asia/Kolkata is ${day}T03:30:00Z`);
+    const id = p.screen.trimEnd().split("\n").at(-1)!;
+    const post = (await t.request("GET", `/v1/posts/${id}`, { key: acme.testKey })).body;
+    expect(post.content.body).toBe("First line\nsecond line\n\nA new paragraph");
+    expect(Date.parse(post.publish_at)).toBe(Date.parse(`${day}T03:30:00Z`));
+    // posts get keeps the lines under the value column.
+    const g = await c.run(["posts", "get", id]);
+    expect(g.out).toContain("Text:   First line\n        second line\n\n        A new paragraph\n");
+  }, 40_000);
+
+  test("too long: the preview offers --fit's thread for the network it is too long for, and the post is made as a thread", async () => {
+    const p = c.pty(["posts", "create", "--brand", acme.brandSlug, "--channels", bluesky]);
+    let mark = 0;
+    const step = async (re: RegExp) => {
+      await p.waitFor(re, 15_000, mark);
+      mark = p.raw.length;
+    };
+    await step(/Text or template\?/);
+    p.write(KEY.enter);
+    await step(/Text \(/);
+    p.write(`${Array.from({ length: 100 }, () => "word").join(" ")}${KEY.tab}${KEY.enter}`);
+    await step(/Attach files\?/);
+    p.write(KEY.enter);
+    await step(
+      /It does not fit every channel\.[\s\S]*Make it a thread on sandbox[\s\S]*Cut it short on sandbox/,
+    );
+    p.write(`${KEY.down}${KEY.enter}`); // make it a thread
+    await step(/Looks right\?/);
+    expect(p.screen).toContain("[part 2, 199/300]");
+    p.write(KEY.enter);
+    await step(/When\?/);
+    p.write(`${KEY.down}${KEY.enter}`); // now
+    expect(await p.exited).toBe(0);
+    const id = p.screen.trimEnd().split("\n").at(-1)!;
+    const post = (await t.request("GET", `/v1/posts/${id}`, { key: acme.testKey })).body;
+    expect(post.targets[0].parts).toHaveLength(2);
   }, 40_000);
 
   test("Ctrl-C at a prompt cancels and creates nothing", async () => {

@@ -99,7 +99,7 @@ describeEachDialect("svc posts, channels, templates", (dialect) => {
       const cols = l.split("\t");
       expect(cols).toHaveLength(5);
       expect(cols[4]).toMatch(POST_ID);
-      expect(cols[3]).toBe("sandbox");
+      expect(cols[3]).toBe("Sandbox Bluesky");
     }
     expect(r.out).not.toContain("\x1b[");
     const s = await c.run(["posts", "list", "--search", "CLI"]);
@@ -153,7 +153,9 @@ describeEachDialect("svc posts, channels, templates", (dialect) => {
     const g = await c.run(["posts", "get", id]);
     expect(g.out).toContain(`ID:     ${id}`);
     expect(g.out).toContain("Text:   To cancel");
-    expect(g.out).toContain(`Targets:\n  sandbox ${channelId}: queued`);
+    expect(g.out).toContain(`Brand:  Acme Brand (${acme.brandSlug})`);
+    expect(g.out).toContain(`Targets:\n  Sandbox Bluesky (sandbox, ${channelId}): queued`);
+    expect(g.out).not.toContain("Media:");
     expect(g.out).not.toContain("Template:");
     const x = await c.run(["posts", "cancel", id, "--json", "id,status"]);
     expect(JSON.parse(x.out)).toEqual({ id, status: "canceled" });
@@ -165,12 +167,12 @@ describeEachDialect("svc posts, channels, templates", (dialect) => {
   test("posts preview exits 1 on a violation and names each channel", async () => {
     const ok = await c.run(["posts", "preview", "--brand", acme.brandSlug, "--body", "Short"]);
     expect(ok.code).toBe(0);
-    expect(ok.out).toContain(`sandbox ${channelId}\n  [5/300]\n  Short`);
+    expect(ok.out).toContain(`Sandbox Bluesky (sandbox, ${channelId})\n  [5/300]\n  Short`);
     const long = await c.run(["posts", "preview", "--brand", acme.brandSlug, "--body", "x".repeat(400)]);
     expect(long.code).toBe(1);
     expect(long.out).toContain("[400/300]");
     expect(long.err).toBe(
-      `svc posts preview: 1 problem\n  ${channelId} (sandbox): The text measures 400; Sandbox takes at most 300 (counting bluesky). (too_long)\n`,
+      `svc posts preview: 1 problem\n  Sandbox Bluesky (sandbox, ${channelId}): The text measures 400; Sandbox takes at most 300 (counting bluesky). (too_long)\n`,
     );
   });
 
@@ -230,7 +232,11 @@ describeEachDialect("svc posts, channels, templates", (dialect) => {
 
   test("channels list and templates get", async () => {
     const ch = await c.run(["channels", "list"]);
-    expect(ch.out).toBe(`${channelId}\tsandbox (bluesky)\tSandbox Bluesky\t${acme.brandId}\tactive\n`);
+    // The brand by its slug, which --brand takes; --json keeps the ID.
+    expect(ch.out).toBe(`${channelId}\tsandbox (bluesky)\tSandbox Bluesky\t${acme.brandSlug}\tactive\n`);
+    expect(JSON.parse((await c.run(["channels", "list", "--json", "brand"])).out)).toEqual([
+      { brand: acme.brandId },
+    ]);
     const tg = await c.run(["templates", "get", "release", "--brand", acme.brandSlug]);
     expect(tg.code).toBe(0);
     expect(tg.out).toContain("Key:       release");

@@ -13,7 +13,7 @@ export interface Pty {
   kill(): void;
 }
 
-export const KEY = { enter: "\r", down: "\x1b[B", up: "\x1b[A", space: " ", ctrlC: "\x03" };
+export const KEY = { enter: "\r", tab: "\t", down: "\x1b[B", up: "\x1b[A", space: " ", ctrlC: "\x03" };
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: escape sequences are what is being removed
 const ESCAPES = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\x1b[=>]|\r/g;

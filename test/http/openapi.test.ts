@@ -183,6 +183,16 @@ describeEachDialect("OpenAPI document", (dialect) => {
     conforms("GET", "/v1/audit_events", log);
   });
 
+  test("GET /v1/platforms matches PlatformList, video rules included", async () => {
+    const list = await t.request("GET", "/v1/platforms", { key: a.testKey });
+    expect(list.status).toBe(200);
+    const validate = conforms("GET", "/v1/platforms", list);
+    const x = list.body.data.find((p: { provider: string }) => p.provider === "x");
+    expect(x.video.codecs).toEqual(["h264"]);
+    const broken = { ...x, video: { ...x.video, max_seconds: "140" } };
+    expect(validate({ ...list.body, data: [broken] })).toBe(false);
+  });
+
   test("problems match Problem, including a 422 with errors[]", async () => {
     conforms("GET", "/v1/me", await t.request("GET", "/v1/me"));
     const invalid = await t.request("POST", "/v1/brands", {

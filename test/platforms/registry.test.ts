@@ -112,7 +112,7 @@ describe("registry", () => {
     expect(rulesFor("mastodon", "x").counting).toBe("mastodon");
   });
 
-  test("the public shape leaves out what only the service uses", () => {
+  test("the public shape states image and video rules and leaves out what only the service uses", () => {
     expect(Object.keys(publicPlatform(rulesFor("telegram")))).toEqual([
       "provider",
       "name",
@@ -123,7 +123,13 @@ describe("registry", () => {
       "media_required",
       "max_media",
       "images",
+      "video",
       "connect_fields",
     ]);
+    // A copy: a caller changing the presented rules cannot change the rules the service checks against.
+    const x = publicPlatform(rulesFor("x"));
+    x.video!.codecs!.push("vp9");
+    expect(rulesFor("x").video!.codecs).toEqual(["h264"]);
+    expect(publicPlatform(rulesFor("pinterest")).video).toBeNull();
   });
 });

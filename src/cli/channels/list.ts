@@ -1,7 +1,8 @@
 // svc channels list: the channels of the credential's mode (test: sandbox only).
 import type { ClientCommand } from "../client/command.ts";
+import { brandsById } from "../client/names.ts";
 import { listItems } from "../client/pages.ts";
-import { printList } from "../client/printer.ts";
+import { printList, wantsJson } from "../client/printer.ts";
 
 export const CHANNEL_FIELDS = [
   "id",
@@ -30,11 +31,13 @@ export const channelsList: ClientCommand = {
   fields: CHANNEL_FIELDS,
   async run(ctx) {
     const rows = await listItems(ctx, "/v1/channels", { brand: ctx.flags.brand });
+    // The brand by its slug (what --brand takes), not its ID; --json keeps the ID.
+    const brands = wantsJson(ctx) ? new Map() : await brandsById(ctx);
     await printList(ctx, rows, [
       { header: "ID", value: (r) => r.id },
       { header: "PROVIDER", value: (r) => (r.emulates ? `${r.provider} (${r.emulates})` : r.provider) },
       { header: "NAME", value: (r) => r.display_name ?? r.handle, max: 40 },
-      { header: "BRAND", value: (r) => r.brand },
+      { header: "BRAND", value: (r) => brands.get(r.brand)?.slug ?? r.brand },
       {
         header: "STATUS",
         value: (r) => r.status,

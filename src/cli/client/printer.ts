@@ -107,7 +107,13 @@ export async function printObject(
   if (wantsJson(ctx)) return await printJson(ctx, obj);
   const shown = lines.filter(([, v]) => v !== null && v !== undefined && v !== "");
   const w = Math.max(...shown.map(([k]) => k.length)) + 1;
-  const text = shown.map(([k, v]) => `${ctx.c.bold(`${k}:`.padEnd(w))} ${v ?? ""}`).join("\n");
+  // A value of several lines (a post's text) keeps its lines under the value column, not under the labels.
+  const text = shown
+    .map(
+      ([k, v]) =>
+        `${ctx.c.bold(`${k}:`.padEnd(w))} ${(v ?? "").replace(/\n(?=[^\n])/g, `\n${" ".repeat(w + 1)}`)}`,
+    )
+    .join("\n");
   ctx.io.out(extra ? `${text}\n\n${extra}` : text);
 }
 

@@ -27,6 +27,22 @@ export const ask = {
       }),
     ).trim();
   },
+  /**
+   * Text of several lines (a post): Enter starts a new line, so a blank line between paragraphs and a pasted
+   * text stay as typed; Tab moves to [ submit ] and Enter there finishes.
+   */
+  async lines(message: string, o: { initial?: string } = {}) {
+    const v = settle(
+      await p.multiline({
+        message: `${message} (Enter: new line; Tab, then Enter: done)`,
+        initialValue: o.initial,
+        showSubmit: true,
+        validate: (v) => (!v?.trim() ? "Required." : undefined),
+      }),
+    );
+    // Trailing blank lines are an artefact of typing, never part of the post.
+    return v.replace(/\s+$/, "");
+  },
   async secret(message: string) {
     return settle(
       await p.password({ message, mask: "", validate: (v) => (v?.trim() ? undefined : "Required.") }),

@@ -1,6 +1,8 @@
 // The Post's fields (reference §4) and how a post reads in a table.
 import type { Ctx } from "../client/command.ts";
+import type { BrandInfo } from "../client/names.ts";
 import { type Column, when } from "../client/printer.ts";
+import { inZone } from "../client/zone.ts";
 
 export const POST_FIELDS = [
   "id",
@@ -38,15 +40,34 @@ export function statusStyle(ctx: Ctx) {
         : ctx.c.yellow(s);
 }
 
-export function postColumns(ctx: Ctx): Column<Post>[] {
+/**
+ * When the post is due: in a pipe its publish_at (RFC 3339, empty while it waits for approval to take a slot); on
+ * a terminal the brand's wall-clock time and how far off it is. Never the creation time, which says nothing
+ * about when the post goes out.
+ */
+export function due(ctx: Ctx, p: Post, brands: ReadonlyMap<string, BrandInfo>): string {
+  if (!p.publish_at) return ctx.stdoutTty ? "after approval (next slot)" : "";
+  if (!ctx.stdoutTty) return p.publish_at;
+  const tz = brands.get(p.brand)?.timezone;
+  return `${tz ? inZone(p.publish_at, tz).replace(/ \S+$/, "") : p.publish_at} (${when(ctx, p.publish_at)})`;
+}
+
+/** The channels by name (the target keeps the name the channel had when the post was made). */
+export const channelNames = (p: Post): string =>
+  [
+    ...new Set(
+      (p.targets ?? []).map(
+        (t: { provider: string; channel_name: string | null }) => t.channel_name ?? t.provider,
+      ),
+    ),
+  ].join(", ");
+
+export function postColumns(ctx: Ctx, brands: ReadonlyMap<string, BrandInfo> = new Map()): Column<Post>[] {
   return [
     { header: "STATUS", value: (p) => p.status, style: statusStyle(ctx) },
-    { header: "WHEN", value: (p) => when(ctx, p.publish_at ?? p.created_at) },
+    { header: "WHEN", value: (p) => due(ctx, p, brands) },
     { header: "TEXT", value: postText, max: 50 },
-    {
-      header: "CHANNELS",
-      value: (p) => [...new Set((p.targets ?? []).map((t: { provider: string }) => t.provider))].join(","),
-    },
+    { header: "CHANNELS", value: channelNames, max: 40 },
     { header: "ID", value: (p) => p.id },
   ];
 }

@@ -1,7 +1,9 @@
 // The post input flags shared by preview and create: --brand, --body | --body-file FILE|- | --template KEY[@N]
-// --data JSON, --channels, --media IDS|FILES with --alt.
+// --data JSON, --channels, --media IDS|FILES with --alt, --fit NETWORK=MODE; and --at/--by times.
 import { readFileSync } from "node:fs";
 import type { Ctx } from "../client/command.ts";
+import { type BrandInfo, brandInfo } from "../client/names.ts";
+import { type LocalTime, localTime, utcOf } from "../client/zone.ts";
 import { UsageError } from "../output.ts";
 import { type MediaSource, mediaSources } from "./media.ts";
 
@@ -14,6 +16,7 @@ export const INPUT_OPTIONS = {
   channels: { type: "string", multiple: true },
   media: { type: "string", multiple: true },
   alt: { type: "string", multiple: true },
+  fit: { type: "string", multiple: true },
 } as const;
 
 export const INPUT_HELP = `  --brand BRAND        the brand (ID or slug)
@@ -24,7 +27,10 @@ export const INPUT_HELP = `  --brand BRAND        the brand (ID or slug)
   --channels IDS       only these channels (comma-separated or repeated; default: every active one)
   --media IDS|FILES    media to attach, in order: media IDs or local files, which are uploaded first
                        (comma-separated or repeated; images, or a video on an install with S3)
-  --alt TEXT           alt text for an uploaded file (repeated: the n-th --alt for the n-th file)`;
+  --alt TEXT           alt text for an uploaded file (repeated: the n-th --alt for the n-th file)
+  --fit NETWORK=MODE   what to do with text too long for a network: error (default), truncate, or thread
+                       (split into a thread where the network has threads); comma-separated or repeated,
+                       for example --fit bluesky=thread,x=truncate`;
 
 export interface PostInput {
   brand: string;
@@ -33,6 +39,26 @@ export interface PostInput {
   data?: unknown;
   channels?: string[];
   media?: string[];
+  fit?: Record<string, Fit>;
+}
+
+const FITS = ["error", "truncate", "thread"] as const;
+type Fit = (typeof FITS)[number];
+
+/** --fit bluesky=thread,x=truncate: network=mode pairs; the server names a network it does not know. */
+export function parseFit(raw: string[] | undefined): Record<string, Fit> | undefined {
+  const pairs = list(raw);
+  if (!pairs?.length) return undefined;
+  const fit: Record<string, Fit> = {};
+  for (const pair of pairs) {
+    const m = /^([a-z_]+)=([a-z]+)$/.exec(pair);
+    if (!m || !FITS.includes(m[2] as Fit))
+      throw new UsageError(
+        `--fit takes NETWORK=MODE with MODE error, truncate or thread (for example bluesky=thread), not ${JSON.stringify(pair)}`,
+      );
+    fit[m[1]!] = m[2] as Fit;
+  }
+  return fit;
 }
 
 /** What the flags (or a guided session) gave: the media still as IDs and files, uploaded only once checked. */
@@ -89,6 +115,8 @@ export async function inputFromFlags(ctx: Ctx): Promise<GivenInput> {
   }
   const channels = list(f.channels);
   if (channels?.length) input.channels = channels;
+  const fit = parseFit(f.fit);
+  if (fit) input.fit = fit;
   const attach = mediaSources(f.media, f.alt);
   if (attach.length) input.attach = attach;
   return input;
@@ -103,17 +131,48 @@ export function requireInput(given: GivenInput): { input: PostInput; attach: Med
   return { input: input as PostInput, attach };
 }
 
-/** --at: now, next_slot, an RFC 3339 time, or a local "YYYY-MM-DD HH:MM". */
-export function parseAt(raw: string): string {
+/** --at or --by as typed: now, next_slot, an RFC 3339 time with its offset, or a wall-clock time without a zone. */
+export type At = string | LocalTime;
+
+export const AT_FORMS = `now, next_slot, "YYYY-MM-DD HH:MM" (in the brand's time zone) or an RFC 3339 time with an offset`;
+
+/** Checks the form before anything is sent; a time without a zone is read in the brand's zone by `resolveAt`. */
+export function parseAt(raw: string, flag = "--at"): At {
   const s = raw.trim();
   if (s === "now" || s === "next_slot") return s;
-  const local = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(:\d{2})?$/.exec(s);
-  if (local) {
-    const d = new Date(`${local[1]}T${local[2]}${local[3] ?? ":00"}`);
-    if (!Number.isNaN(d.getTime())) return d.toISOString();
-  }
-  if (!Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s)) return s;
-  throw new UsageError(
-    `--at must be now, next_slot, an RFC 3339 time or "YYYY-MM-DD HH:MM", not ${JSON.stringify(raw)}`,
-  );
+  const local = localTime(s);
+  if (local) return local;
+  // RFC 3339 with Z or an offset: an instant, whatever the zone.
+  if (
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(s) &&
+    !Number.isNaN(Date.parse(s))
+  )
+    return s;
+  throw new UsageError(`${flag} must be ${AT_FORMS}, not ${JSON.stringify(raw)}`);
+}
+
+/**
+ * The times to send: a wall-clock time is read in the brand's zone, and at a terminal the CLI says so on stderr
+ * (with the UTC instant it sent), since the machine's own zone may differ from the brand's.
+ */
+export async function resolveAt(
+  ctx: Ctx,
+  brand: string,
+  times: { flag: string; at: At | undefined }[],
+): Promise<{ values: (string | undefined)[]; brand: BrandInfo | null }> {
+  const needsZone = times.some((t) => t.at !== undefined && typeof t.at !== "string");
+  const info = needsZone ? await brandInfo(ctx, brand) : null;
+  const values = times.map(({ flag, at }) => {
+    if (at === undefined || typeof at === "string") return at;
+    if (!info)
+      throw new UsageError(
+        `${flag} ${JSON.stringify(at.raw)} has no zone and this credential cannot read the brand's; add an offset (for example ${at.raw.replace(" ", "T")}+01:00)`,
+      );
+    const utc = utcOf(at, info.timezone);
+    // At a terminal only: in a pipe stdout is the ID and stderr stays quiet unless something fails.
+    if (ctx.stderrTty)
+      ctx.io.err(`${flag} ${at.raw} is in ${info.slug}'s time zone, ${info.timezone}: ${utc}`);
+    return utc;
+  });
+  return { values, brand: info };
 }

@@ -1,7 +1,8 @@
-// svc posts list: newest first; columns STATUS, WHEN, TEXT, CHANNELS, ID.
+// svc posts list: newest first; columns STATUS, WHEN (when the post is due), TEXT, CHANNELS (by name), ID.
 import type { ClientCommand } from "../client/command.ts";
+import { brandsById } from "../client/names.ts";
 import { listItems } from "../client/pages.ts";
-import { printList } from "../client/printer.ts";
+import { printList, wantsJson } from "../client/printer.ts";
 import { UsageError } from "../output.ts";
 import { POST_FIELDS, postColumns } from "./fields.ts";
 
@@ -13,6 +14,9 @@ export const postsList: ClientCommand = {
   --status STATUS   scheduled, pending_approval, publishing, published, failed, canceled, …
   --search TEXT     posts whose text (on any channel) contains TEXT
   --limit N         at most N posts (default 20)
+
+WHEN is when the post is due: on a terminal in its brand's time zone with how far off it is, in a pipe the
+RFC 3339 time (empty while a post waits for approval to take its slot). CHANNELS names each channel.
 
 Examples:
   svc posts list --status scheduled
@@ -34,7 +38,9 @@ Examples:
       { brand: ctx.flags.brand, status: ctx.flags.status, q: ctx.flags.search },
       limit,
     );
-    await printList(ctx, rows, postColumns(ctx));
+    // Due times read in each post's brand zone on a terminal.
+    const brands = ctx.stdoutTty && !wantsJson(ctx) ? await brandsById(ctx) : new Map();
+    await printList(ctx, rows, postColumns(ctx, brands));
     return 0;
   },
 };

@@ -8,6 +8,7 @@ import { resolveCredential, resolveHost } from "../../../src/cli/auth/credential
 import { writeHosts } from "../../../src/cli/auth/hosts.ts";
 import { takeJson } from "../../../src/cli/client/command.ts";
 import { parseHost } from "../../../src/cli/client/host.ts";
+import { type LocalTime, utcOf } from "../../../src/cli/client/zone.ts";
 import { UsageError } from "../../../src/cli/output.ts";
 import { parseAt } from "../../../src/cli/posts/input.ts";
 
@@ -53,12 +54,30 @@ describe("--json takes an optional field list", () => {
 });
 
 describe("--at", () => {
-  test("now, next_slot, RFC 3339, and a local time", () => {
+  test("now, next_slot, RFC 3339 with an offset, and a wall-clock time left for the brand's zone", () => {
     expect(parseAt("now")).toBe("now");
     expect(parseAt("next_slot")).toBe("next_slot");
     expect(parseAt("2026-12-01T09:00:00Z")).toBe("2026-12-01T09:00:00Z");
-    expect(parseAt("2026-12-01 09:00")).toBe(new Date("2026-12-01T09:00:00").toISOString());
+    expect(parseAt("2026-12-01T09:00:00+01:00")).toBe("2026-12-01T09:00:00+01:00");
+    // Without a zone it is not read in this machine's zone: it waits for the brand's.
+    const local = parseAt("2026-12-01 09:00");
+    expect(local).toMatchObject({
+      raw: "2026-12-01 09:00",
+      year: 2026,
+      month: 12,
+      day: 1,
+      hour: 9,
+      minute: 0,
+    });
+    expect(parseAt("2026-12-01T09:00")).toMatchObject({ hour: 9, minute: 0 });
+    expect(utcOf(local as LocalTime, "Europe/Paris")).toBe("2026-12-01T08:00:00Z");
+    expect(utcOf(local as LocalTime, "America/New_York")).toBe("2026-12-01T14:00:00Z");
+    // A skipped hour (Paris springs forward at 02:00 on 2027-03-28) moves forward by the jump.
+    expect(utcOf(parseAt("2027-03-28 02:30") as LocalTime, "Europe/Paris")).toBe("2027-03-28T01:30:00Z");
     expect(() => parseAt("tomorrow")).toThrow(UsageError);
+    expect(() => parseAt("2027-02-30 09:00")).toThrow(UsageError);
+    expect(() => parseAt("2026-12-01 24:00")).toThrow(UsageError);
+    expect(() => parseAt("x", "--by")).toThrow(/^--by must be/);
   });
 });
 

@@ -39,6 +39,21 @@ export const platformSchemas: Record<string, unknown> = {
       max_width_plus_height: nint,
       max_length_with_media: nint,
     }),
+    video: {
+      oneOf: [
+        { type: "null" },
+        obj({
+          types: { type: "array", items: { type: "string" } },
+          max_bytes: nint,
+          min_seconds: nnum,
+          max_seconds: nnum,
+          max_fps: nnum,
+          codecs: { type: ["array", "null"], items: { enum: ["h264", "hevc"] } },
+          min_aspect_ratio: nnum,
+          max_aspect_ratio: nnum,
+        }),
+      ],
+    },
     connect_fields: {
       type: "array",
       items: obj({

@@ -35,10 +35,48 @@ describeEachDialect("/v1/platforms", (dialect) => {
     ]);
     // Only the public shape: what only the service uses stays inside.
     expect(Object.keys(bluesky)).not.toContain("idempotent");
-    expect(Object.keys(bluesky)).not.toContain("video");
+    expect(Object.keys(bluesky)).not.toContain("media_by_link");
     const telegram = r.body.data.find((p: { provider: string }) => p.provider === "telegram");
     expect(telegram.images.max_length_with_media).toBe(1024);
     expect(telegram.images.min_aspect_ratio).toBe(0.05);
+  });
+
+  test("states each network's video rules as it states image limits (reference §5)", async () => {
+    const r = await t.request("GET", "/v1/platforms", { key: a.testKey });
+    const by = Object.fromEntries(r.body.data.map((p: { provider: string }) => [p.provider, p]));
+    expect(by.x.video).toEqual({
+      types: ["video/mp4", "video/quicktime"],
+      max_bytes: 512 * 1024 * 1024,
+      min_seconds: 0.5,
+      max_seconds: 140,
+      max_fps: 60,
+      codecs: ["h264"],
+      min_aspect_ratio: 1 / 3,
+      max_aspect_ratio: 3,
+    });
+    expect([by.bluesky.video.types, by.bluesky.video.max_bytes, by.bluesky.video.max_seconds]).toEqual([
+      ["video/mp4"],
+      100_000_000,
+      180,
+    ]);
+    expect([by.threads.video.max_seconds, by.threads.video.max_fps, by.threads.video.codecs]).toEqual([
+      300,
+      60,
+      ["h264", "hevc"],
+    ]);
+    expect([by.linkedin.video.min_seconds, by.linkedin.video.max_seconds]).toEqual([3, 30 * 60]);
+    expect(by.linkedin_pages.video).toEqual(by.linkedin.video);
+    expect([by.instagram.video.min_seconds, by.instagram.video.max_seconds]).toEqual([3, 15 * 60]);
+    expect(by.facebook.video.max_seconds).toBe(20 * 60);
+    expect([by.tiktok.video.max_bytes, by.tiktok.video.max_seconds]).toEqual([4 * 1024 ** 3, 10 * 60]);
+    expect(by.telegram.video.max_bytes).toBe(50_000_000);
+    expect(by.mastodon.video.max_bytes).toBe(99 * 1024 * 1024);
+    // A network that takes no video says so with null, not an empty object.
+    expect(by.pinterest.video).toBeNull();
+    expect(by.slack.video).toBeNull();
+    // The schema has teeth: a video rule with the wrong type fails it.
+    expect(schemaErrors("Platform", { ...by.x, video: { ...by.x.video, max_fps: "60" } })).not.toBe("");
+    expect(schemaErrors("Platform", { ...by.x, video: undefined })).not.toBe("");
   });
 
   test("needs a valid credential but no scope", async () => {
