@@ -3,7 +3,7 @@
 import { ConfirmPassword } from "./confirm.tsx";
 import type { FieldErrors, Frame } from "./frame.ts";
 import { Layout } from "./layout.tsx";
-import { Csrf, Field, FormError, Section, when } from "./parts.tsx";
+import { brandLabel, Csrf, Field, FormError, Section, when } from "./parts.tsx";
 
 export interface KeyRow {
   id: string;
@@ -21,7 +21,7 @@ export interface KeysProps {
   f: Frame;
   sudo: boolean;
   keys: KeyRow[];
-  brands: { id: string; name: string }[];
+  brands: { id: string; name: string; slug: string }[];
   /** Scopes the member may put on a key: integration ones, then administrative ones. */
   grantable: { integration: string[]; admin: string[] };
   created: { name: string; secret: string; rolled: boolean } | null;
@@ -84,7 +84,7 @@ function CreateForm(props: KeysProps) {
           <option value="">Every brand</option>
           {props.brands.map((b) => (
             <option value={b.id} selected={props.form.brand === b.id}>
-              {b.name}
+              {brandLabel(b)}
             </option>
           ))}
         </select>
@@ -105,7 +105,7 @@ function CreateForm(props: KeysProps) {
 }
 
 export function ApiKeysPage(props: KeysProps) {
-  const brandName = new Map(props.brands.map((b) => [b.id, b.name]));
+  const brandName = new Map(props.brands.map((b) => [b.id, brandLabel(b)]));
   return (
     <Layout f={props.f}>
       {props.created ? (

@@ -1,7 +1,7 @@
 // Home: the org at a glance — its brands, their channels in this mode, and the next scheduled posts.
 import type { Frame } from "./frame.ts";
 import { Layout } from "./layout.tsx";
-import { Section, whenIn } from "./parts.tsx";
+import { brandLabel, Section, whenIn } from "./parts.tsx";
 
 export interface HomeBrand {
   id: string;
@@ -34,7 +34,7 @@ export function HomePage(props: {
   channels: HomeChannel[];
   posts: HomePost[];
 }) {
-  const brandName = new Map(props.brands.map((b) => [b.id, b.name]));
+  const brandName = new Map(props.brands.map((b) => [b.id, brandLabel(b)]));
   const brandZone = new Map(props.brands.map((b) => [b.id, b.timezone]));
   return (
     <Layout f={props.f}>

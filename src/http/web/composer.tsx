@@ -62,6 +62,7 @@ async function library(w: Web) {
   const out: ComposeBrand[] = brands.data.map((b, i) => ({
     id: b.id,
     name: b.name,
+    slug: b.slug,
     timezone: b.timezone,
     next_slot: slots[i] ? new Date(slots[i]).toISOString() : null,
   }));

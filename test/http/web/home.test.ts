@@ -88,7 +88,9 @@ describeEachDialect("dashboard home", (dialect) => {
     const home = await br.get("/home");
     // 23:30 UTC on the 15th is 18:30 on the same day in New York (EST, five hours behind).
     expect(home.html).toMatch(
-      new RegExp(`<td class="when">${year}-01-15 18:30 GMT-5</td>\\s*<td>Lakeside Books Brand</td>`),
+      new RegExp(
+        `<td class="when">${year}-01-15 18:30 GMT-5</td>\\s*<td>Lakeside Books Brand \\(${a.brandSlug}\\)</td>`,
+      ),
     );
   });
 });
