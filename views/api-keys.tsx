@@ -22,8 +22,11 @@ export interface KeysProps {
   sudo: boolean;
   keys: KeyRow[];
   brands: { id: string; name: string; slug: string }[];
-  /** Scopes the member may put on a key: integration ones, then administrative ones. */
-  grantable: { integration: string[]; admin: string[] };
+  /**
+   * Scopes the member may put on a key: integration ones, then administrative ones, each opening something on
+   * this install; then those the spec names for features not here yet, listed but not offered.
+   */
+  grantable: { integration: string[]; admin: string[]; coming: string[] };
   created: { name: string; secret: string; rolled: boolean } | null;
   form: { name: string; scopes: string[]; brand: string; expires: string };
   errors?: FieldErrors | undefined;
@@ -72,6 +75,11 @@ function CreateForm(props: KeysProps) {
           checked={props.form.scopes}
           hint="Held only when ticked."
         />
+      ) : null}
+      {props.grantable.coming.length ? (
+        <p class="hint" id="scopes-coming">
+          Coming, not on this install yet: {props.grantable.coming.join(", ")}.
+        </p>
       ) : null}
       {e?.scopes ? (
         <p class="error" id="f-scopes-error">
@@ -136,56 +144,71 @@ export function ApiKeysPage(props: KeysProps) {
                   <th scope="col">Created / last used</th>
                   <th scope="col">Expires</th>
                   <th scope="col">Status</th>
-                  <th scope="col">
-                    <span class="muted">Actions</span>
-                  </th>
                 </tr>
               </thead>
               <tbody>
                 {props.keys.map((k) => {
                   const st = status(k, props.now);
+                  const actions = (st === "active" && props.sudo) || !k.revoked_at;
                   return (
-                    <tr>
-                      <td class="text">{k.name}</td>
-                      <td>
-                        <code>{k.hint}</code>
-                      </td>
-                      <td>{k.scopes.length ? k.scopes.join(", ") : "full integration access"}</td>
-                      <td>{k.brand ? (brandName.get(k.brand) ?? k.brand) : "every brand"}</td>
-                      <td class="when">
-                        {when(k.created_at)}
-                        <br />
-                        <span class="muted">{k.last_used_at ? when(k.last_used_at) : "never used"}</span>
-                      </td>
-                      <td class="when">{k.expires_at ? when(k.expires_at) : "never"}</td>
-                      <td>{st}</td>
-                      <td>
-                        {st === "active" && props.sudo ? (
-                          <form method="post" action={`/api-keys/${k.id}/roll`} class="inline">
-                            <Csrf token={props.f.csrf} />
-                            <label for={`overlap-${k.id}`} class="muted">
-                              Old key works for
-                            </label>
-                            <select id={`overlap-${k.id}`} name="overlap_hours">
-                              {OVERLAPS.map((h) => (
-                                <option value={String(h)} selected={h === 24}>
-                                  {h} h
-                                </option>
-                              ))}
-                            </select>
-                            <button type="submit">Roll</button>
-                          </form>
-                        ) : null}
-                        {k.revoked_at ? null : (
-                          <form method="post" action={`/api-keys/${k.id}/revoke`} class="inline">
-                            <Csrf token={props.f.csrf} />
-                            <button type="submit" class="danger" aria-label={`Revoke key ${k.name}`}>
-                              Revoke
-                            </button>
-                          </form>
-                        )}
-                      </td>
-                    </tr>
+                    <>
+                      <tr class={actions ? "has-actions" : undefined}>
+                        <td class="text">{k.name}</td>
+                        <td>
+                          <code>{k.hint}</code>
+                        </td>
+                        <td>{k.scopes.length ? k.scopes.join(", ") : "full integration access"}</td>
+                        <td>{k.brand ? (brandName.get(k.brand) ?? k.brand) : "every brand"}</td>
+                        <td class="when">
+                          {when(k.created_at)}
+                          <br />
+                          <span class="muted">{k.last_used_at ? when(k.last_used_at) : "never used"}</span>
+                        </td>
+                        <td class="when">{k.expires_at ? when(k.expires_at) : "never"}</td>
+                        <td>{st}</td>
+                      </tr>
+                      {/* A row of its own under the key, starting at the left edge: however wide the columns
+                          above, every action is in view without scrolling the table sideways. */}
+                      {actions ? (
+                        <tr class="row-actions">
+                          <td colspan={7}>
+                            <div class="actions">
+                              {st === "active" && props.sudo ? (
+                                <form method="post" action={`/api-keys/${k.id}/roll`} class="inline">
+                                  <Csrf token={props.f.csrf} />
+                                  <label for={`overlap-${k.id}`} class="muted">
+                                    Old key works for
+                                  </label>
+                                  <select id={`overlap-${k.id}`} name="overlap_hours">
+                                    {OVERLAPS.map((h) => (
+                                      <option value={String(h)} selected={h === 24}>
+                                        {h} h
+                                      </option>
+                                    ))}
+                                  </select>
+                                  <button type="submit" aria-label={`Roll key ${k.name}`}>
+                                    Roll
+                                  </button>
+                                </form>
+                              ) : null}
+                              {k.revoked_at ? null : (
+                                <form
+                                  method="post"
+                                  action={`/api-keys/${k.id}/revoke`}
+                                  class="inline"
+                                  data-confirm={`Revoke the key “${k.name}” (${k.hint})? Whatever uses it stops working at once.`}
+                                >
+                                  <Csrf token={props.f.csrf} />
+                                  <button type="submit" class="danger" aria-label={`Revoke key ${k.name}`}>
+                                    Revoke
+                                  </button>
+                                </form>
+                              )}
+                            </div>
+                          </td>
+                        </tr>
+                      ) : null}
+                    </>
                   );
                 })}
               </tbody>

@@ -21,6 +21,8 @@ export interface Frame {
   flash: { kind: "ok" | "error"; text: string } | null;
   /** The path to come back to after switching org or mode. */
   path: string;
+  /** The scopes the member's role holds in this org: the nav offers only the pages they can use. */
+  scopes: string[];
   /** An owner on an install with a billing page: the Billing link (/org/billing) is offered, even when suspended. */
   billing?: boolean;
 }

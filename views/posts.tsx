@@ -121,11 +121,13 @@ export function PostsPage(props: ListProps) {
   return (
     <Layout f={f}>
       <div class="wide">
-        <div class="page-actions">
-          <a class="button primary" href="/posts/new">
-            New post
-          </a>
-        </div>
+        {f.scopes.includes("posts:write") ? (
+          <div class="page-actions">
+            <a class="button primary" href="/posts/new">
+              New post
+            </a>
+          </div>
+        ) : null}
         <form method="get" action="/posts" class="filters" id="post-filters" role="search">
           <div class="field">
             <label for="f-q">Search text</label>
@@ -189,7 +191,11 @@ export function PostsPage(props: ListProps) {
             ) : (
               <p>
                 No posts in {f.livemode ? "live" : "test"} mode yet.{" "}
-                <a href="/posts/new">Write the first one</a>.
+                {f.scopes.includes("posts:write") ? (
+                  <>
+                    <a href="/posts/new">Write the first one</a>.
+                  </>
+                ) : null}
               </p>
             )}
           </div>

@@ -242,8 +242,14 @@ export function QueuePage(props: QueueProps) {
         {week.posts.length === 0 && free.length === 0 ? (
           <div class="empty">
             <p>
-              Nothing this week, and the brand has no slots. Add slots to the brand, or{" "}
-              <a href="/posts/new">write a post</a> with a time.
+              Nothing this week, and the brand has no slots.{" "}
+              {f.scopes.includes("posts:write") ? (
+                <>
+                  Add slots to the brand, or <a href="/posts/new">write a post</a> with a time.
+                </>
+              ) : (
+                "An admin can add slots to the brand."
+              )}
             </p>
           </div>
         ) : null}

@@ -210,7 +210,21 @@ async function create(w: Web) {
 }
 
 export const composerRoutes: WebRoute[] = [
-  { method: "GET", path: "/posts/new", access: "member", org: "read", handler: show },
-  { method: "POST", path: "/posts/preview", access: "member", org: "read", handler: preview },
-  { method: "POST", path: "/posts/new", access: "member", org: "write", handler: create },
+  { method: "GET", path: "/posts/new", access: "member", org: "read", needs: "posts:write", handler: show },
+  {
+    method: "POST",
+    path: "/posts/preview",
+    access: "member",
+    org: "read",
+    needs: "posts:write",
+    handler: preview,
+  },
+  {
+    method: "POST",
+    path: "/posts/new",
+    access: "member",
+    org: "write",
+    needs: "posts:write",
+    handler: create,
+  },
 ];
