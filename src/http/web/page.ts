@@ -199,6 +199,7 @@ export function frame(w: Web, title: string, section?: string): Frame {
     livemode: w.session?.livemode === 1,
     flash: w.flashKey ? FLASH[w.flashKey]! : null,
     path: w.url.pathname,
+    mail: w.app.config.smtp !== null,
     scopes: m ? [...scopesOfRole(m.org.role as Role)] : [],
     billing: m?.org.role === "owner" && !!w.app.config.billingUrl && !!w.app.config.billingLinkKey,
   };
