@@ -15,6 +15,7 @@ import identity from "./0012_identity.ts";
 import engagement from "./0013_engagement.ts";
 import media from "./0014_media.ts";
 import invitationProof from "./0016_invitation_proof.ts";
+import printedPassword from "./0019_printed_password.ts";
 
 export const migrations: Migration[] = [
   core,
@@ -32,4 +33,5 @@ export const migrations: Migration[] = [
   engagement,
   media,
   invitationProof,
+  printedPassword,
 ];

@@ -30,6 +30,8 @@ export interface HomePost {
 
 interface HomeProps {
   f: Frame;
+  /** The person signs in with a password that was generated and printed for them (bootstrap, operator reset). */
+  printedPassword?: boolean;
   brands: HomeBrand[];
   channels: HomeChannel[];
   posts: HomePost[];
@@ -89,6 +91,15 @@ export function HomePage(props: HomeProps) {
   const brandZone = new Map(props.brands.map((b) => [b.id, b.timezone]));
   return (
     <Layout f={props.f}>
+      {props.printedPassword ? (
+        <div class="alert warn" role="status" id="printed-password">
+          <p>
+            <strong>Choose your own password.</strong> You signed in with the one the server printed when your
+            account was set up; it may still be in a terminal's scrollback or an install log.{" "}
+            <a href="/account/password">Set a new password</a>.
+          </p>
+        </div>
+      ) : null}
       <p class="lead">
         You are signed in to <strong id="home-org">{props.f.org?.name}</strong> as {props.f.org?.role}.
       </p>

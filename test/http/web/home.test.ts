@@ -2,6 +2,9 @@
 // channels sharing a display name (one account on two networks) can be told apart, in the cards and in the
 // next scheduled posts.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { bootstrap } from "../../../src/domain/bootstrap/service.ts";
+import { resetPassword } from "../../../src/domain/identity/users/service.ts";
+import { inTx } from "../../../src/domain/tx.ts";
 import type { TestApp } from "../../helpers/app.ts";
 import { TestBrowser, webApp } from "../../helpers/browser.ts";
 import { describeEachDialect } from "../../helpers/db.ts";
@@ -146,5 +149,38 @@ describeEachDialect("dashboard home", (dialect) => {
     const br = new TestBrowser(t);
     await br.signIn(a.email, PASSWORD);
     expect(steps((await br.get("/home")).html)).toBeNull();
+  });
+
+  test("signed in with the password bootstrap printed, Home asks for a new one until it is changed", async () => {
+    const email = `printed-${Math.random().toString(36).slice(2, 7)}@example.com`;
+    const b = await bootstrap(t.app, { email, org: "Printed Org", brand: "Printed Brand" });
+    expect(b.password).toBeString();
+    const br = new TestBrowser(t);
+    await br.signIn(email, b.password!);
+    const first = await br.get("/home");
+    expect(first.html).toContain('id="printed-password"');
+    expect(first.html).toContain('<a href="/account/password">Set a new password</a>');
+    // Choosing one's own ends the question.
+    await br.get("/account/password");
+    const changed = await br.post("/account/password", {
+      current_password: b.password!,
+      password: "a password of my very own",
+      password_confirm: "a password of my very own",
+    });
+    expect(changed.status).toBe(303);
+    expect((await br.get("/home")).html).not.toContain('id="printed-password"');
+  });
+
+  test("a password the person chose is never questioned; the operator's generated reset is", async () => {
+    const email = `chosen-${Math.random().toString(36).slice(2, 7)}@example.com`;
+    await bootstrap(t.app, { email, org: "Chosen Org", brand: "Chosen Brand", password: PASSWORD });
+    const br = new TestBrowser(t);
+    await br.signIn(email, PASSWORD);
+    expect((await br.get("/home")).html).not.toContain('id="printed-password"');
+    // `svc admin users reset-password` without a password prints a generated one.
+    const reset = await inTx(t.app, (tx) => resetPassword(tx, t.app, email));
+    const again = new TestBrowser(t);
+    await again.signIn(email, reset.password!);
+    expect((await again.get("/home")).html).toContain('id="printed-password"');
   });
 });
