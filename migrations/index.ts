@@ -17,6 +17,7 @@ import media from "./0014_media.ts";
 import invitationProof from "./0015_invitation_proof.ts";
 import developerApps from "./0017_developer_apps.ts";
 import signinConnections from "./0018_signin_connections.ts";
+import printedPassword from "./0019_printed_password.ts";
 
 export const migrations: Migration[] = [
   core,
@@ -36,4 +37,5 @@ export const migrations: Migration[] = [
   invitationProof,
   developerApps,
   signinConnections,
+  printedPassword,
 ];

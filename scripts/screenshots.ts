@@ -384,7 +384,7 @@ async function main() {
     await page.getByRole("button", { name: "Set up an authenticator app" }).click();
     await page.locator("img.qr").waitFor();
     await save(page, "dashboard-totp");
-    const secret = ((await page.locator("#totp-secret").textContent()) ?? "").trim();
+    const secret = ((await page.locator("#totp-secret").textContent()) ?? "").replaceAll(" ", "");
     await page.getByLabel("Code from the app").fill(totp(secret, Date.now()));
     await page.getByRole("button", { name: "Turn on" }).click();
     await page.locator("#recovery-codes").waitFor();

@@ -3,7 +3,7 @@
 import { ConfirmPassword } from "./confirm.tsx";
 import type { FieldErrors, Frame } from "./frame.ts";
 import { Layout } from "./layout.tsx";
-import { Csrf, Field, FormError, Section, when } from "./parts.tsx";
+import { brandLabel, Csrf, Field, FormError, Section, when } from "./parts.tsx";
 
 export interface KeyRow {
   id: string;
@@ -21,9 +21,12 @@ export interface KeysProps {
   f: Frame;
   sudo: boolean;
   keys: KeyRow[];
-  brands: { id: string; name: string }[];
-  /** Scopes the member may put on a key: integration ones, then administrative ones. */
-  grantable: { integration: string[]; admin: string[] };
+  brands: { id: string; name: string; slug: string }[];
+  /**
+   * Scopes the member may put on a key: integration ones, then administrative ones, each opening something on
+   * this install; then those the spec names for features not here yet, listed but not offered.
+   */
+  grantable: { integration: string[]; admin: string[]; coming: string[] };
   created: { name: string; secret: string; rolled: boolean } | null;
   form: { name: string; scopes: string[]; brand: string; expires: string };
   errors?: FieldErrors | undefined;
@@ -73,6 +76,11 @@ function CreateForm(props: KeysProps) {
           hint="Held only when ticked."
         />
       ) : null}
+      {props.grantable.coming.length ? (
+        <p class="hint" id="scopes-coming">
+          Coming, not on this install yet: {props.grantable.coming.join(", ")}.
+        </p>
+      ) : null}
       {e?.scopes ? (
         <p class="error" id="f-scopes-error">
           {e.scopes}
@@ -84,7 +92,7 @@ function CreateForm(props: KeysProps) {
           <option value="">Every brand</option>
           {props.brands.map((b) => (
             <option value={b.id} selected={props.form.brand === b.id}>
-              {b.name}
+              {brandLabel(b)}
             </option>
           ))}
         </select>
@@ -105,7 +113,7 @@ function CreateForm(props: KeysProps) {
 }
 
 export function ApiKeysPage(props: KeysProps) {
-  const brandName = new Map(props.brands.map((b) => [b.id, b.name]));
+  const brandName = new Map(props.brands.map((b) => [b.id, brandLabel(b)]));
   return (
     <Layout f={props.f}>
       {props.created ? (
@@ -136,56 +144,71 @@ export function ApiKeysPage(props: KeysProps) {
                   <th scope="col">Created / last used</th>
                   <th scope="col">Expires</th>
                   <th scope="col">Status</th>
-                  <th scope="col">
-                    <span class="muted">Actions</span>
-                  </th>
                 </tr>
               </thead>
               <tbody>
                 {props.keys.map((k) => {
                   const st = status(k, props.now);
+                  const actions = (st === "active" && props.sudo) || !k.revoked_at;
                   return (
-                    <tr>
-                      <td class="text">{k.name}</td>
-                      <td>
-                        <code>{k.hint}</code>
-                      </td>
-                      <td>{k.scopes.length ? k.scopes.join(", ") : "full integration access"}</td>
-                      <td>{k.brand ? (brandName.get(k.brand) ?? k.brand) : "every brand"}</td>
-                      <td class="when">
-                        {when(k.created_at)}
-                        <br />
-                        <span class="muted">{k.last_used_at ? when(k.last_used_at) : "never used"}</span>
-                      </td>
-                      <td class="when">{k.expires_at ? when(k.expires_at) : "never"}</td>
-                      <td>{st}</td>
-                      <td>
-                        {st === "active" && props.sudo ? (
-                          <form method="post" action={`/api-keys/${k.id}/roll`} class="inline">
-                            <Csrf token={props.f.csrf} />
-                            <label for={`overlap-${k.id}`} class="muted">
-                              Old key works for
-                            </label>
-                            <select id={`overlap-${k.id}`} name="overlap_hours">
-                              {OVERLAPS.map((h) => (
-                                <option value={String(h)} selected={h === 24}>
-                                  {h} h
-                                </option>
-                              ))}
-                            </select>
-                            <button type="submit">Roll</button>
-                          </form>
-                        ) : null}
-                        {k.revoked_at ? null : (
-                          <form method="post" action={`/api-keys/${k.id}/revoke`} class="inline">
-                            <Csrf token={props.f.csrf} />
-                            <button type="submit" class="danger" aria-label={`Revoke key ${k.name}`}>
-                              Revoke
-                            </button>
-                          </form>
-                        )}
-                      </td>
-                    </tr>
+                    <>
+                      <tr class={actions ? "has-actions" : undefined}>
+                        <td class="text">{k.name}</td>
+                        <td>
+                          <code>{k.hint}</code>
+                        </td>
+                        <td>{k.scopes.length ? k.scopes.join(", ") : "full integration access"}</td>
+                        <td>{k.brand ? (brandName.get(k.brand) ?? k.brand) : "every brand"}</td>
+                        <td class="when">
+                          {when(k.created_at)}
+                          <br />
+                          <span class="muted">{k.last_used_at ? when(k.last_used_at) : "never used"}</span>
+                        </td>
+                        <td class="when">{k.expires_at ? when(k.expires_at) : "never"}</td>
+                        <td>{st}</td>
+                      </tr>
+                      {/* A row of its own under the key, starting at the left edge: however wide the columns
+                          above, every action is in view without scrolling the table sideways. */}
+                      {actions ? (
+                        <tr class="row-actions">
+                          <td colspan={7}>
+                            <div class="actions">
+                              {st === "active" && props.sudo ? (
+                                <form method="post" action={`/api-keys/${k.id}/roll`} class="inline">
+                                  <Csrf token={props.f.csrf} />
+                                  <label for={`overlap-${k.id}`} class="muted">
+                                    Old key works for
+                                  </label>
+                                  <select id={`overlap-${k.id}`} name="overlap_hours">
+                                    {OVERLAPS.map((h) => (
+                                      <option value={String(h)} selected={h === 24}>
+                                        {h} h
+                                      </option>
+                                    ))}
+                                  </select>
+                                  <button type="submit" aria-label={`Roll key ${k.name}`}>
+                                    Roll
+                                  </button>
+                                </form>
+                              ) : null}
+                              {k.revoked_at ? null : (
+                                <form
+                                  method="post"
+                                  action={`/api-keys/${k.id}/revoke`}
+                                  class="inline"
+                                  data-confirm={`Revoke the key “${k.name}” (${k.hint})? Whatever uses it stops working at once.`}
+                                >
+                                  <Csrf token={props.f.csrf} />
+                                  <button type="submit" class="danger" aria-label={`Revoke key ${k.name}`}>
+                                    Revoke
+                                  </button>
+                                </form>
+                              )}
+                            </div>
+                          </td>
+                        </tr>
+                      ) : null}
+                    </>
                   );
                 })}
               </tbody>

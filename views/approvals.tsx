@@ -3,12 +3,12 @@
 // may approve (admins and owners) see the buttons; a refusal (slots_full, post_not_pending) shows on its card.
 import type { Frame } from "./frame.ts";
 import { Layout } from "./layout.tsx";
-import { Csrf, when, whenIn } from "./parts.tsx";
+import { brandLabel, Csrf, when, whenIn } from "./parts.tsx";
 import { type ChannelLabel, canChange, FieldProblems, NetworkTag, type Problems } from "./publishing.tsx";
 
 export interface Waiting {
   id: string;
-  brand: { id: string; name: string; timezone: string; next_slot: string | null };
+  brand: { id: string; name: string; slug: string; timezone: string; next_slot: string | null };
   text: string;
   channels: string[];
   /** Its own time, when it was given one; null when approving takes the next free slot. */
@@ -51,7 +51,7 @@ export function ApprovalsPage(props: ApprovalsProps) {
             return (
               <li class="target target-held" id={`approval-${p.id}`}>
                 <div class="target-head">
-                  <strong>{p.brand.name}</strong>
+                  <strong>{brandLabel(p.brand)}</strong>
                   <span class="muted">asked {when(p.created_at)}</span>
                 </div>
                 <p class="part-text">

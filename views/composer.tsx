@@ -5,7 +5,7 @@
 // submit one post, however often it is sent.
 import type { Frame } from "./frame.ts";
 import { Layout } from "./layout.tsx";
-import { Csrf, whenIn } from "./parts.tsx";
+import { brandLabel, Csrf, whenIn } from "./parts.tsx";
 import {
   type ChannelLabel,
   canChange,
@@ -21,6 +21,7 @@ import {
 export interface ComposeBrand {
   id: string;
   name: string;
+  slug: string;
   timezone: string;
   /** The next free slot (ISO), or null when every slot of the next 56 days is taken or the brand has none. */
   next_slot: string | null;
@@ -112,7 +113,7 @@ function ChannelPicker(props: ComposeProps) {
         return (
           <fieldset class="brand-group">
             <legend class="brand-name">
-              {b.name} <span class="muted">{b.timezone}</span>
+              {brandLabel(b)} <span class="muted">{b.timezone}</span>
             </legend>
             {own.length === 0 ? (
               <p class="muted">
@@ -161,7 +162,7 @@ function MediaPicker(props: ComposeProps) {
   const bad = Object.entries(props.problems ?? {})
     .filter(([k]) => k === "media" || k.startsWith("media."))
     .flatMap(([, p]) => p);
-  const brandName = new Map(props.brands.map((b) => [b.id, b.name]));
+  const brandName = new Map(props.brands.map((b) => [b.id, brandLabel(b)]));
   return (
     <details class="media-picker" open={props.form.media.length > 0 || bad.length > 0}>
       <summary>
@@ -212,8 +213,8 @@ export function NextSlot(props: { brand: ComposeBrand | undefined; oob?: boolean
     <span class="muted" id="next-slot" hx-swap-oob={props.oob ? "true" : undefined}>
       {b
         ? b.next_slot
-          ? ` ${whenIn(b.next_slot, b.timezone)} (${b.name})`
-          : ` none free for ${b.name}: add slots to the brand`
+          ? ` ${whenIn(b.next_slot, b.timezone)} (${brandLabel(b)})`
+          : ` none free for ${brandLabel(b)}: add slots to the brand`
         : " of the brand"}
     </span>
   );

@@ -21,6 +21,13 @@ export interface Frame {
   flash: { kind: "ok" | "error"; text: string } | null;
   /** The path to come back to after switching org or mode. */
   path: string;
+  /**
+   * Whether this install sends email (SVC_SMTP_HOST is set). A page that would promise an email says instead that
+   * email is off, and what to do; without it the request would only be refused (503 mail_unavailable).
+   */
+  mail: boolean;
+  /** The scopes the member's role holds in this org: the nav offers only the pages they can use. */
+  scopes: string[];
   /** An owner on an install with a billing page: the Billing link (/org/billing) is offered, even when suspended. */
   billing?: boolean;
 }
@@ -43,6 +50,7 @@ export const FLASH: Record<string, { kind: "ok" | "error"; text: string }> = {
   confirmed: { kind: "ok", text: "Password confirmed. You can change security settings for 10 minutes." },
   totp_enabled: { kind: "ok", text: "Authenticator app turned on." },
   totp_disabled: { kind: "ok", text: "Authenticator app turned off." },
+  totp_canceled: { kind: "ok", text: "Setting up the authenticator app is canceled; nothing was turned on." },
   recovery_new: { kind: "ok", text: "New recovery codes made; the old ones no longer work." },
   passkey_added: { kind: "ok", text: "Passkey added." },
   passkey_renamed: { kind: "ok", text: "Passkey renamed." },

@@ -94,7 +94,22 @@ export function InvitePage(props: {
                 again to join.
               </p>
             </div>
-            <form method="post" action={`${base}/confirm`} class="card" id="invite-prove-form">
+            {props.f.mail ? null : (
+              <div class="card" id="invite-mail-off">
+                <p>
+                  New here? Joining needs a link mailed to {inv.email} to confirm the address is yours, and
+                  email is off on this server. Ask whoever invited you to have the server's operator add you (
+                  <code>svc admin members add</code>).
+                </p>
+              </div>
+            )}
+            <form
+              method="post"
+              action={`${base}/confirm`}
+              class="card"
+              id="invite-prove-form"
+              hidden={!props.f.mail}
+            >
               <Csrf token={props.f.csrf} />
               <p>
                 New here? We email {inv.email} a link to confirm the address is yours; from it you choose a

@@ -5,15 +5,19 @@ import type { Child } from "hono/jsx";
 import type { Frame } from "./frame.ts";
 import { Csrf } from "./parts.tsx";
 
-const NAV: { section: string; href: string; label: string }[] = [
+/**
+ * The main navigation. An entry that names a scope is shown only to a role that holds it, the same scope its route
+ * declares (route.ts `needs`), so nobody is offered a page that would refuse them.
+ */
+const NAV: { section: string; href: string; label: string; needs?: string }[] = [
   { section: "home", href: "/home", label: "Home" },
-  { section: "compose", href: "/posts/new", label: "New post" },
+  { section: "compose", href: "/posts/new", label: "New post", needs: "posts:write" },
   { section: "posts", href: "/posts", label: "Posts" },
   { section: "queue", href: "/queue", label: "Queue" },
   { section: "approvals", href: "/approvals", label: "Approvals" },
   { section: "org", href: "/org", label: "Org" },
   { section: "members", href: "/members", label: "Members" },
-  { section: "api_keys", href: "/api-keys", label: "API keys" },
+  { section: "api_keys", href: "/api-keys", label: "API keys", needs: "keys:write" },
   { section: "security", href: "/account/security", label: "Security" },
   { section: "sessions", href: "/account/sessions", label: "Sessions" },
   { section: "devices", href: "/account/devices", label: "Devices" },
@@ -75,7 +79,7 @@ function Header(props: { f: Frame }) {
       </a>
       <nav aria-label="Main">
         <ul>
-          {NAV.map((n) => (
+          {NAV.filter((n) => !n.needs || f.scopes.includes(n.needs)).map((n) => (
             <li>
               <a href={n.href} aria-current={f.section === n.section ? "page" : undefined}>
                 {n.label}

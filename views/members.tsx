@@ -45,7 +45,6 @@ export function MembersPage(props: {
   canManage: boolean;
   /** An owner without a recent password confirmation: offer it, for owner changes. */
   offerConfirm: boolean;
-  mailOn: boolean;
   created?: { url: string; email: string; emailed: boolean } | undefined;
   errors?: FieldErrors | undefined;
   invite?: { email: string; role: string } | undefined;
@@ -152,7 +151,7 @@ export function MembersPage(props: {
               <div class="field">
                 <RoleSelect id="f-role" value={props.invite?.role ?? "editor"} label="Role" visible />
               </div>
-              {props.mailOn ? (
+              {f.mail ? (
                 <label>
                   <input type="checkbox" name="send_email" value="true" checked /> Email the invitation
                 </label>

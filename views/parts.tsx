@@ -97,6 +97,18 @@ export function ActionTable(props: { id: string; label: string; columns: string[
   );
 }
 
+/** A brand as it is named wherever one is picked or shown. */
+export interface BrandRef {
+  name: string;
+  slug: string;
+}
+
+/**
+ * A brand's name with its slug beside it: two brands may share a name (only the slug is unique in an org), so a
+ * list, a filter or a post that named only the name could not be told apart. Every view names brands through this.
+ */
+export const brandLabel = (b: BrandRef) => `${b.name} (${b.slug})`;
+
 export const when = (iso: string | null | undefined) =>
   iso ? iso.replace("T", " ").slice(0, 16) + " UTC" : "—";
 

@@ -7,8 +7,10 @@ export function PasswordPage(props: { f: Frame; errors?: FieldErrors | undefined
   return (
     <Layout f={props.f}>
       <p>
-        Changing your password signs out every other browser and every CLI signed in as you. We email you that
-        it changed.
+        Changing your password signs out every other browser and every CLI signed in as you.
+        {props.f.mail
+          ? " We email you that it changed."
+          : " Email is off on this server, so no notice is sent: this page is the only place it shows."}
       </p>
       <FormError errors={props.errors} shown={["current_password", "password", "password_confirm"]} />
       <form method="post" action="/account/password">

@@ -4,7 +4,7 @@
 // nothing typed into its form is swept away.
 import type { Frame } from "./frame.ts";
 import { Layout } from "./layout.tsx";
-import { Csrf, when, whenIn } from "./parts.tsx";
+import { brandLabel, Csrf, when, whenIn } from "./parts.tsx";
 import {
   type ChannelLabel,
   canChange,
@@ -20,6 +20,7 @@ import {
 export interface PostBrand {
   id: string;
   name: string;
+  slug: string;
   timezone: string;
 }
 export interface PostTarget {
@@ -90,6 +91,10 @@ export interface ListProps {
   problems?: Problems | undefined;
 }
 
+const brandOf = (brands: PostBrand[], id: string) => {
+  const b = brands.find((x) => x.id === id);
+  return b ? brandLabel(b) : "";
+};
 const zoneOf = (brands: PostBrand[], id: string) => brands.find((b) => b.id === id)?.timezone ?? "UTC";
 const textOf = (p: PostRow) => p.targets[0]?.parts.join("\n\n") ?? "";
 
@@ -116,11 +121,13 @@ export function PostsPage(props: ListProps) {
   return (
     <Layout f={f}>
       <div class="wide">
-        <div class="page-actions">
-          <a class="button primary" href="/posts/new">
-            New post
-          </a>
-        </div>
+        {f.scopes.includes("posts:write") ? (
+          <div class="page-actions">
+            <a class="button primary" href="/posts/new">
+              New post
+            </a>
+          </div>
+        ) : null}
         <search>
           <form method="get" action="/posts" class="filters" id="post-filters">
             <div class="field">
@@ -145,7 +152,7 @@ export function PostsPage(props: ListProps) {
                 <option value="">Every brand</option>
                 {props.brands.map((b) => (
                   <option value={b.id} selected={filters.brand === b.id}>
-                    {b.name}
+                    {brandLabel(b)}
                   </option>
                 ))}
               </select>
@@ -156,7 +163,7 @@ export function PostsPage(props: ListProps) {
               <select id="f-channel" name="channel">
                 <option value="">Every channel</option>
                 {props.brands.map((b) => (
-                  <optgroup label={b.name}>
+                  <optgroup label={brandLabel(b)}>
                     {props.channels
                       .filter((c) => c.brand === b.id)
                       .map((c) => (
@@ -186,7 +193,11 @@ export function PostsPage(props: ListProps) {
             ) : (
               <p>
                 No posts in {f.livemode ? "live" : "test"} mode yet.{" "}
-                <a href="/posts/new">Write the first one</a>.
+                {f.scopes.includes("posts:write") ? (
+                  <>
+                    <a href="/posts/new">Write the first one</a>.
+                  </>
+                ) : null}
               </p>
             )}
           </div>
@@ -199,7 +210,7 @@ export function PostsPage(props: ListProps) {
                   <span class="when">
                     {p.publish_at ? whenIn(p.publish_at, zoneOf(props.brands, p.brand)) : "No time yet"}
                   </span>
-                  <span class="muted">{props.brands.find((b) => b.id === p.brand)?.name ?? ""}</span>
+                  <span class="muted">{brandOf(props.brands, p.brand)}</span>
                 </div>
                 <a class="post-text" href={`/posts/${p.id}`}>
                   {textOf(p) || "(media only)"}
@@ -423,7 +434,7 @@ export function PostPage(props: DetailProps) {
           <span id="post-status">
             <StatusTag status={p.status} />
           </span>{" "}
-          <strong>{brand.name}</strong>
+          <strong>{brandLabel(brand)}</strong>
         </p>
         <dl class="facts">
           <dt>Time</dt>

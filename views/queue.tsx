@@ -3,7 +3,7 @@
 // move (slot_taken, post_not_movable, publish_at_invalid) shows on the post's card with its code.
 import type { Frame } from "./frame.ts";
 import { Layout } from "./layout.tsx";
-import { Csrf } from "./parts.tsx";
+import { brandLabel, Csrf } from "./parts.tsx";
 import {
   type ChannelLabel,
   canChange,
@@ -21,7 +21,7 @@ export interface QueuePost {
   targets: { channel: string; channel_name: string; parts: string[]; attempts: number }[];
 }
 export interface QueueWeek {
-  brand: { id: string; name: string; timezone: string };
+  brand: { id: string; name: string; slug: string; timezone: string };
   days: { date: string; start: string }[];
   previous: string;
   next: string;
@@ -32,7 +32,7 @@ export interface QueueWeek {
 
 export interface QueueProps {
   f: Frame;
-  brands: { id: string; name: string }[];
+  brands: { id: string; name: string; slug: string }[];
   week: QueueWeek | null;
   channels: ChannelLabel[];
   /** Posts waiting for approval that take a slot only when approved. */
@@ -181,7 +181,7 @@ export function QueuePage(props: QueueProps) {
             <select id="q-brand" name="brand">
               {props.brands.map((b) => (
                 <option value={b.id} selected={b.id === week.brand.id}>
-                  {b.name}
+                  {brandLabel(b)}
                 </option>
               ))}
             </select>
@@ -242,8 +242,14 @@ export function QueuePage(props: QueueProps) {
         {week.posts.length === 0 && free.length === 0 ? (
           <div class="empty">
             <p>
-              Nothing this week, and the brand has no slots. Add slots to the brand, or{" "}
-              <a href="/posts/new">write a post</a> with a time.
+              Nothing this week, and the brand has no slots.{" "}
+              {f.scopes.includes("posts:write") ? (
+                <>
+                  Add slots to the brand, or <a href="/posts/new">write a post</a> with a time.
+                </>
+              ) : (
+                "An admin can add slots to the brand."
+              )}
             </p>
           </div>
         ) : null}

@@ -12,7 +12,15 @@ export function ResetRequestPage(props: { f: Frame; sent?: boolean; email?: stri
             If an account has this address, a reset link valid for 30 minutes is on its way.
           </div>
         ) : null}
-        <form method="post" action="/reset" class="card" id="reset-request-form">
+        {props.f.mail ? null : (
+          <div class="alert warn" role="status" id="reset-mail-off">
+            <p>
+              <strong>Email is off on this server</strong>, so no reset link can be sent. Ask the server's
+              operator to set a new password for you (<code>svc admin users reset-password</code>).
+            </p>
+          </div>
+        )}
+        <form method="post" action="/reset" class="card" id="reset-request-form" hidden={!props.f.mail}>
           <Csrf token={props.f.csrf} />
           <FormError errors={props.errors} shown={["email"]} />
           <Field

@@ -1,5 +1,7 @@
 // The sandbox network's public "post page" (GET /sandbox/<target>): what a test-mode channel posted, part by
 // part, with the images as the network received them and videos from a signed link. It runs no script.
+import { whenIn } from "./parts.tsx";
+
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#222}
 article{border:1px solid #ddd;border-radius:8px;padding:1rem;margin:1rem 0}p{white-space:pre-wrap;margin:0}
 small,li{color:#666}img,video{max-width:100%;height:auto}figure{margin:.5rem 0}ul{margin:.5rem 0 0;padding-left:1.2rem}`;
@@ -24,6 +26,18 @@ export interface SandboxPart {
   figures: SandboxFigure[];
   /** The media the post named: type, ID and alt text. */
   media: { mime: string; id: string; alt: string | null }[];
+}
+
+/** A target's page: who it was posted as, in which brand's zone its times read, and what was posted. */
+export interface SandboxPost {
+  /** The channel it was posted to; null once the channel is deleted. */
+  channel: { name: string; handle: string | null } | null;
+  brand: { name: string; slug: string } | null;
+  /** The brand's IANA zone (UTC once the channel is gone). */
+  timeZone: string;
+  /** The post in the dashboard, for the link back; null when the target is no longer there. */
+  postId: string | null;
+  parts: SandboxPart[];
 }
 
 function SandboxShell(props: { title: string; children: unknown }) {
@@ -69,15 +83,39 @@ function Figure({ f }: { f: SandboxFigure }) {
   );
 }
 
-export function SandboxPostPage(props: { title: string; parts: SandboxPart[] }) {
+export function SandboxPostPage(props: { title: string; post: SandboxPost }) {
+  const { channel, brand, timeZone, postId, parts } = props.post;
   return (
     <SandboxShell title={props.title}>
       <h1>Sandbox post</h1>
+      <p>
+        {channel ? (
+          <>
+            On <strong>{channel.name}</strong>
+            {channel.handle ? ` (${channel.handle})` : ""}
+          </>
+        ) : (
+          "On a channel since deleted"
+        )}
+        {brand ? (
+          <>
+            {" "}
+            for the brand <strong>{brand.name}</strong> ({brand.slug})
+          </>
+        ) : null}
+        . Times are in {timeZone}.
+      </p>
       <small>Posted by a test-mode channel of svc; it reached no real network.</small>
-      {props.parts.map((p) => (
+      {/* Shown to everyone: the page stays public, and the dashboard asks whoever is not signed in to sign in. */}
+      {postId ? (
+        <p>
+          <a href={`/posts/${postId}`}>Open this post in the dashboard</a>
+        </p>
+      ) : null}
+      {parts.map((p) => (
         <article id={p.anchor}>
           <small>
-            {p.label} · attempt {p.attempt} · {p.at}
+            {p.label} · attempt {p.attempt} · <time datetime={p.at}>{whenIn(p.at, timeZone)}</time>
           </small>
           <p>{p.text}</p>
           {p.figures.map((f) => (

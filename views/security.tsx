@@ -24,6 +24,10 @@ export interface SecurityProps {
   errors?: FieldErrors | undefined;
 }
 
+/** A base32 secret in groups of four (ABCD EFGH …), as authenticator apps show and accept it: 32 letters in one
+ * run are easy to mistype. */
+export const groupsOfFour = (secret: string) => secret.replace(/(.{4})(?=.)/g, "$1 ");
+
 function Totp(props: SecurityProps) {
   if (props.totp)
     return (
@@ -47,7 +51,8 @@ function Totp(props: SecurityProps) {
         <p>Scan this code with your authenticator app, then type the 6 digits it shows.</p>
         <img class="qr" src={props.pending.qr} alt="QR code holding your authenticator app's secret" />
         <p>
-          Or type this secret into the app: <code id="totp-secret">{props.pending.secret}</code>
+          Or type this secret into the app (the spaces only help reading; apps accept it with or without
+          them): <code id="totp-secret">{groupsOfFour(props.pending.secret)}</code>
         </p>
         <form method="post" action="/account/security/totp/confirm">
           <Csrf token={props.f.csrf} />
@@ -63,6 +68,10 @@ function Totp(props: SecurityProps) {
           <button type="submit" class="primary">
             Turn on
           </button>
+        </form>
+        <form method="post" action="/account/security/totp/cancel" id="totp-cancel">
+          <Csrf token={props.f.csrf} />
+          <button type="submit">Cancel setting up</button>
         </form>
       </div>
     );

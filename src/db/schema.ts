@@ -42,6 +42,9 @@ export interface UsersTable {
   email: string;
   name: string | null;
   password_hash: string | null;
+  /** When the password was generated and printed for the person (bootstrap, the operator's reset); null once
+   * they chose their own, or when it was never printed. */
+  password_printed_at: number | null;
   timezone: string;
   disabled_at: number | null;
   created_at: number;

@@ -73,7 +73,9 @@ describeEachDialect("svc admin", (dialect) => {
     expect(lines[2]).toMatch(/^Channel: {2}sandbox emulating bluesky \(chan_[0-7][0-9a-z]{25}, test mode\)$/);
     expect(lines[3]).toBe(`Admin:    ${ownerEmail}`);
     expect(lines[4]).toMatch(/^Password: [0-9A-Za-z]{20}$/);
-    expect(lines[5]).toBe("          (shown once; change it after signing in)");
+    expect(lines[5]).toBe(
+      "          (shown once; the dashboard asks you to choose your own after signing in)",
+    );
     orgId = /\((org_[0-9a-z]+)\)/.exec(lines[0]!)![1]!;
     const password = lines[4]!.slice("Password: ".length);
     const user = await t.app.db

@@ -50,7 +50,10 @@ export const bootstrapCommand: AdminCommand = {
       const channel = (r as { channel?: { id: string; provider: string; emulates: string } }).channel;
       if (channel) io.out(`Channel:  sandbox emulating ${channel.emulates} (${channel.id}, test mode)`);
       io.out(`Admin:    ${r.user.email}`);
-      if (r.password) io.out(`Password: ${r.password}\n          (shown once; change it after signing in)`);
+      if (r.password)
+        io.out(
+          `Password: ${r.password}\n          (shown once; the dashboard asks you to choose your own after signing in)`,
+        );
     });
   },
 };

@@ -2,7 +2,7 @@
 // network received (images inline as received, videos from a signed link). Public like a post on a real network:
 // whoever has the link sees what was posted, and nothing else.
 
-import type { SandboxFigure, SandboxPart } from "../../../views/sandbox.tsx";
+import type { SandboxFigure, SandboxPart, SandboxPost } from "../../../views/sandbox.tsx";
 import type { App } from "../../app/context.ts";
 import type { SandboxPostsTable } from "../../db/tables/channels.ts";
 import type { SandboxMediaTable } from "../../db/tables/media.ts";
@@ -11,13 +11,47 @@ import { isId } from "../../lib/ids.ts";
 import { sandboxAnchor } from "../../platforms/sandbox/posts.ts";
 import { mediaUrl } from "../media/link.ts";
 
-/** The parts posted for a target, in the order they were posted; empty for an unknown or malformed ID. */
-export async function sandboxPostParts(app: App, targetId: string): Promise<SandboxPart[]> {
+/**
+ * What the page shows for a target: the channel and brand it was posted for (a reader of a real network's post
+ * sees who posted it; two brands may share a name, so the slug comes with it), the brand's zone for its times,
+ * the post's ID for the link back to the dashboard, and the parts in the order they were posted. Null for an
+ * unknown or malformed ID.
+ */
+export async function sandboxPost(app: App, targetId: string): Promise<SandboxPost | null> {
   const rows = await sandboxPostsFor(app, targetId);
-  if (rows.length === 0) return [];
+  const first = rows[0];
+  if (!first) return null;
   const received = await sandboxMediaFor(app, targetId);
-  const parts = new Set(rows.map((r) => r.part_index)).size;
-  return rows.map((r) => part(app, r, parts, received));
+  const total = new Set(rows.map((r) => r.part_index)).size;
+  // The channel or its post may have been deleted since: the page still shows what was posted.
+  const channel = await app.db
+    .selectFrom("channels")
+    .innerJoin("brands", (j) =>
+      j.onRef("brands.id", "=", "channels.brand_id").onRef("brands.org_id", "=", "channels.org_id"),
+    )
+    .select([
+      "channels.display_name",
+      "channels.handle",
+      "brands.name as brand_name",
+      "brands.slug as brand_slug",
+      "brands.timezone",
+    ])
+    .where("channels.id", "=", first.channel_id)
+    .where("channels.org_id", "=", first.org_id)
+    .executeTakeFirst();
+  const target = await app.db
+    .selectFrom("post_targets")
+    .select("post_id")
+    .where("id", "=", targetId)
+    .where("org_id", "=", first.org_id)
+    .executeTakeFirst();
+  return {
+    channel: channel ? { name: channel.display_name, handle: channel.handle } : null,
+    brand: channel ? { name: channel.brand_name, slug: channel.brand_slug } : null,
+    timeZone: channel?.timezone ?? "UTC",
+    postId: target?.post_id ?? null,
+    parts: rows.map((r) => part(app, r, total, received)),
+  };
 }
 
 /** One part as the page shows it: the images as the network received them, a video from a signed link. */

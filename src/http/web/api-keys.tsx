@@ -10,8 +10,9 @@ import {
   rollApiKey,
 } from "../../domain/identity/api-keys/service.ts";
 import { isRecentAuth } from "../../domain/identity/auth/sudo.ts";
-import { ADMIN_SCOPES, INTEGRATION_SCOPES, scopesOfRole } from "../../domain/scopes.ts";
+import { ADMIN_SCOPES, ALL_SCOPES, INTEGRATION_SCOPES, scopesOfRole } from "../../domain/scopes.ts";
 import { ServiceError } from "../../lib/errors.ts";
+import { scopesInUse } from "../api/v1/index.ts";
 import { fieldErrors, frame, redirect, render, setFlash, type Web } from "./page.ts";
 import type { WebRoute } from "./route.ts";
 
@@ -37,8 +38,9 @@ async function page(
       keys={keys.data}
       brands={brands.data}
       grantable={{
-        integration: INTEGRATION_SCOPES.filter((s) => held.has(s)),
-        admin: ADMIN_SCOPES.filter((s) => held.has(s)),
+        integration: INTEGRATION_SCOPES.filter((s) => held.has(s) && scopesInUse.has(s)),
+        admin: ADMIN_SCOPES.filter((s) => held.has(s) && scopesInUse.has(s)),
+        coming: ALL_SCOPES.filter((s) => held.has(s) && !scopesInUse.has(s)),
       }}
       created={null}
       form={{ name: "", scopes: [], brand: "", expires: "" }}
@@ -101,8 +103,29 @@ async function revoke(w: Web) {
 }
 
 export const apiKeyRoutes: WebRoute[] = [
-  { method: "GET", path: "/api-keys", access: "member", org: "read", handler: (w) => page(w) },
-  { method: "POST", path: "/api-keys", access: "member", org: "write", handler: create },
-  { method: "POST", path: "/api-keys/:id/roll", access: "member", org: "write", handler: roll },
-  { method: "POST", path: "/api-keys/:id/revoke", access: "member", org: "write", handler: revoke },
+  {
+    method: "GET",
+    path: "/api-keys",
+    access: "member",
+    org: "read",
+    needs: "keys:write",
+    handler: (w) => page(w),
+  },
+  { method: "POST", path: "/api-keys", access: "member", org: "write", needs: "keys:write", handler: create },
+  {
+    method: "POST",
+    path: "/api-keys/:id/roll",
+    access: "member",
+    org: "write",
+    needs: "keys:write",
+    handler: roll,
+  },
+  {
+    method: "POST",
+    path: "/api-keys/:id/revoke",
+    access: "member",
+    org: "write",
+    needs: "keys:write",
+    handler: revoke,
+  },
 ];

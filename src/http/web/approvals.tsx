@@ -38,6 +38,7 @@ async function page(w: Web, problems?: Problems, notes?: Record<string, string>,
         brand: {
           id: p.brand,
           name: b?.name ?? p.brand,
+          slug: b?.slug ?? p.brand,
           timezone: b?.timezone ?? "UTC",
           next_slot: slot ? new Date(slot).toISOString() : null,
         },

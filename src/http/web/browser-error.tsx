@@ -46,6 +46,8 @@ export async function browserError(
       livemode: false,
       flash: null,
       path: new URL(request.url).pathname,
+      mail: app.config.smtp !== null,
+      scopes: [],
     };
     const body = `<!doctype html>${await (<ErrorPage f={f} error={err} />).toString()}`;
     return new Response(body, {

@@ -62,6 +62,7 @@ async function library(w: Web) {
   const out: ComposeBrand[] = brands.data.map((b, i) => ({
     id: b.id,
     name: b.name,
+    slug: b.slug,
     timezone: b.timezone,
     next_slot: slots[i] ? new Date(slots[i]).toISOString() : null,
   }));
@@ -209,7 +210,21 @@ async function create(w: Web) {
 }
 
 export const composerRoutes: WebRoute[] = [
-  { method: "GET", path: "/posts/new", access: "member", org: "read", handler: show },
-  { method: "POST", path: "/posts/preview", access: "member", org: "read", handler: preview },
-  { method: "POST", path: "/posts/new", access: "member", org: "write", handler: create },
+  { method: "GET", path: "/posts/new", access: "member", org: "read", needs: "posts:write", handler: show },
+  {
+    method: "POST",
+    path: "/posts/preview",
+    access: "member",
+    org: "read",
+    needs: "posts:write",
+    handler: preview,
+  },
+  {
+    method: "POST",
+    path: "/posts/new",
+    access: "member",
+    org: "write",
+    needs: "posts:write",
+    handler: create,
+  },
 ];

@@ -4,6 +4,7 @@
 import { HomePage, type HomePost } from "../../../views/home.tsx";
 import { listBrands } from "../../domain/brands/service.ts";
 import { listChannels } from "../../domain/channels/service.ts";
+import { printedPasswordInUse } from "../../domain/identity/users/service.ts";
 import { listPosts } from "../../domain/posts/read.ts";
 import { frame, render, type Web } from "./page.ts";
 import type { WebRoute } from "./route.ts";
@@ -14,10 +15,11 @@ const channelLabel = (t: { channel_name: string | null; provider: string }, netw
 async function home(w: Web) {
   // A suspended org never gets here: the route is a read, so its members see the notice (index.tsx).
   const actor = w.member!.actor;
-  const [brands, channels, posts] = await Promise.all([
+  const [brands, channels, posts, printed] = await Promise.all([
     listBrands(w.app, actor, { limit: "100" }),
     listChannels(w.app, actor, { limit: "100" }),
     listPosts(w.app, actor, { status: "scheduled", limit: "100" }),
+    printedPasswordInUse(w.app, w.session!.user_id!),
   ]);
   // Two channels of a brand often share a display name (one account on two networks): name the network too.
   const network = new Map(channels.data.map((c) => [c.id, c.emulates ?? c.provider]));
@@ -35,7 +37,13 @@ async function home(w: Web) {
     }));
   return render(
     w,
-    <HomePage f={frame(w, "Home", "home")} brands={brands.data} channels={channels.data} posts={next} />,
+    <HomePage
+      f={frame(w, "Home", "home")}
+      brands={brands.data}
+      channels={channels.data}
+      posts={next}
+      printedPassword={printed}
+    />,
   );
 }
 

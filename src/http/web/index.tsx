@@ -8,6 +8,7 @@ import { databaseDown, databaseUnavailable } from "../../domain/availability.ts"
 import { orgStatusError } from "../../domain/identity/auth/authenticate.ts";
 import { startAnonymousSession } from "../../domain/identity/sessions/service.ts";
 import { orgWriteRefusal } from "../../domain/orgs/status.ts";
+import { type Role, scopesOfRole } from "../../domain/scopes.ts";
 import { ServiceError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { apiKeyRoutes } from "./api-keys.tsx";
@@ -110,6 +111,9 @@ async function run(w: Web, route: WebRoute): Promise<Response> {
   }
   const refusal = orgRefusal(w, route);
   if (refusal) throw refusal;
+  // After the org's status, so a suspended org's members all see the same notice.
+  if (route.access === "member" && route.needs && !scopesOfRole(w.member!.org.role as Role).has(route.needs))
+    throw new ServiceError(403, "forbidden", `Your role (${w.member!.org.role}) cannot use this page.`);
   return route.handler(w);
 }
 

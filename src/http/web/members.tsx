@@ -8,7 +8,6 @@ import {
 import { deleteMember, listMembers, updateMember } from "../../domain/identity/members/service.ts";
 import { confirmPassword } from "../../domain/identity/sessions/signin.ts";
 import { ServiceError } from "../../lib/errors.ts";
-import { mailerOf } from "../../mail/mailer.ts";
 import { fieldErrors, frame, redirect, render, setFlash, type Web } from "./page.ts";
 import type { WebRoute } from "./route.ts";
 import { sudoNeeded } from "./sudo.ts";
@@ -34,7 +33,6 @@ async function page(
       invitations={invitations}
       canManage={canManage}
       offerConfirm={actor.role === "owner" && sudoNeeded(w)}
-      mailOn={mailerOf(w.app) !== null}
       created={extra.created}
       errors={extra.errors}
       invite={extra.invite}

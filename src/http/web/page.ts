@@ -11,6 +11,7 @@ import {
   loadSession,
   type Session,
 } from "../../domain/identity/sessions/service.ts";
+import { type Role, scopesOfRole } from "../../domain/scopes.ts";
 import { ServiceError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { readBoundedBytes } from "../body.ts";
@@ -198,6 +199,8 @@ export function frame(w: Web, title: string, section?: string): Frame {
     livemode: w.session?.livemode === 1,
     flash: w.flashKey ? FLASH[w.flashKey]! : null,
     path: w.url.pathname,
+    mail: w.app.config.smtp !== null,
+    scopes: m ? [...scopesOfRole(m.org.role as Role)] : [],
     billing: m?.org.role === "owner" && !!w.app.config.billingUrl && !!w.app.config.billingLinkKey,
   };
 }

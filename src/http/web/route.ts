@@ -1,4 +1,5 @@
 // What a dashboard route declares: its method and path, who may reach it, and what it does with the member's org.
+import type { Scope } from "../../domain/scopes.ts";
 import type { Web } from "./page.ts";
 
 /**
@@ -26,5 +27,14 @@ interface Base {
 }
 
 export type WebRoute =
-  | (Base & { access: "member"; org: OrgUse })
+  | (Base & {
+      access: "member";
+      org: OrgUse;
+      /**
+       * The scope the member's role must hold for the page to be of use (the page exists to make keys, or to
+       * write posts): the wrapper refuses other roles (403 forbidden) before the handler runs, and the nav
+       * (views/layout.tsx) leaves the page out for them.
+       */
+      needs?: Scope;
+    })
   | (Base & { access: Exclude<Access, "member">; org?: "none" });

@@ -2,10 +2,10 @@
 // like a post on a real network: whoever has the link sees what was posted, and nothing else.
 
 import type { JSX } from "hono/jsx/jsx-runtime";
-import { SandboxNotice, type SandboxPart, SandboxPostPage } from "../../../views/sandbox.tsx";
+import { SandboxNotice, type SandboxPost, SandboxPostPage } from "../../../views/sandbox.tsx";
 import type { App } from "../../app/context.ts";
 import { databaseDown } from "../../domain/availability.ts";
-import { sandboxPostParts } from "../../domain/sandbox/page.ts";
+import { sandboxPost } from "../../domain/sandbox/page.ts";
 import { newId } from "../../lib/ids.ts";
 import { SECURITY_HEADERS } from "../respond.ts";
 
@@ -25,18 +25,18 @@ function page(app: App, status: number, view: JSX.Element): Response {
 }
 
 export async function sandboxPage(app: App, targetId: string): Promise<Response> {
-  let parts: SandboxPart[];
+  let post: SandboxPost | null;
   try {
-    parts = await sandboxPostParts(app, targetId);
+    post = await sandboxPost(app, targetId);
   } catch (e) {
     if (!databaseDown(e)) app.log.error("sandbox page failed", { error: String(e) });
     return page(app, 503, SandboxNotice({ title: "Sandbox unavailable", text: "Try again in a moment." }));
   }
-  if (parts.length === 0)
+  if (!post)
     return page(
       app,
       404,
       SandboxNotice({ title: "Not found", text: "Nothing was posted to the sandbox under this link." }),
     );
-  return page(app, 200, SandboxPostPage({ title: `Sandbox post ${targetId}`, parts }));
+  return page(app, 200, SandboxPostPage({ title: `Sandbox post ${targetId}`, post }));
 }

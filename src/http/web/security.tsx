@@ -13,6 +13,7 @@ import {
 } from "../../domain/identity/mfa/passkeys.ts";
 import { mfaOf } from "../../domain/identity/mfa/status.ts";
 import {
+  cancelTotp,
   confirmTotp,
   disableTotp,
   pendingTotpOf,
@@ -111,6 +112,15 @@ const routes: [string, (w: Web) => Promise<Response>][] = [
         const codes = await confirmTotp(w.app, w.session!, w.form.get("code") ?? "");
         await finishEnrolment(w);
         return page(w, { codes });
+      }),
+  ],
+  [
+    "/account/security/totp/cancel",
+    (w) =>
+      change(w, async () => {
+        await cancelTotp(w.app, w.session!);
+        setFlash(w, "totp_canceled");
+        return redirect(w, "/account/security");
       }),
   ],
   [

@@ -72,4 +72,54 @@ describeEachDialect("sandbox permalink page", (dialect) => {
     );
     expect(wrongMethod.status).toBe(405);
   });
+
+  test("names the channel and the brand (with its slug), reads times in the brand's zone, links to the dashboard's post", async () => {
+    const b = await tenant(t.app, "Zone Org");
+    const zone = await t.request("POST", `/v1/brands/${b.brandId}`, {
+      key: b.testKey,
+      body: { timezone: "America/New_York" },
+    });
+    expect(zone.status).toBe(200);
+    const channel = (await t.request("GET", "/v1/channels", { key: b.testKey })).body.data[0];
+    const post = await t.request("POST", "/v1/posts", {
+      key: b.testKey,
+      body: {
+        brand: b.brandId,
+        channels: [channel.id],
+        content: { body: "Evening opening." },
+        publish_at: new Date(Date.now() + 3 * 3600_000).toISOString(),
+      },
+    });
+    expect(post.status).toBe(201);
+    const targetId = post.body.targets[0].id as string;
+    await sandboxAdapter.publish(t.app, {
+      targetId,
+      postId: post.body.id,
+      livemode: false,
+      attempt: 1,
+      channel: { id: channel.id, provider: "sandbox", emulates: "bluesky", settings: {}, secrets: {} },
+      parts: [{ index: 0, text: "Evening opening.", media: [] }],
+      done: [],
+      metadata: {},
+      signal: new AbortController().signal,
+      onPartPublished: async () => {},
+    });
+    const r = await get(`/sandbox/${targetId}`);
+    expect(r.status).toBe(200);
+    expect(r.html).toContain(`On <strong>${channel.display_name}</strong>`);
+    expect(r.html).toContain(`for the brand <strong>Zone Org Brand</strong> (${b.brandSlug})`);
+    expect(r.html).toContain("Times are in America/New_York.");
+    // The time the part was posted, read in New York, with its offset (GMT-5 or GMT-4 by the season).
+    const at = /<time datetime="([^"]+)">([^<]+)<\/time>/.exec(r.html);
+    expect(at?.[2]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} GMT-[45]$/);
+    const utc = new Date(at![1]!);
+    const offset = Number(at![2]!.slice(-1));
+    const local = new Date(utc.getTime() - offset * 3600_000).toISOString().replace("T", " ").slice(0, 16);
+    expect(at?.[2]).toBe(`${local} GMT-${offset}`);
+    // The link back is there for everyone; the dashboard asks whoever is not signed in to sign in.
+    expect(r.html).toContain(`<a href="/posts/${post.body.id}">Open this post in the dashboard</a>`);
+    const dashboard = await t.http.handle(new Request(`http://localhost/posts/${post.body.id}`));
+    expect(dashboard.status).toBe(303);
+    expect(dashboard.headers.get("location")).toStartWith("/signin");
+  });
 });

@@ -34,7 +34,7 @@ describeEachDialect("dashboard two-factor", (dialect) => {
   async function enrol(b: TestBrowser) {
     await b.post("/account/security/totp/start", {});
     const page = await b.get("/account/security");
-    const secret = /id="totp-secret">([A-Z2-7]+)</.exec(page.html)![1]!;
+    const secret = /id="totp-secret">([A-Z2-7 ]+)</.exec(page.html)![1]!.replaceAll(" ", "");
     expect(page.html).toContain('src="data:image/svg+xml;base64,');
     const wrong = await b.post("/account/security/totp/confirm", { code: "000000" });
     expect(wrong.status).toBe(422);
@@ -185,5 +185,44 @@ describeEachDialect("dashboard two-factor", (dialect) => {
         detail: JSON.stringify({ passkey: `pk-${dialect}` }),
       },
     ]);
+  });
+
+  test("the secret to type is shown in groups of four; an abandoned enrolment can be canceled and started afresh", async () => {
+    const a = await tenant(t.app, "Cancel Org");
+    const b = new TestBrowser(t);
+    await b.signIn(a.email, PASSWORD);
+    await b.post("/account/security/totp/start", {});
+    const page = await b.get("/account/security");
+    const shown = /id="totp-secret">([^<]+)</.exec(page.html)![1]!;
+    // 20 random bytes are 32 base32 letters: eight groups of four.
+    expect(shown).toMatch(/^[A-Z2-7]{4}( [A-Z2-7]{4}){7}$/);
+    expect(page.html).toContain('action="/account/security/totp/cancel"');
+
+    const canceled = await b.post("/account/security/totp/cancel", {});
+    expect(canceled.status).toBe(303);
+    expect(canceled.location).toBe("/account/security");
+    const after = await b.get("/account/security");
+    expect(after.html).toContain("Setting up the authenticator app is canceled; nothing was turned on.");
+    expect(after.html).not.toContain('id="totp-enrol"');
+    expect(after.html).toContain('id="totp-start"');
+    // The canceled secret no longer turns anything on.
+    const stale = await b.post("/account/security/totp/confirm", {
+      code: codeFor(shown.replaceAll(" ", ""), clock.now()),
+    });
+    expect(stale.status).not.toBe(200);
+    // A fresh start gives a new secret.
+    await b.post("/account/security/totp/start", {});
+    const again = /id="totp-secret">([^<]+)</.exec((await b.get("/account/security")).html)![1]!;
+    expect(again).not.toBe(shown);
+  });
+
+  test("canceling leaves an authenticator app that is on alone", async () => {
+    const a = await tenant(t.app, "Keep Org");
+    const b = new TestBrowser(t);
+    await b.signIn(a.email, PASSWORD);
+    await enrol(b);
+    await b.post("/account/security/totp/cancel", {});
+    const page = await b.get("/account/security");
+    expect(page.html).toContain("<strong>On.</strong>");
   });
 });

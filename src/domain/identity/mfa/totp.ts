@@ -65,6 +65,20 @@ async function pendingTotp(secret: string, email: string) {
   return { secret, uri, qr: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}` };
 }
 
+/**
+ * Drops an enrolment that never got its first code (the person closed the app, scanned on the wrong phone): the
+ * page stops showing the QR code and offers to start afresh. No password confirmation: it removes a secret that
+ * protects nothing yet, and a pending enrolment may outlive the 10 minutes of sudo mode. An app that is on is left
+ * alone (turning it off is disableTotp, with its checks).
+ */
+export async function cancelTotp(app: App, session: Session): Promise<void> {
+  await app.db
+    .deleteFrom("user_totp")
+    .where("user_id", "=", session.user_id!)
+    .where("enabled_at", "is", null)
+    .execute();
+}
+
 /** The enrolment still waiting for its first code, if any (the page shows the same QR code again). */
 export async function pendingTotpOf(app: App, session: Session) {
   const userId = session.user_id!;

@@ -161,7 +161,7 @@ export async function resetPasswordWithLink(app: App, input: unknown) {
       .execute();
     await tx
       .updateTable("users")
-      .set({ password_hash: hash, updated_at: now })
+      .set({ password_hash: hash, password_printed_at: null, updated_at: now })
       .where("id", "=", row.user_id)
       .execute();
     const revoked = await revokeAllUserTokens(tx, app, row.user_id);
@@ -222,7 +222,7 @@ export async function changePassword(
   const out = await inTx(app, async (tx) => {
     await tx
       .updateTable("users")
-      .set({ password_hash: hash, updated_at: now })
+      .set({ password_hash: hash, password_printed_at: null, updated_at: now })
       .where("id", "=", userId)
       .execute();
     const revoked = await revokeAllUserTokens(tx, app, userId);

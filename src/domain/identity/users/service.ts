@@ -45,6 +45,8 @@ export async function createUser(
     email: address,
     name: input.name ?? null,
     password_hash: await hashPassword(password),
+    // A generated password is printed once: the dashboard asks for the person's own until they set it.
+    password_printed_at: input.password ? null : now,
     timezone: "UTC",
     disabled_at: null,
     created_at: now,
@@ -60,6 +62,16 @@ export async function createUser(
   return { user: row, password: input.password ? null : password };
 }
 
+/** Whether the person still signs in with a password that was generated and printed for them. */
+export async function printedPasswordInUse(app: App, userId: string): Promise<boolean> {
+  const row = await app.db
+    .selectFrom("users")
+    .select("password_printed_at")
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  return row?.password_printed_at != null;
+}
+
 /**
  * The operator's reset (`svc admin users reset-password`): sets a new password, revokes every CLI token of the
  * person (reference §9), ends every dashboard session and removes every passkey. There is no one to ask which
@@ -72,7 +84,11 @@ export async function resetPassword(tx: Tx, app: App, address: string, password?
   const now = app.clock.now();
   await tx
     .updateTable("users")
-    .set({ password_hash: await hashPassword(pw), updated_at: now })
+    .set({
+      password_hash: await hashPassword(pw),
+      password_printed_at: password ? null : now,
+      updated_at: now,
+    })
     .where("id", "=", user.id)
     .execute();
   await tx

@@ -38,6 +38,14 @@ export const v1Routes: RouteDef[] = [
   ...developerAppRoutes,
 ];
 
+/**
+ * The scopes some route of this install asks for. The spec names scopes for features still to come (ads,
+ * newsletters); a key-making form offers only these, so nobody picks a scope that opens nothing.
+ */
+export const scopesInUse: ReadonlySet<string> = new Set(
+  v1Routes.flatMap((r) => (r.scope ? [r.scope as string] : [])),
+);
+
 /** /v1 routes that take no credential (documented with `security: []`). */
 export const v1PublicRoutes: PublicRouteDef[] = [...authPublicRoutes];
 
