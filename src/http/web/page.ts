@@ -13,6 +13,7 @@ import {
 } from "../../domain/identity/sessions/service.ts";
 import { ServiceError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
+import { clientIp } from "../client-ip.ts";
 import { SECURITY_HEADERS } from "../respond.ts";
 
 /** No inline script or style anywhere: scripts and styles are files from svc itself. */
@@ -77,16 +78,6 @@ function readCookies(header: string | null): Map<string, string> {
   return out;
 }
 
-/** The client's address: the socket peer, or SVC_CLIENT_IP_HEADER's first entry when (and only when) it is set. */
-export function clientIp(app: App, request: Request, peer: string | null): string | null {
-  const header = app.config.clientIpHeader;
-  if (header) {
-    const v = request.headers.get(header);
-    if (v) return v.split(",")[0]!.trim().slice(0, 64);
-  }
-  return peer;
-}
-
 export async function webContext(
   app: App,
   request: Request,
@@ -116,7 +107,7 @@ export async function webContext(
     url,
     requestId,
     params,
-    meta: { ip: clientIp(app, request, peer), userAgent: request.headers.get("user-agent") },
+    meta: { ip: clientIp(app.config, request, peer), userAgent: request.headers.get("user-agent") },
     session,
     member: null,
     form,
