@@ -14,6 +14,7 @@ import dashboardSessions from "./0011_dashboard_sessions.ts";
 import identity from "./0012_identity.ts";
 import engagement from "./0013_engagement.ts";
 import media from "./0014_media.ts";
+import secretGuesses from "./0015_secret_guesses.ts";
 
 export const migrations: Migration[] = [
   core,
@@ -30,4 +31,5 @@ export const migrations: Migration[] = [
   identity,
   engagement,
   media,
+  secretGuesses,
 ];

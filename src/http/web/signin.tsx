@@ -61,7 +61,7 @@ async function signIn(w: Web) {
     const s = await signInWithPassword(
       w.app,
       w.session!,
-      { email, password: w.form.get("password") ?? "" },
+      { email, password: w.form.get("password") ?? "", code: w.form.get("code") ?? undefined },
       w.meta,
     );
     setSessionCookie(w, s);
@@ -75,6 +75,7 @@ async function signIn(w: Web) {
         f={frame(w, "Sign in")}
         email={email}
         errors={fieldErrors(e)}
+        paused={e.code === "account_locked"}
         signupUrl={w.app.config.signupUrl}
       />,
       e.status,

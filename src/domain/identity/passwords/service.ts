@@ -16,6 +16,8 @@ import { sendAccountNoticeInTx } from "../../notifications/account.ts";
 import { inTx } from "../../tx.ts";
 import { parse, rule } from "../../validate.ts";
 import { revokeAllUserTokens } from "../auth/user-token-service.ts";
+import { accountSubject, emailSubject, forgetGuesses } from "../guesses/guard.ts";
+import { checkCurrentPassword } from "../sessions/signin.ts";
 import { email, findUserByEmail, hashPassword } from "../users/service.ts";
 
 export const RESET_LINK_TTL_MS = 30 * 60_000;
@@ -161,6 +163,9 @@ export async function resetPasswordWithLink(app: App, input: unknown) {
       tokens_revoked: revoked,
     };
   });
+  // The person proved their mailbox: paused password sign-in for this address starts over.
+  await forgetGuesses(app, ["password"], emailSubject(out.email));
+  await forgetGuesses(app, ["current_password"], accountSubject(out.user));
   if (mailerOf(app)) void kickMail(app);
   return out;
 }
@@ -185,30 +190,26 @@ export async function changePassword(
   app: App,
   actor: Actor,
   input: unknown,
-  opts: { keepSessionId?: string | null } = {},
+  opts: { keepSessionId?: string | null; address?: string | null } = {},
 ) {
   if (actor.kind !== "user" || !actor.userId)
     throw new ServiceError(403, "forbidden", "Only a signed-in person can change their password.");
   const userId = actor.userId;
   const b = parse(PasswordChange, input);
-  const user = await app.db
-    .selectFrom("users")
-    .select(["password_hash"])
-    .where("id", "=", userId)
-    .executeTakeFirstOrThrow();
-  const ok =
-    user.password_hash !== null && (await Bun.password.verify(b.current_password, user.password_hash));
-  if (!ok)
-    throw new ServiceError(422, "password_incorrect", "The current password is not right.", {
-      param: "current_password",
-      errors: [
-        {
-          code: "password_incorrect",
-          param: "current_password",
-          message: "The current password is not right.",
-        },
-      ],
-    });
+  // The current password is a counted guess (per account and address), like every secret typed.
+  const incorrect = "The current password is not right.";
+  await checkCurrentPassword(
+    app,
+    userId,
+    b.current_password,
+    opts.address ?? null,
+    () =>
+      new ServiceError(422, "password_incorrect", incorrect, {
+        param: "current_password",
+        errors: [{ code: "password_incorrect", param: "current_password", message: incorrect }],
+      }),
+    "current_password",
+  );
   const hash = await hashPassword(b.password);
   const now = app.clock.now();
   const out = await inTx(app, async (tx) => {
