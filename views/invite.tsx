@@ -1,5 +1,6 @@
-// /invite/<token>: accept an invitation. With no account for the address, choose a password; with one, sign in
-// as it first, then accept.
+// /invite/<token>: accept an invitation. The page is the same whether or not the address has an account (it must
+// not tell a link holder who has one): signed in as the address, join; signed out, one password field that is
+// the account's password if there is one, else the new account's.
 import type { FieldErrors, Frame } from "./frame.ts";
 import { Layout } from "./layout.tsx";
 import { Csrf, Field, FormError } from "./parts.tsx";
@@ -8,7 +9,6 @@ export interface InvitationView {
   org: { id: string; name: string };
   email: string;
   role: string;
-  account_exists: boolean;
 }
 
 export function InvitePage(props: {
@@ -34,57 +34,45 @@ export function InvitePage(props: {
           </p>
         </div>
         <FormError errors={props.errors} shown={["password", "name"]} />
-        {inv.account_exists ? (
-          mine ? (
-            <form method="post" action={action} class="card" id="invite-accept-form">
-              <Csrf token={props.f.csrf} />
-              <button type="submit" class="primary">
-                Join {inv.org.name}
-              </button>
-            </form>
-          ) : (
-            <div class="card" id="invite-signin">
-              <p>
-                {props.signedInAs
-                  ? `You are signed in as ${props.signedInAs}. Sign out, then sign in as ${inv.email} and open this link again.`
-                  : `${inv.email} already has an account: sign in, then open this link again.`}
-              </p>
-              {props.signedInAs ? null : (
-                <p>
-                  <a href="/signin">Sign in</a>
-                </p>
-              )}
-            </div>
-          )
+        {mine ? (
+          <form method="post" action={action} class="card" id="invite-accept-form">
+            <Csrf token={props.f.csrf} />
+            <button type="submit" class="primary">
+              Join {inv.org.name}
+            </button>
+          </form>
         ) : props.signedInAs ? (
           <div class="card" id="invite-signout">
             <p>
-              You are signed in as {props.signedInAs}. To join with a new account for {inv.email}, sign out
-              and open this link again.
+              You are signed in as {props.signedInAs}. This invitation is for {inv.email}: sign out, then open
+              this link again.
             </p>
           </div>
         ) : (
           <form method="post" action={action} class="card" id="invite-accept-form">
             <Csrf token={props.f.csrf} />
             <Field
+              name="password"
+              label="Password"
+              type="password"
+              autocomplete="current-password"
+              hint={`If ${inv.email} already has an account here, its password (or sign in first, then open this link again). If not, choose a password of at least 10 characters for the new account.`}
+              errors={props.errors}
+              required
+            />
+            <Field
               name="name"
-              label="Your name (optional)"
+              label="Your name, for a new account (optional)"
               autocomplete="name"
               errors={props.errors}
               maxlength={100}
             />
-            <Field
-              name="password"
-              label="Choose a password"
-              type="password"
-              autocomplete="new-password"
-              hint="At least 10 characters."
-              errors={props.errors}
-              required
-            />
             <button type="submit" class="primary">
-              Create the account and join
+              Join {inv.org.name}
             </button>
+            <p>
+              <a href="/signin">Sign in</a>
+            </p>
           </form>
         )}
       </div>

@@ -33,7 +33,7 @@ async function accept(w: Web) {
     const r = await acceptInvitation(
       w.app,
       { token, ...(password ? { password } : {}), ...(name ? { name } : {}) },
-      { signedInUserId: signedIn(w) },
+      { signedInUserId: signedIn(w), address: w.meta.ip },
     );
     return render(w, <InviteDonePage f={frame(w, "Welcome")} org={r.org.name} created={r.created_account} />);
   } catch (e) {

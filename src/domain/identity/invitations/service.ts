@@ -21,6 +21,7 @@ import { parse, rule } from "../../validate.ts";
 import { requireOwnerChange, requirePersonCredential, type SudoOptions } from "../members/guard.ts";
 import { insertMember, role, seatsTaken } from "../members/service.ts";
 import { newPassword } from "../passwords/service.ts";
+import { checkSignInPassword } from "../sessions/signin.ts";
 import { createUser, email, findUserByEmail } from "../users/service.ts";
 
 export const INVITATION_TTL_MS = 7 * 86400_000;
@@ -221,58 +222,62 @@ async function openInvitation(tx: Tx, app: App, token: unknown) {
 }
 
 /**
- * The accept page, before the form: which org and role, and whether the address already has an account (then
- * its person signs in first; else they choose a password).
+ * The accept page, before the form: which org and role. It does not say whether the address has an account
+ * (whoever holds a link, an org admin included, would learn it for any address they invite): the page offers
+ * the same form either way.
  */
 export async function findInvitation(app: App, token: unknown) {
   const row = await openInvitation(app.db as unknown as Tx, app, token);
-  const user = await findUserByEmail(app.db, row.email);
   return {
     object: "invitation" as const,
     org: { id: row.org_id, name: row.org_name },
     email: row.email,
     role: row.role,
     expires_at: iso(row.expires_at),
-    account_exists: !!user,
   };
 }
 
 /**
- * Accepts an invitation once. With no account for the address: `password` (and optionally `name`) creates it.
- * With one: the person must be signed in as that account (`signedInUserId`).
+ * Accepts an invitation once. Signed in as the invited address: joins. Signed out, with `password`: when the
+ * address has an account, that account's password (a counted sign-in guess, `address` being the client's) joins
+ * it; when it has none, the password (and optionally `name`) creates the account. A wrong password is refused
+ * with the sign-in's own answer, and a paused address gets the sign-in's pause, so the steps before success read
+ * the same for both.
  */
 export async function acceptInvitation(
   app: App,
   input: unknown,
-  ctx: { signedInUserId?: string | null } = {},
+  ctx: { signedInUserId?: string | null; address?: string | null } = {},
 ) {
   const b = parse(Accept, input);
   const now = app.clock.now();
+  const inv = await openInvitation(app.db as unknown as Tx, app, b.token);
+  const other = () =>
+    new ServiceError(
+      403,
+      "forbidden",
+      `This invitation is for ${inv.email}: sign out, then open the link again to accept it.`,
+    );
+  const existing = await findUserByEmail(app.db, inv.email);
+  if (ctx.signedInUserId && ctx.signedInUserId !== existing?.id) throw other();
+  if (!ctx.signedInUserId) {
+    if (b.password === undefined)
+      throw new ServiceError(400, "parameter_missing", "Type a password.", { param: "password" });
+    // The same counted, timed check as signing in, whether or not the address has an account.
+    if (existing) await checkSignInPassword(app, inv.email, b.password, ctx.address ?? null);
+    else await checkSignInPassword(app, inv.email, null, ctx.address ?? null);
+  }
   return inTx(app, async (tx) => {
-    const inv = await openInvitation(tx, app, b.token);
     let user = await findUserByEmail(tx, inv.email);
     let created = false;
-    if (user) {
-      if (ctx.signedInUserId !== user.id)
-        throw new ServiceError(
-          403,
-          "forbidden",
-          `An account with ${inv.email} exists: sign in as it to accept this invitation.`,
-        );
-    } else {
-      if (ctx.signedInUserId)
-        throw new ServiceError(
-          403,
-          "forbidden",
-          `This invitation is for ${inv.email}; sign out to accept it with a new account.`,
-        );
-      if (b.password === undefined)
-        throw new ServiceError(400, "parameter_missing", "Choose a password for the new account.", {
-          param: "password",
-        });
-      user = (await createUser(tx, app, { email: inv.email, name: b.name ?? null, password: b.password }))
+    if (!user) {
+      if (ctx.signedInUserId) throw other();
+      user = (await createUser(tx, app, { email: inv.email, name: b.name ?? null, password: b.password! }))
         .user;
       created = true;
+    } else if (user.id !== existing?.id) {
+      // The account appeared while the password was checked: start over.
+      throw other();
     }
     const taken = await tx
       .updateTable("invitations")

@@ -46,21 +46,32 @@ const linkInvalid = () =>
     "This reset link is expired or was already used; ask for a new one.",
   );
 
+/** The reset requests of this process waiting to be looked up and mailed, one after another. */
+const resetQueues = new WeakMap<App, Promise<void>>();
+
 /**
- * Emails a reset link when the address has an account (and answers the same when it has none, so the answer says
- * nothing about who has an account). The mail is sent in the background for the same reason: the answer takes
- * the same time either way. Without SMTP: 503 mail_unavailable.
+ * Emails a reset link when the address has an account, and answers the same when it has none, so the answer says
+ * nothing about who has an account. Everything that depends on the address (the lookup, the per-person count, the
+ * stored link, the mail) happens after the answer, one request after another: the answer takes the same time
+ * either way. Without SMTP: 503 mail_unavailable (for every address alike).
  */
 export async function requestPasswordReset(app: App, input: unknown) {
   const b = parse(ResetRequest, input);
   const mailer = requireMailer(app);
-  const user = await findUserByEmail(app.db, b.email);
-  const answer = {
+  const work = (resetQueues.get(app) ?? Promise.resolve())
+    .then(() => sendResetLink(app, mailer, b.email))
+    .catch((e) => app.log.warn("reset link failed", { error: String(e) }));
+  resetQueues.set(app, work);
+  return {
     object: "password_reset_request" as const,
     email: b.email,
     message: "If an account has this address, a reset link valid for 30 minutes is on its way.",
   };
-  if (!user || user.disabled_at !== null) return answer;
+}
+
+async function sendResetLink(app: App, mailer: ReturnType<typeof requireMailer>, address: string) {
+  const user = await findUserByEmail(app.db, address);
+  if (!user || user.disabled_at !== null) return;
   const now = app.clock.now();
   // At most three links per person per half hour: asking again cannot flood someone's inbox.
   const recent = await app.db
@@ -69,7 +80,7 @@ export async function requestPasswordReset(app: App, input: unknown) {
     .where("user_id", "=", user.id)
     .where("created_at", ">", now - RESET_LINK_TTL_MS)
     .executeTakeFirstOrThrow();
-  if (Number(recent.n) >= 3) return answer;
+  if (Number(recent.n) >= 3) return;
   const token = randomBase62(40);
   await app.db
     .insertInto("password_resets")
@@ -90,10 +101,10 @@ export async function requestPasswordReset(app: App, input: unknown) {
     ],
     { href: resetLinkUrl(app, token), label: "Choose a new password" },
   );
+  // Not awaited: the next request's count needs only the stored link, not the mail.
   void mailer
     .send({ to: user.email, ...view })
     .catch((e) => app.log.warn("reset mail failed", { user: user.id, error: String(e) }));
-  return answer;
 }
 
 async function openLink(tx: Tx, app: App, token: unknown) {

@@ -114,6 +114,32 @@ export async function signInWithPassword(
 }
 
 /**
+ * A sign-in password checked outside the sign-in form (accepting an invitation signed out): the same counted
+ * guess and the same answers. `password` null: the address has no account and nothing is to be checked, but the
+ * answer takes the same time and a paused address is paused all the same.
+ */
+export async function checkSignInPassword(
+  app: App,
+  email: string,
+  password: string | null,
+  address: string | null,
+): Promise<void> {
+  const ticket = await beginGuess(app, { kind: "password", subject: emailSubject(email), address });
+  if (ticket.lockedUntil !== null)
+    throw guessesLocked("password", ticket.lockedUntil, app.clock.now(), "password");
+  if (password === null) {
+    await passwordMatches("svc-timing", null);
+    return ticket.matched();
+  }
+  const found = await findUserByEmail(app.db, email);
+  const user = found && found.disabled_at === null ? found : null;
+  if (await passwordMatches(password, user?.password_hash)) return ticket.right();
+  const until = await ticket.wrong();
+  if (until !== null) throw guessesLocked("password", until, app.clock.now(), "password");
+  throw wrongPassword();
+}
+
+/**
  * Password guesses are paused: only the password and a right code together sign in (a passkey too, elsewhere).
  * Every failure answers the same pause, so nothing tells a right password from a wrong one; the code is counted
  * as a second-factor guess only once the password was right (a guesser cannot use up the person's codes).

@@ -118,11 +118,10 @@ for (const dialect of dialects) {
       expect((await as(other).del(`/v1/invitations/${inv.body.id}`)).body.code).toBe("resource_missing");
 
       const token = inv.body.url.split("/").pop();
-      expect(await findInvitation(t.app, token)).toMatchObject({
-        org: { name: "Members Org" },
-        role: "editor",
-        account_exists: false,
-      });
+      const found = await findInvitation(t.app, token);
+      expect(found).toMatchObject({ org: { name: "Members Org" }, role: "editor" });
+      // Nothing tells the link's holder whether the address has an account.
+      expect(found).not.toHaveProperty("account_exists");
       const noPw = await refused(acceptInvitation(t.app, { token }));
       expect(noPw.code).toBe("parameter_missing");
       const accepted = await acceptInvitation(t.app, {
@@ -148,17 +147,28 @@ for (const dialect of dialects) {
       expect([again.status, again.body.code]).toEqual([409, "member_exists"]);
     });
 
-    test("an existing account accepts only when signed in as it; expired and withdrawn links are invalid", async () => {
+    test("an existing account accepts signed in as it or with its password; expired and withdrawn links are invalid", async () => {
       const inv = await as(owner).post("/v1/invitations", { email: b.email, role: "viewer" });
       expect(inv.body.emailed).toBe(false);
       const token = inv.body.url.split("/").pop();
-      expect((await findInvitation(t.app, token)).account_exists).toBe(true);
-      expect((await refused(acceptInvitation(t.app, { token }, {}))).code).toBe("forbidden");
+      expect(await findInvitation(t.app, token)).not.toHaveProperty("account_exists");
+      expect((await refused(acceptInvitation(t.app, { token }, {}))).code).toBe("parameter_missing");
+      // Signed out, a password that is not the account's: the sign-in's own answer (and a counted guess).
+      const wrong = await refused(acceptInvitation(t.app, { token, password: "not the password" }, {}));
+      expect([wrong.status, wrong.code]).toEqual([401, "sign_in_failed"]);
       expect((await refused(acceptInvitation(t.app, { token }, { signedInUserId: a.userId }))).code).toBe(
         "forbidden",
       );
       const ok = await acceptInvitation(t.app, { token }, { signedInUserId: b.userId });
       expect(ok).toMatchObject({ created_account: false, role: "viewer", user: { id: b.userId } });
+      // Signed out with the account's password joins too.
+      const c = await tenant(t.app, "Third Org");
+      const inv2 = await as(owner).post("/v1/invitations", { email: c.email, role: "viewer" });
+      const joined = await acceptInvitation(t.app, {
+        token: inv2.body.url.split("/").pop(),
+        password: "correct horse battery staple",
+      });
+      expect(joined).toMatchObject({ created_account: false, user: { id: c.userId } });
 
       const late = await as(owner).post("/v1/invitations", { email: "late@example.com", role: "viewer" });
       clock.advance(7 * 86400_000);
