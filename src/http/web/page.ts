@@ -86,7 +86,8 @@ export async function webContext(
 ): Promise<Web> {
   const url = new URL(request.url);
   const cookies = readCookies(request.headers.get("cookie"));
-  const session = await loadSession(app, cookies.get(cookieName(app)));
+  const meta = { ip: clientIp(app.config, request, peer), userAgent: request.headers.get("user-agent") };
+  const session = await loadSession(app, cookies.get(cookieName(app)), meta);
   const requestId = newId("req");
   let form = new URLSearchParams();
   if (Number(request.headers.get("content-length") ?? 0) > MAX_FORM_BYTES) throw tooLarge();
@@ -107,7 +108,7 @@ export async function webContext(
     url,
     requestId,
     params,
-    meta: { ip: clientIp(app.config, request, peer), userAgent: request.headers.get("user-agent") },
+    meta,
     session,
     member: null,
     form,
