@@ -3,6 +3,7 @@
 // is (an account, or for sign-in the address typed, known or not), and per client address, with '*' for the
 // count over all addresses. sign_in_failures (0011) is no longer written; the release before this one still
 // reads it. -- contract: the release after this one drops sign_in_failures.
+// Also: an index to count a client address's pending CLI sign-ins (they are capped per address).
 import type { Migration } from "../src/db/migration.ts";
 
 export default {
@@ -19,5 +20,7 @@ export default {
       PRIMARY KEY (kind, subject, address)
     )`,
     `CREATE INDEX secret_guesses_updated ON secret_guesses (updated_at)`,
+    // Pending CLI sign-ins are capped per client address: counted by this index.
+    `CREATE INDEX device_authorizations_client ON device_authorizations (client_ip, expires_at)`,
   ],
 } satisfies Migration;

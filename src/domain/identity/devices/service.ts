@@ -23,6 +23,8 @@ import { hashDeviceCode, hashUserCode, newDeviceCode, newUserCode, normalizeUser
 
 export const DEVICE_CODE_TTL_MS = 15 * 60_000;
 export const DEVICE_POLL_INTERVAL_S = 5;
+/** Pending CLI sign-ins one client address may have at once (no credential is needed to start one). */
+export const PENDING_PER_ADDRESS = 10;
 
 const deviceName = v.pipe(
   v.string(),
@@ -48,27 +50,31 @@ export async function startDeviceAuthorization(app: App, input: unknown, ctx: { 
     const deviceCode = newDeviceCode();
     const userCode = newUserCode();
     try {
-      await app.db
-        .insertInto("device_authorizations")
-        .values({
-          id: newId("dev", now),
-          device_code_hash: hashDeviceCode(deviceCode),
-          user_code_hash: hashUserCode(normalizeUserCode(userCode)!),
-          device_name: b.device_name,
-          livemode: b.livemode ? 1 : 0,
-          client_ip: ctx.ip,
-          status: "pending",
-          interval_s: DEVICE_POLL_INTERVAL_S,
-          last_polled_at: null,
-          user_id: null,
-          org_id: null,
-          via_sso: 0,
-          token_id: null,
-          decided_at: null,
-          expires_at: now + DEVICE_CODE_TTL_MS,
-          created_at: now,
-        })
-        .execute();
+      await inTx(app, async (tx) => {
+        await tx
+          .insertInto("device_authorizations")
+          .values({
+            id: newId("dev", now),
+            device_code_hash: hashDeviceCode(deviceCode),
+            user_code_hash: hashUserCode(normalizeUserCode(userCode)!),
+            device_name: b.device_name,
+            livemode: b.livemode ? 1 : 0,
+            client_ip: ctx.ip,
+            status: "pending",
+            interval_s: DEVICE_POLL_INTERVAL_S,
+            last_polled_at: null,
+            user_id: null,
+            org_id: null,
+            via_sso: 0,
+            token_id: null,
+            decided_at: null,
+            expires_at: now + DEVICE_CODE_TTL_MS,
+            created_at: now,
+          })
+          .execute();
+        // Counted with this one in the same transaction: past the cap, it is undone.
+        await refuseOverCap(tx, app, ctx.ip, now);
+      });
     } catch (e) {
       if (isUniqueViolation(e) && attempt < 3) continue;
       throw e;
@@ -81,6 +87,29 @@ export async function startDeviceAuthorization(app: App, input: unknown, ctx: { 
       interval: DEVICE_POLL_INTERVAL_S,
     };
   }
+}
+
+/**
+ * No credential is needed to start a CLI sign-in, so each client address may have at most PENDING_PER_ADDRESS
+ * pending at once (429 rate_limited, Retry-After until the oldest ends); the per-address request rate alone
+ * would let one address fill the table with thousands of live codes.
+ */
+async function refuseOverCap(tx: Tx, app: App, ip: string | null, now: number) {
+  let q = tx
+    .selectFrom("device_authorizations")
+    .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.min("expires_at").as("first_ends")])
+    .where("status", "=", "pending")
+    .where("expires_at", ">", now);
+  q = ip === null ? q.where("client_ip", "is", null) : q.where("client_ip", "=", ip);
+  const row = await q.executeTakeFirstOrThrow();
+  if (Number(row.n) <= PENDING_PER_ADDRESS) return;
+  const wait = Math.max(1, Math.ceil((Number(row.first_ends) - now) / 1000));
+  throw new ServiceError(
+    429,
+    "rate_limited",
+    `${PENDING_PER_ADDRESS} CLI sign-ins from your address are already waiting; finish or wait for one (at most ${Math.ceil(wait / 60)} minutes).`,
+    { headers: { "Retry-After": String(wait) } },
+  );
 }
 
 /** POST /v1/auth/device/token: the user token once approved, else the RFC's 400 for the state the code is in. */
