@@ -83,7 +83,9 @@ export async function beginGuess(app: App, g: Guess): Promise<GuessTicket> {
       [address, limits.perAddress],
       [ALL, limits.perAccount],
     ] as const) {
-      // A window that ended (or a lock that ran out) starts the count over.
+      // A pause still running (set by a guess that raced past the check above) stays as it is and counts
+      // nothing; a window that ended, or a pause that ran out, starts the count over.
+      const active = sql<boolean>`secret_guesses.locked_until IS NOT NULL AND secret_guesses.locked_until > ${now}`;
       const stale = sql<boolean>`secret_guesses.window_start <= ${now - GUESS_WINDOW_MS} OR secret_guesses.locked_until IS NOT NULL`;
       const row = await tx
         .insertInto("secret_guesses")
@@ -98,19 +100,23 @@ export async function beginGuess(app: App, g: Guess): Promise<GuessTicket> {
         })
         .onConflict((oc) =>
           oc.columns(["kind", "subject", "address"]).doUpdateSet({
-            failures: sql<number>`CASE WHEN ${stale} THEN 1 ELSE secret_guesses.failures + 1 END`,
-            window_start: sql<number>`CASE WHEN ${stale} THEN ${now} ELSE secret_guesses.window_start END`,
-            locked_until: null,
+            failures: sql<number>`CASE WHEN ${active} THEN secret_guesses.failures WHEN ${stale} THEN 1 ELSE secret_guesses.failures + 1 END`,
+            window_start: sql<number>`CASE WHEN ${active} THEN secret_guesses.window_start WHEN ${stale} THEN ${now} ELSE secret_guesses.window_start END`,
+            locked_until: sql<
+              number | null
+            >`CASE WHEN ${active} THEN secret_guesses.locked_until ELSE NULL END`,
             updated_at: now,
           }),
         )
-        .returning("failures")
+        .returning(["failures", "locked_until"])
         .executeTakeFirstOrThrow();
-      // Past a ceiling (only concurrent guesses get here: the guess that reaches it locks): lock; this guess is
-      // refused unchecked.
-      if (Number(row.failures) > max) {
-        until = now + LOCK_MS;
-        await lock(tx, g, addr, until, now);
+      if (row.locked_until !== null && Number(row.locked_until) > now) {
+        until = Math.max(until ?? 0, Number(row.locked_until));
+      } else if (Number(row.failures) > max) {
+        // Past a ceiling (only concurrent guesses get here: the guess that reaches it pauses): pause; this
+        // guess is refused unchecked.
+        until = Math.max(until ?? 0, now + LOCK_MS);
+        await lock(tx, g, addr, now + LOCK_MS, now);
       }
     }
     // A refused guess is not a guess: take it back from the count that did not lock.
@@ -151,14 +157,18 @@ export async function beginGuess(app: App, g: Guess): Promise<GuessTicket> {
     async matched() {
       if (settled) return;
       settled = true;
-      await app.db
-        .updateTable("secret_guesses")
-        .set({ failures: sql<number>`CASE WHEN failures > 0 THEN failures - 1 ELSE 0 END` })
-        .where("kind", "=", g.kind)
-        .where("subject", "=", g.subject)
-        .where("address", "in", [address, ALL])
-        .where("locked_until", "is", null)
-        .execute();
+      await inTx(app, async (tx) => {
+        // One row at a time, the address's first: the order every writer takes them in (no deadlock).
+        for (const addr of [address, ALL])
+          await tx
+            .updateTable("secret_guesses")
+            .set({ failures: sql<number>`CASE WHEN failures > 0 THEN failures - 1 ELSE 0 END` })
+            .where("kind", "=", g.kind)
+            .where("subject", "=", g.subject)
+            .where("address", "=", addr)
+            .where("locked_until", "is", null)
+            .execute();
+      });
     },
     async wrong() {
       if (settled) return null;
@@ -174,6 +184,8 @@ export async function beginGuess(app: App, g: Guess): Promise<GuessTicket> {
           .execute();
         // The lock and its message are made from one reading of the clock: "15 minutes" means 15.
         let until: number | null = null;
+        // The address's row first: the order every writer takes them in (no deadlock).
+        rows.sort((x, y) => (x.address === ALL ? 1 : 0) - (y.address === ALL ? 1 : 0));
         for (const r of rows) {
           const max = r.address === ALL ? limits.perAccount : limits.perAddress;
           if (r.locked_until === null && Number(r.failures) >= max) {
