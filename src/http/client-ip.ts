@@ -16,7 +16,7 @@ function addressOf(entry: string): string | null {
   if (v6) s = v6[1]!;
   else if (/^[\d.]+:\d+$/.test(s)) s = s.slice(0, s.lastIndexOf(":"));
   const ip = parseIp(s);
-  return ip ? ip.toNormalizedString() : null;
+  return ip ? ip.toString() : null;
 }
 
 /** The entries of the header, in order: a plain list, or the `for=` of each element of RFC 7239 Forwarded. */
