@@ -10,7 +10,7 @@ import { FakeClock } from "../../../src/lib/clock.ts";
 import type { TestApp } from "../../helpers/app.ts";
 import { TestBrowser, webApp } from "../../helpers/browser.ts";
 import { describeEachDialect } from "../../helpers/db.ts";
-import { type Tenant, tenant } from "../../helpers/factories.ts";
+import { type Tenant, tenant, userToken } from "../../helpers/factories.ts";
 
 const PASSWORD = "correct horse battery staple";
 const codeFor = (secret: string, at: number) =>
@@ -222,6 +222,29 @@ describeEachDialect("secret guesses", (dialect) => {
     expect(right.html).toContain("Too many wrong passwords");
     // The password did not change.
     expect((await from().signIn(a.email, PASSWORD)).status).toBe(200);
+  });
+
+  test("an invitation accepted signed out: the account's password is a counted sign-in guess", async () => {
+    const a = await tenant(t.app);
+    const b = await tenant(t.app);
+    const inv = await t.request("POST", "/v1/invitations", {
+      key: (await userToken(t.app, a.userId)).secret,
+      body: { email: b.email, role: "viewer" },
+    });
+    const path = new URL(inv.body.url).pathname;
+    const guest = from();
+    await guest.get(path);
+    const statuses: number[] = [];
+    for (let i = 0; i < GUESS_LIMITS.password.perAddress; i++)
+      statuses.push((await guest.post(path, { password: `wrong passphrase ${i}` })).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 401, 429]);
+    // Paused from this address: the right password does not join either; from another address it does.
+    expect((await guest.post(path, { password: PASSWORD })).status).toBe(429);
+    const person = from();
+    await person.get(path);
+    const joined = await person.post(path, { password: PASSWORD });
+    expect(joined.status).toBe(200);
+    expect(joined.html).toContain("You joined");
   });
 
   test("/device: wrong user codes are counted per person and address; the tenth pauses, a right one then too", async () => {
