@@ -31,7 +31,10 @@ const openStreams = new WeakMap<App, Map<string, number>>();
  */
 function takeStreamPlace(app: App, actor: Actor): () => void {
   let open = openStreams.get(app);
-  if (!open) openStreams.set(app, (open = new Map()));
+  if (!open) {
+    open = new Map();
+    openStreams.set(app, open);
+  }
   const keys = [
     [
       `cred:${credentialOf(actor) ?? actor.userTokenId ?? actor.userId ?? actor.orgId}`,

@@ -171,7 +171,7 @@ describeEachDialect("secret guesses", (dialect) => {
     const a = await tenant(t.app);
     const secret = await withTotp(a);
     const statuses: number[] = [];
-    for (let n = 0; statuses.length < GUESS_LIMITS.second_factor.perAccount + 1; n++) {
+    while (statuses.length < GUESS_LIMITS.second_factor.perAccount + 1) {
       const b = from();
       await b.signIn(a.email, PASSWORD);
       for (let i = 0; i < 7 && statuses.length < GUESS_LIMITS.second_factor.perAccount + 1; i++)

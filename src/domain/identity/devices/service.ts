@@ -73,7 +73,7 @@ export async function startDeviceAuthorization(app: App, input: unknown, ctx: { 
           })
           .execute();
         // Counted with this one in the same transaction: past the cap, it is undone.
-        await refuseOverCap(tx, app, ctx.ip, now);
+        await refuseOverCap(tx, ctx.ip, now);
       });
     } catch (e) {
       if (isUniqueViolation(e) && attempt < 3) continue;
@@ -94,7 +94,7 @@ export async function startDeviceAuthorization(app: App, input: unknown, ctx: { 
  * pending at once (429 rate_limited, Retry-After until the oldest ends); the per-address request rate alone
  * would let one address fill the table with thousands of live codes.
  */
-async function refuseOverCap(tx: Tx, app: App, ip: string | null, now: number) {
+async function refuseOverCap(tx: Tx, ip: string | null, now: number) {
   let q = tx
     .selectFrom("device_authorizations")
     .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.min("expires_at").as("first_ends")])
