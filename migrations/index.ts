@@ -15,6 +15,7 @@ import identity from "./0012_identity.ts";
 import engagement from "./0013_engagement.ts";
 import media from "./0014_media.ts";
 import invitationProof from "./0015_invitation_proof.ts";
+import secretGuesses from "./0016_secret_guesses.ts";
 
 export const migrations: Migration[] = [
   core,
@@ -32,4 +33,5 @@ export const migrations: Migration[] = [
   engagement,
   media,
   invitationProof,
+  secretGuesses,
 ];
