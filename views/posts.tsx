@@ -121,56 +121,58 @@ export function PostsPage(props: ListProps) {
             New post
           </a>
         </div>
-        <form method="get" action="/posts" class="filters" id="post-filters" role="search">
-          <div class="field">
-            <label for="f-q">Search text</label>
-            <input id="f-q" name="q" type="search" value={filters.q} maxlength={200} />
-            <FieldProblems id="f-q-error" problems={problems?.q} />
-          </div>
-          <div class="field">
-            <label for="f-status">Status</label>
-            <select id="f-status" name="status">
-              {POST_FILTERS.map(([v, label]) => (
-                <option value={v} selected={filters.status === v}>
-                  {label}
-                </option>
-              ))}
-            </select>
-            <FieldProblems id="f-status-error" problems={problems?.status} />
-          </div>
-          <div class="field">
-            <label for="f-brand">Brand</label>
-            <select id="f-brand" name="brand">
-              <option value="">Every brand</option>
-              {props.brands.map((b) => (
-                <option value={b.id} selected={filters.brand === b.id}>
-                  {b.name}
-                </option>
-              ))}
-            </select>
-            <FieldProblems id="f-brand-error" problems={problems?.brand} />
-          </div>
-          <div class="field">
-            <label for="f-channel">Channel</label>
-            <select id="f-channel" name="channel">
-              <option value="">Every channel</option>
-              {props.brands.map((b) => (
-                <optgroup label={b.name}>
-                  {props.channels
-                    .filter((c) => c.brand === b.id)
-                    .map((c) => (
-                      <option value={c.id} selected={filters.channel === c.id}>
-                        {c.display_name ?? c.handle ?? c.id} ({networkName(networkOf(c))})
-                      </option>
-                    ))}
-                </optgroup>
-              ))}
-            </select>
-            <FieldProblems id="f-channel-error" problems={problems?.channel} />
-          </div>
-          <button type="submit">Filter</button>
-          {filtered ? <a href="/posts">Clear filters</a> : null}
-        </form>
+        <search>
+          <form method="get" action="/posts" class="filters" id="post-filters">
+            <div class="field">
+              <label for="f-q">Search text</label>
+              <input id="f-q" name="q" type="search" value={filters.q} maxlength={200} />
+              <FieldProblems id="f-q-error" problems={problems?.q} />
+            </div>
+            <div class="field">
+              <label for="f-status">Status</label>
+              <select id="f-status" name="status">
+                {POST_FILTERS.map(([v, label]) => (
+                  <option value={v} selected={filters.status === v}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+              <FieldProblems id="f-status-error" problems={problems?.status} />
+            </div>
+            <div class="field">
+              <label for="f-brand">Brand</label>
+              <select id="f-brand" name="brand">
+                <option value="">Every brand</option>
+                {props.brands.map((b) => (
+                  <option value={b.id} selected={filters.brand === b.id}>
+                    {b.name}
+                  </option>
+                ))}
+              </select>
+              <FieldProblems id="f-brand-error" problems={problems?.brand} />
+            </div>
+            <div class="field">
+              <label for="f-channel">Channel</label>
+              <select id="f-channel" name="channel">
+                <option value="">Every channel</option>
+                {props.brands.map((b) => (
+                  <optgroup label={b.name}>
+                    {props.channels
+                      .filter((c) => c.brand === b.id)
+                      .map((c) => (
+                        <option value={c.id} selected={filters.channel === c.id}>
+                          {c.display_name ?? c.handle ?? c.id} ({networkName(networkOf(c))})
+                        </option>
+                      ))}
+                  </optgroup>
+                ))}
+              </select>
+              <FieldProblems id="f-channel-error" problems={problems?.channel} />
+            </div>
+            <button type="submit">Filter</button>
+            {filtered ? <a href="/posts">Clear filters</a> : null}
+          </form>
+        </search>
         <OtherProblems
           problems={problems}
           shown={(k) => k === "q" || k === "status" || k === "brand" || k === "channel"}
