@@ -1,7 +1,6 @@
 // Invitations prove the address before an account is made for it: a second secret, mailed only to the invited
 // address (with the invitation, or when the person asks on the invitation page), whose SHA-256 is kept here. The
 // link an admin is shown never carries it. Expand only: two nullable columns the previous release ignores.
-// (Numbered 0016: 0015 is taken by another change in flight.)
 import type { Migration } from "../src/db/migration.ts";
 
 export default {

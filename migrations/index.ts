@@ -15,6 +15,7 @@ import identity from "./0012_identity.ts";
 import engagement from "./0013_engagement.ts";
 import media from "./0014_media.ts";
 import invitationProof from "./0015_invitation_proof.ts";
+import secretGuesses from "./0016_secret_guesses.ts";
 import developerApps from "./0017_developer_apps.ts";
 import signinConnections from "./0018_signin_connections.ts";
 import printedPassword from "./0019_printed_password.ts";
@@ -35,6 +36,7 @@ export const migrations: Migration[] = [
   engagement,
   media,
   invitationProof,
+  secretGuesses,
   developerApps,
   signinConnections,
   printedPassword,

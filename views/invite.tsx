@@ -1,6 +1,8 @@
-// /invite/<token>: accept an invitation. Signed in as the invited address: join. Not signed in: sign in if the
-// address has an account, or have a link mailed to the address to make one; the page says the same for every
-// address. /invite/<token>/p/<proof> (the mailed link): choose a password (no account yet) or sign in.
+// /invite/<token>: accept an invitation. The page never tells whether the address has an account (a link holder
+// must not learn it). Signed in as the invited address: join. Not signed in: one password field, the account's
+// password if the address has one (a counted sign-in guess), or have a link mailed to the address to make one.
+// /invite/<token>/p/<proof> (the mailed link; an operator's invitation too): one password field, the account's
+// password if there is one, else the new account's.
 import type { FieldErrors, Frame } from "./frame.ts";
 import { Layout } from "./layout.tsx";
 import { Csrf, Field, FormError } from "./parts.tsx";
@@ -13,30 +15,87 @@ export interface InvitationView {
   signed_in_as: string | null;
 }
 
-function CreateForm(props: { f: Frame; action: string; org: string; errors?: FieldErrors }) {
+/** The address is proven: the same form whether or not it has an account. */
+function PasswordForm(props: { f: Frame; action: string; inv: InvitationView; errors?: FieldErrors }) {
+  const { inv } = props;
   return (
     <form method="post" action={props.action} class="card" id="invite-accept-form">
       <Csrf token={props.f.csrf} />
       <Field
+        name="password"
+        label="Password"
+        type="password"
+        autocomplete="current-password"
+        hint={`If ${inv.email} already has an account here, its password (or sign in first, then open this link again). If not, choose a password of at least 10 characters for the new account.`}
+        errors={props.errors}
+        required
+      />
+      <Field
         name="name"
-        label="Your name (optional)"
+        label="Your name, for a new account (optional)"
         autocomplete="name"
         errors={props.errors}
         maxlength={100}
       />
-      <Field
-        name="password"
-        label="Choose a password"
-        type="password"
-        autocomplete="new-password"
-        hint="At least 10 characters."
-        errors={props.errors}
-        required
-      />
       <button type="submit" class="primary">
-        Create the account and join {props.org}
+        Join {inv.org.name}
       </button>
+      <p>
+        <a href="/signin">Sign in</a>
+      </p>
     </form>
+  );
+}
+
+/** The address is not proven: an account's own password joins it; a new account needs the mailed link. */
+function ProveForms(props: { f: Frame; base: string; inv: InvitationView; errors?: FieldErrors }) {
+  const { inv } = props;
+  return (
+    <>
+      <form method="post" action={props.base} class="card" id="invite-accept-form">
+        <Csrf token={props.f.csrf} />
+        <Field
+          name="password"
+          label="Password"
+          type="password"
+          autocomplete="current-password"
+          hint={`If ${inv.email} already has an account here, its password (or sign in first, then open this link again).`}
+          errors={props.errors}
+          required
+        />
+        <button type="submit" class="primary">
+          Join {inv.org.name}
+        </button>
+        <p>
+          <a href="/signin">Sign in</a>
+        </p>
+      </form>
+      {props.f.mail ? null : (
+        <div class="card" id="invite-mail-off">
+          <p>
+            New here? Joining needs a link mailed to {inv.email} to confirm the address is yours, and email is
+            off on this server. Ask whoever invited you to have the server's operator add you (
+            <code>svc admin members add</code>).
+          </p>
+        </div>
+      )}
+      <form
+        method="post"
+        action={`${props.base}/confirm`}
+        class="card"
+        id="invite-prove-form"
+        hidden={!props.f.mail}
+      >
+        <Csrf token={props.f.csrf} />
+        <p>
+          New here? We email {inv.email} a link to confirm the address is yours; from it you choose a password
+          and join.
+        </p>
+        <button type="submit" class="primary">
+          Email me the link
+        </button>
+      </form>
+    </>
   );
 }
 
@@ -77,49 +136,15 @@ export function InvitePage(props: {
               this link again.
             </p>
           </div>
-        ) : inv.step === "create" ? (
-          <CreateForm f={props.f} action={action} org={inv.org.name} errors={props.errors} />
-        ) : inv.step === "sign_in" ? (
-          <div class="card" id="invite-signin">
-            <p>{inv.email} has an account: sign in as it, then open the invitation link again to join.</p>
-            <p>
-              <a href="/signin">Sign in</a>
-            </p>
-          </div>
+        ) : inv.step === "prove" ? (
+          <ProveForms f={props.f} base={base} inv={inv} {...(props.errors ? { errors: props.errors } : {})} />
         ) : (
-          <>
-            <div class="card" id="invite-signin">
-              <p>
-                If you have an account with {inv.email}, <a href="/signin">sign in</a>, then open this link
-                again to join.
-              </p>
-            </div>
-            {props.f.mail ? null : (
-              <div class="card" id="invite-mail-off">
-                <p>
-                  New here? Joining needs a link mailed to {inv.email} to confirm the address is yours, and
-                  email is off on this server. Ask whoever invited you to have the server's operator add you (
-                  <code>svc admin members add</code>).
-                </p>
-              </div>
-            )}
-            <form
-              method="post"
-              action={`${base}/confirm`}
-              class="card"
-              id="invite-prove-form"
-              hidden={!props.f.mail}
-            >
-              <Csrf token={props.f.csrf} />
-              <p>
-                New here? We email {inv.email} a link to confirm the address is yours; from it you choose a
-                password and join.
-              </p>
-              <button type="submit" class="primary">
-                Email me the link
-              </button>
-            </form>
-          </>
+          <PasswordForm
+            f={props.f}
+            action={action}
+            inv={inv}
+            {...(props.errors ? { errors: props.errors } : {})}
+          />
         )}
       </div>
     </Layout>

@@ -9,6 +9,8 @@ export function SignInPage(props: {
   errors?: FieldErrors;
   /** SVC_SIGNUP_URL: where people without an account create one. */
   signupUrl?: string | null;
+  /** Password guesses are paused: the password signs in only together with a code (shown for any address). */
+  paused?: boolean;
 }) {
   return (
     <Layout f={props.f} scripts={["/static/webauthn.js", "/static/passkeys.js"]}>
@@ -33,6 +35,16 @@ export function SignInPage(props: {
             autocomplete="current-password"
             required
           />
+          {props.paused ? (
+            <Field
+              name="code"
+              label="Code from your authenticator app, or a recovery code"
+              errors={props.errors}
+              autocomplete="one-time-code"
+              inputmode="text"
+              maxlength={20}
+            />
+          ) : null}
           <button type="submit" class="primary">
             Sign in
           </button>

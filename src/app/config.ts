@@ -20,6 +20,8 @@ export interface Config {
   listenPort: number;
   autoMigrate: boolean;
   clientIpHeader: string | null;
+  /** SVC_CLIENT_IP_HOPS: how many trusted proxies append to that header; the client is that many from the right. */
+  clientIpHops: number;
   allowPrivateNetworks: string | null;
   allowPrivateWebhooks: string | null;
   /** SVC_PROVIDER_ORIGINS: a network's API origin replaced (tests, a proxy), by provider. Empty by default. */
@@ -159,6 +161,11 @@ export function loadConfig(env: Env = process.env): Config {
     };
   }
 
+  const clientIpHops = Number(env.SVC_CLIENT_IP_HOPS || 1);
+  if (!Number.isInteger(clientIpHops) || clientIpHops < 1 || clientIpHops > 20)
+    problems.push(
+      `SVC_CLIENT_IP_HOPS: expected a whole number of proxies from 1 to 20, got ${JSON.stringify(env.SVC_CLIENT_IP_HOPS)}`,
+    );
   const maxVideoBytes = Number(env.SVC_MAX_VIDEO_BYTES || 1073741824);
   if (!Number.isSafeInteger(maxVideoBytes) || maxVideoBytes <= 0) {
     problems.push(
@@ -217,6 +224,7 @@ export function loadConfig(env: Env = process.env): Config {
     listenPort: listen.port,
     autoMigrate,
     clientIpHeader: env.SVC_CLIENT_IP_HEADER || null,
+    clientIpHops,
     allowPrivateNetworks: env.SVC_ALLOW_PRIVATE_NETWORKS || null,
     allowPrivateWebhooks: env.SVC_ALLOW_PRIVATE_WEBHOOKS || null,
     providerOrigins,

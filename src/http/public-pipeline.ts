@@ -5,6 +5,7 @@ import { unknownParameters } from "../domain/validate.ts";
 import { badRequest, ServiceError } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { readBody } from "./body.ts";
+import { clientIp } from "./client-ip.ts";
 import { problemBody } from "./problem.ts";
 import type { PublicRouteDef } from "./public-route.ts";
 import { asServiceError, jsonResponse, problemResponse } from "./respond.ts";
@@ -19,16 +20,6 @@ const OAUTH_ERRORS = new Set([
   "invalid_grant",
 ]);
 const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
-
-export function clientIp(app: HttpContext["app"], request: Request, peer: string | null): string | null {
-  const header = app.config.clientIpHeader;
-  if (header) {
-    const v = request.headers.get(header);
-    // X-Forwarded-For style lists: the proxy appends, so the first entry is the client.
-    return v ? (v.split(",")[0]?.trim() ?? null) || null : null;
-  }
-  return peer;
-}
 
 /** A form-encoded OAuth request as the JSON body the domain parses: OAuth's own fields checked and dropped. */
 function fromForm(text: string): Record<string, unknown> {
@@ -94,7 +85,7 @@ export async function runPublicRoute(
         "service_unavailable",
         "The database schema is being migrated; retry shortly.",
       );
-    const ip = clientIp(app, request, peer);
+    const ip = clientIp(app.config, request, peer);
     // Unauthenticated, so limited per client address (the same bucket sizes as a credential's).
     const rl = ctx.limiter.take(`ip:${ip ?? "unknown"}`, app.clock.now());
     rateHeaders = rl.headers;

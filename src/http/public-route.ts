@@ -9,7 +9,7 @@ export interface PublicReq {
   app: App;
   body: unknown;
   request: Request;
-  /** The client's IP: SVC_CLIENT_IP_HEADER when set (a trusted proxy), else the socket's peer address. */
+  /** The client's IP (http/client-ip.ts): the socket's peer, or the entry the trusted proxy added. */
   ip: string | null;
 }
 

@@ -103,7 +103,7 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
         }),
     );
 
-  const mcp = mcpHandler(app, (req) => elysia.handle(req));
+  const mcp = mcpHandler(app, (req) => elysia.handle(req), ctx.limiter);
   elysia.post("/v1/mcp", ({ request }: { request: Request }) => mcp(request), { parse: "none" });
 
   for (const r of v1PublicRoutes) {

@@ -4,9 +4,11 @@
 // A browser's cross-site request is refused by its Origin, so a page cannot drive an agent's key.
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { App } from "../app/context.ts";
+import { credentialOf } from "../domain/actor.ts";
 import { authenticate } from "../domain/identity/auth/authenticate.ts";
 import { guardJson } from "../domain/input.ts";
 import { MAX_BODY_BYTES, readBody } from "../http/body.ts";
+import type { RateLimiter } from "../http/ratelimit.ts";
 import { asServiceError, problemResponse, SECURITY_HEADERS } from "../http/respond.ts";
 import { ServiceError } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
@@ -24,15 +26,31 @@ function crossSite(app: App, request: Request): boolean {
   return !own.has(origin);
 }
 
-export function mcpHandler(app: App, dispatch: (request: Request) => Promise<Response>) {
+/**
+ * `limiter`: the API's per-credential bucket. Every MCP request takes from it, whatever its method: a request
+ * that calls no route (initialize, tools/list, a ping) would otherwise be free of any limit; the /v1 calls a
+ * tool makes take their own tokens as any API request does.
+ */
+export function mcpHandler(
+  app: App,
+  dispatch: (request: Request) => Promise<Response>,
+  limiter: RateLimiter,
+) {
   return async (request: Request): Promise<Response> => {
     const requestId = newId("req");
+    let rateHeaders: Record<string, string> = {};
     try {
       if (crossSite(app, request))
         throw new ServiceError(403, "forbidden", "Requests from another site's pages cannot use /v1/mcp.");
       const authorization = request.headers.get("authorization");
       const org = request.headers.get("svc-org");
-      await authenticate(app, { authorization, org, requestId });
+      const actor = await authenticate(app, { authorization, org, requestId });
+      const rl = limiter.take(credentialOf(actor) ?? actor.userTokenId ?? actor.orgId, app.clock.now());
+      rateHeaders = rl.headers;
+      if (!rl.ok)
+        throw new ServiceError(429, "rate_limited", "Too many requests; slow down.", {
+          headers: { "Retry-After": String(rl.retryAfter) },
+        });
 
       const api: ApiCall = async (req) => {
         const { pathAndQuery, body } = requestParts(req);
@@ -71,10 +89,10 @@ export function mcpHandler(app: App, dispatch: (request: Request) => Promise<Res
       const headers = new Headers(res.headers);
       headers.set("Request-Id", requestId);
       headers.set("Cache-Control", "no-store");
-      for (const [k, v] of Object.entries(SECURITY_HEADERS)) headers.set(k, v);
+      for (const [k, v] of Object.entries({ ...SECURITY_HEADERS, ...rateHeaders })) headers.set(k, v);
       return new Response(res.body, { status: res.status, headers });
     } catch (e) {
-      return problemResponse(app, asServiceError(app, e, requestId), requestId);
+      return problemResponse(app, asServiceError(app, e, requestId), requestId, rateHeaders);
     }
   };
 }

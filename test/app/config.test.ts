@@ -47,12 +47,23 @@ describe("deployment configuration", () => {
       maxVideoBytes: 1073741824,
       insecureCookies: false,
       clientIpHeader: null,
+      clientIpHops: 1,
       billingUrl: null,
     });
     // SVC_DATA_DIR itself defaults to ./data.
     const d = loadConfig({});
     expect(d.dataDir).toBe(resolve("./data"));
     expect(d.databaseUrl).toBe(`sqlite:${resolve("./data/svc.db")}`);
+  });
+
+  test("SVC_CLIENT_IP_HOPS: a whole number of proxies from 1 to 20", () => {
+    expect(
+      loadConfig({ SVC_CLIENT_IP_HEADER: "X-Forwarded-For", SVC_CLIENT_IP_HOPS: "2" }).clientIpHops,
+    ).toBe(2);
+    for (const bad of ["0", "1.5", "two", "21"])
+      expect(problems({ SVC_CLIENT_IP_HOPS: bad })).toEqual([
+        `SVC_CLIENT_IP_HOPS: expected a whole number of proxies from 1 to 20, got ${JSON.stringify(bad)}`,
+      ]);
   });
 
   test("a postgres URL chooses Postgres; DATABASE_URL works when SVC_DATABASE_URL is unset", () => {

@@ -29,6 +29,18 @@ export interface SignInFailuresTable {
   updated_at: number;
 }
 
+/** Guesses at a secret (migration 0016): see domain/identity/guesses/guard.ts. */
+export interface SecretGuessesTable {
+  kind: string;
+  subject: string;
+  /** The client address, or '*' for the count over every address. */
+  address: string;
+  failures: number;
+  window_start: number;
+  locked_until: number | null;
+  updated_at: number;
+}
+
 export interface UserTotpTable {
   user_id: string;
   secret: string;
@@ -58,6 +70,7 @@ export interface PasskeysTable {
 export interface SessionTables {
   web_sessions: WebSessionsTable;
   sign_in_failures: SignInFailuresTable;
+  secret_guesses: SecretGuessesTable;
   user_totp: UserTotpTable;
   recovery_codes: RecoveryCodesTable;
   passkeys: PasskeysTable;

@@ -3,9 +3,9 @@
 // stream then writes `retry: 3000` and `: connected`, one frame per event, and `: ping` after 15 s idle; it
 // resumes after Last-Event-ID (or starting_after) in feed order, so a reconnect sees no gap and no duplicate.
 import type { App } from "../../app/context.ts";
-import { badRequest, notFound } from "../../lib/errors.ts";
+import { badRequest, notFound, ServiceError } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
-import type { Actor } from "../actor.ts";
+import { type Actor, credentialOf } from "../actor.ts";
 import { CREDENTIALS_SIGNAL, credentialStillValid } from "../identity/auth/still-valid.ts";
 import { type Cursor, cursorOf, type FeedRow, headCursor, readAfter } from "./feed.ts";
 import type { EventHook } from "./hooks.ts";
@@ -18,6 +18,52 @@ export const POLL_MS = 500;
 /** How often an open stream asks whether its credential still holds (and at once when this process ends one). */
 export const CREDENTIAL_CHECK_MS = 2_000;
 const BATCH = 100;
+/** Open streams at once, per credential (a key's roll chain, a user token) and per org, in each server process. */
+export const STREAMS_PER_CREDENTIAL = 5;
+export const STREAMS_PER_ORG = 25;
+
+/** The streams each App (each process) has open, by credential and by org. */
+const openStreams = new WeakMap<App, Map<string, number>>();
+
+/**
+ * Takes a place for one more stream, or refuses (429) when the credential or its org holds all of theirs: every
+ * open stream holds a connection and a polling loop, so one key must not open hundreds. Returns its release.
+ */
+function takeStreamPlace(app: App, actor: Actor): () => void {
+  let open = openStreams.get(app);
+  if (!open) {
+    open = new Map();
+    openStreams.set(app, open);
+  }
+  const keys = [
+    [
+      `cred:${credentialOf(actor) ?? actor.userTokenId ?? actor.userId ?? actor.orgId}`,
+      STREAMS_PER_CREDENTIAL,
+    ],
+    [`org:${actor.orgId}`, STREAMS_PER_ORG],
+  ] as const;
+  for (const [key, max] of keys)
+    if ((open.get(key) ?? 0) >= max)
+      throw new ServiceError(
+        429,
+        "rate_limited",
+        key.startsWith("org:")
+          ? `This org has ${max} event streams open already; close one first.`
+          : `This credential has ${max} event streams open already; close one first.`,
+        { headers: { "Retry-After": "5" } },
+      );
+  for (const [key] of keys) open.set(key, (open.get(key) ?? 0) + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    for (const [key] of keys) {
+      const n = (open.get(key) ?? 1) - 1;
+      if (n > 0) open.set(key, n);
+      else open.delete(key);
+    }
+  };
+}
 
 /** An event hook: every event written in this process wakes the streams it serves. */
 export const wakeStreams: EventHook = async (_tx, app) => nudge(app, "events");
@@ -71,6 +117,7 @@ export async function openEventStream(
   requireEventsRead(actor);
   const types = parseTypes(input.types);
   let { cursor, skip } = await startCursor(app, actor, input);
+  const release = takeStreamPlace(app, actor);
   const pingAfterMs = timing.pingAfterMs ?? PING_AFTER_MS;
   const pollMs = timing.pollMs ?? POLL_MS;
   const checkMs = timing.credentialCheckMs ?? CREDENTIAL_CHECK_MS;
@@ -103,6 +150,7 @@ export async function openEventStream(
   const close = () => {
     closed = true;
     stopListening();
+    release();
     wake?.();
   };
 

@@ -31,7 +31,7 @@ async function lookup(w: Web) {
   try {
     // Guessing codes is limited like guessing passwords (per client address).
     limitSignIn(w);
-    const device = await findDeviceAuthorization(w.app, w.member!.actor, code);
+    const device = await findDeviceAuthorization(w.app, w.member!.actor, code, w.meta.ip);
     return render(
       w,
       <DeviceConfirmPage f={frame(w, TITLE)} code={code} device={device} sudo={sudoNeeded(w)} />,
@@ -49,13 +49,14 @@ async function approve(w: Web) {
     const device = await approveDeviceAuthorization(w.app, w.member!.actor, {
       userCode: code,
       confirmedAt: w.session!.confirmed_at,
+      address: w.meta.ip,
     });
     return render(w, <DeviceDonePage f={frame(w, "Signed in")} approved device={device} />);
   } catch (e) {
     if (!(e instanceof ServiceError)) throw e;
     if (e.param === "user_code") return backToCode(w, e);
     // A wrong or missing password: the same confirmation page, the error beside the password field.
-    const device = await findDeviceAuthorization(w.app, w.member!.actor, code).catch(() => null);
+    const device = await findDeviceAuthorization(w.app, w.member!.actor, code, w.meta.ip).catch(() => null);
     if (!device) return backToCode(w, e);
     const errors = e.code === "reauthentication_required" ? { password: e.message } : fieldErrors(e);
     return render(
@@ -75,7 +76,10 @@ async function approve(w: Web) {
 
 async function deny(w: Web) {
   try {
-    const device = await denyDeviceAuthorization(w.app, w.member!.actor, { userCode: codeOf(w) });
+    const device = await denyDeviceAuthorization(w.app, w.member!.actor, {
+      userCode: codeOf(w),
+      address: w.meta.ip,
+    });
     return render(w, <DeviceDonePage f={frame(w, "Sign-in denied")} approved={false} device={device} />);
   } catch (e) {
     if (!(e instanceof ServiceError)) throw e;

@@ -43,12 +43,12 @@ async function accept(w: Web) {
     const r = await acceptInvitation(
       w.app,
       { token, ...(proof ? { proof } : {}), ...(password ? { password } : {}), ...(name ? { name } : {}) },
-      { signedInUserId: me },
+      { signedInUserId: me, address: w.meta.ip },
     );
     const session = await signInJoined(
       w.app,
       w.session!,
-      { userId: r.user.id, orgId: r.org.id, created: r.created_account },
+      { userId: r.user.id, orgId: r.org.id, confirmed: r.proven_by !== "sign_in" },
       w.meta,
     );
     setSessionCookie(w, session);

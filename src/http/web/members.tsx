@@ -78,7 +78,7 @@ async function invite(w: Web) {
 
 async function confirm(w: Web) {
   try {
-    await confirmPassword(w.app, w.session!, w.form.get("password") ?? "");
+    await confirmPassword(w.app, w.session!, w.form.get("password") ?? "", w.meta.ip);
   } catch (e) {
     if (!(e instanceof ServiceError)) throw e;
     return page(w, { errors: fieldErrors(e) }, e.status);

@@ -53,7 +53,7 @@ async function remove(w: Web) {
       throw new ServiceError(403, "reauthentication_required", "Confirm your password to delete the org.", {
         param: "password",
       });
-    await confirmPassword(w.app, w.session!, password);
+    await confirmPassword(w.app, w.session!, password, w.meta.ip);
     await deleteOrg(w.app, w.member!.actor, confirm, { confirmedAt: w.session!.confirmed_at });
   } catch (e) {
     if (!(e instanceof ServiceError)) throw e;

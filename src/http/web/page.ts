@@ -15,6 +15,7 @@ import { type Role, scopesOfRole } from "../../domain/scopes.ts";
 import { ServiceError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { readBoundedBytes } from "../body.ts";
+import { clientIp } from "../client-ip.ts";
 import { SECURITY_HEADERS } from "../respond.ts";
 
 /** No inline script or style anywhere: scripts and styles are files from svc itself. */
@@ -84,16 +85,6 @@ function readCookies(header: string | null): Map<string, string> {
   return out;
 }
 
-/** The client's address: the socket peer, or SVC_CLIENT_IP_HEADER's first entry when (and only when) it is set. */
-export function clientIp(app: App, request: Request, peer: string | null): string | null {
-  const header = app.config.clientIpHeader;
-  if (header) {
-    const v = request.headers.get(header);
-    if (v) return v.split(",")[0]!.trim().slice(0, 64);
-  }
-  return peer;
-}
-
 export async function webContext(
   app: App,
   request: Request,
@@ -110,7 +101,8 @@ export async function webContext(
     if (request.method === "POST") form = await formOf(request.headers.get("content-type") ?? "", bytes);
   }
   const cookies = readCookies(request.headers.get("cookie"));
-  const session = await loadSession(app, cookies.get(cookieName(app)));
+  const meta = { ip: clientIp(app.config, request, peer), userAgent: request.headers.get("user-agent") };
+  const session = await loadSession(app, cookies.get(cookieName(app)), meta);
   const requestId = newId("req");
   const flash = cookies.get("svc_flash") ?? null;
   const w: Web = {
@@ -119,7 +111,7 @@ export async function webContext(
     url,
     requestId,
     params,
-    meta: { ip: clientIp(app, request, peer), userAgent: request.headers.get("user-agent") },
+    meta,
     session,
     member: null,
     form,

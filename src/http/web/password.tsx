@@ -22,7 +22,7 @@ async function submit(w: Web): Promise<Response> {
       w.app,
       w.member!.actor,
       { current_password: w.form.get("current_password") ?? "", password },
-      { keepSessionId: s.id },
+      { keepSessionId: s.id, address: w.meta.ip },
     );
   } catch (e) {
     if (!(e instanceof ServiceError)) throw e;

@@ -96,7 +96,7 @@ const routes: [string, (w: Web) => Promise<Response>][] = [
     "/account/confirm",
     (w) =>
       change(w, async () => {
-        await confirmPassword(w.app, w.session!, w.form.get("password") ?? "");
+        await confirmPassword(w.app, w.session!, w.form.get("password") ?? "", w.meta.ip);
         setFlash(w, "confirmed");
         return redirect(w, localPath(w.form.get("back"), "/account/security"));
       }),

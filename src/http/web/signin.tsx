@@ -61,7 +61,7 @@ async function signIn(w: Web) {
     const s = await signInWithPassword(
       w.app,
       w.session!,
-      { email, password: w.form.get("password") ?? "" },
+      { email, password: w.form.get("password") ?? "", code: w.form.get("code") ?? undefined },
       w.meta,
     );
     setSessionCookie(w, s);
@@ -75,6 +75,7 @@ async function signIn(w: Web) {
         f={frame(w, "Sign in")}
         email={email}
         errors={fieldErrors(e)}
+        paused={e.code === "account_locked"}
         signupUrl={w.app.config.signupUrl}
       />,
       e.status,
@@ -124,7 +125,10 @@ async function signOutHandler(w: Web) {
 
 /** The passkey steps of sign-in (JSON, called by /static/passkeys.js). */
 async function passkeyOptions(w: Web) {
-  return json(w, 200, await passkeySignInOptions(w.app, w.session!));
+  const options = await passkeySignInOptions(w.app, w.session!);
+  // A pre-session keeps the challenge in its signed cookie: send the new one.
+  if (w.session!.pre) setSessionCookie(w, w.session!);
+  return json(w, 200, options);
 }
 
 async function passkeySignIn(w: Web) {
@@ -136,6 +140,8 @@ async function passkeySignIn(w: Web) {
     return json(w, 200, { next: "/home" });
   } catch (e) {
     if (!(e instanceof ServiceError)) throw e;
+    // The challenge was spent either way: a pre-session's cookie drops it.
+    if (w.session?.pre) setSessionCookie(w, w.session);
     return json(w, e.status, { code: e.code, message: e.message });
   }
 }

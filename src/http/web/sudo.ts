@@ -8,5 +8,5 @@ export const sudoNeeded = (w: Web) => !isRecentAuth(w.app, w.session?.confirmed_
 
 export async function confirmIfGiven(w: Web): Promise<void> {
   const password = w.form.get("password");
-  if (password) await confirmPassword(w.app, w.session!, password);
+  if (password) await confirmPassword(w.app, w.session!, password, w.meta.ip);
 }

@@ -203,10 +203,26 @@ describeEachDialect("identity pages", (dialect) => {
     });
     const path = new URL(inv.body.url).pathname;
     const guest = new TestBrowser(t);
-    // The page does not say whether the address has an account: sign in, or have a link mailed.
-    const asGuest = await guest.get(path);
-    expect(asGuest.html).toContain('id="invite-prove-form"');
-    expect(asGuest.html).not.toContain('name="password"');
+    // The page does not say whether the address has an account: the account's password, or have a link mailed;
+    // nothing on it makes an account.
+    const asGuest = (await guest.get(path)).html;
+    expect(asGuest).toContain('id="invite-prove-form"');
+    expect(asGuest).not.toContain("new-password");
+    expect(asGuest).not.toContain('name="name"');
+    // The page for an address with an account is the page for one without: the same form, the same words.
+    expect(asGuest).toContain('id="invite-accept-form"');
+    const fresh = await t.request("POST", "/v1/invitations", {
+      key: owner,
+      body: { email: "no-account-yet@example.com", role: "viewer" },
+    });
+    const strip = (html: string) =>
+      html
+        .replaceAll(other.email, "EMAIL")
+        .replaceAll("no-account-yet@example.com", "EMAIL")
+        .replace(/\/invite\/[0-9A-Za-z]+/g, "/invite/TOKEN")
+        .replace(/name="_csrf" value="[^"]+"/g, "")
+        .replace(/<meta name="csrf-token" content="[^"]+"/g, "");
+    expect(strip((await guest.get(new URL(fresh.body.url).pathname)).html)).toBe(strip(asGuest));
     const o = new TestBrowser(t);
     await o.signIn(other.email, PASSWORD);
     const p = await o.get(path);

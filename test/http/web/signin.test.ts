@@ -1,7 +1,6 @@
 // The dashboard's frame and password sign-in, in process: redirects, headers, CSRF, session rotation, wrong
-// passwords, the lockout shared through the database, the per-address limit, sessions and sign-out.
+// passwords, the per-address limit, sessions and sign-out (the lockout: secret-guesses.test.ts).
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { LOCKOUT_FAILURES } from "../../../src/domain/identity/sessions/signin.ts";
 import type { TestApp } from "../../helpers/app.ts";
 import { TestBrowser, webApp } from "../../helpers/browser.ts";
 import { describeEachDialect } from "../../helpers/db.ts";
@@ -208,38 +207,5 @@ describeEachDialect("dashboard sign-in", (dialect) => {
     // Another address is not held up.
     expect((await new TestBrowser(t).signIn(a.email, PASSWORD)).status).toBe(200);
   });
-
-  test("the lockout counts in the database: a second process sees it", async () => {
-    const victim = await tenant(t.app, "Lock Org");
-    const t2 = await webApp(dialect, { env: { SVC_MASTER_KEYS: t.masterKeys }, url: t.dbUrl });
-    try {
-      for (let i = 0; i < LOCKOUT_FAILURES; i++) {
-        // Alternate processes (and addresses, so the per-address limit is not what stops it).
-        const b = new TestBrowser(i % 2 ? t2 : t);
-        await b.get("/signin");
-        const r = await b.request("POST", "/signin", {
-          body: new URLSearchParams({
-            _csrf: b.csrf,
-            email: victim.email,
-            password: `wrong${i}`,
-          }).toString(),
-          headers: {
-            "content-type": "application/x-www-form-urlencoded",
-            "sec-fetch-site": "same-origin",
-            origin: "http://localhost",
-          },
-        });
-        expect(r.status).toBe(i === LOCKOUT_FAILURES - 1 ? 429 : 401);
-      }
-      const b = new TestBrowser(t2);
-      await b.get("/signin");
-      const r = await b.post("/signin", { email: victim.email, password: PASSWORD });
-      expect(r.status).toBe(429);
-      expect(r.html).toContain("locked");
-      expect(b.cookies.get("__Host-svc_session")).toBeDefined();
-      expect((await b.get("/home")).location).toBe("/signin");
-    } finally {
-      await t2.close();
-    }
-  });
+  // The lockout (now per account and address, shared through the database) is tested in secret-guesses.test.ts.
 });

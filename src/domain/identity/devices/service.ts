@@ -18,10 +18,13 @@ import { parse, rule } from "../../validate.ts";
 import { requireRecentAuth } from "../auth/sudo.ts";
 import { presentUserToken } from "../auth/user-token-present.ts";
 import { issueUserToken } from "../auth/user-tokens.ts";
+import { accountSubject, beginGuess, guessesLocked } from "../guesses/guard.ts";
 import { hashDeviceCode, hashUserCode, newDeviceCode, newUserCode, normalizeUserCode } from "./codes.ts";
 
 export const DEVICE_CODE_TTL_MS = 15 * 60_000;
 export const DEVICE_POLL_INTERVAL_S = 5;
+/** Pending CLI sign-ins one client address may have at once (no credential is needed to start one). */
+export const PENDING_PER_ADDRESS = 10;
 
 const deviceName = v.pipe(
   v.string(),
@@ -47,27 +50,31 @@ export async function startDeviceAuthorization(app: App, input: unknown, ctx: { 
     const deviceCode = newDeviceCode();
     const userCode = newUserCode();
     try {
-      await app.db
-        .insertInto("device_authorizations")
-        .values({
-          id: newId("dev", now),
-          device_code_hash: hashDeviceCode(deviceCode),
-          user_code_hash: hashUserCode(normalizeUserCode(userCode)!),
-          device_name: b.device_name,
-          livemode: b.livemode ? 1 : 0,
-          client_ip: ctx.ip,
-          status: "pending",
-          interval_s: DEVICE_POLL_INTERVAL_S,
-          last_polled_at: null,
-          user_id: null,
-          org_id: null,
-          via_sso: 0,
-          token_id: null,
-          decided_at: null,
-          expires_at: now + DEVICE_CODE_TTL_MS,
-          created_at: now,
-        })
-        .execute();
+      await inTx(app, async (tx) => {
+        await tx
+          .insertInto("device_authorizations")
+          .values({
+            id: newId("dev", now),
+            device_code_hash: hashDeviceCode(deviceCode),
+            user_code_hash: hashUserCode(normalizeUserCode(userCode)!),
+            device_name: b.device_name,
+            livemode: b.livemode ? 1 : 0,
+            client_ip: ctx.ip,
+            status: "pending",
+            interval_s: DEVICE_POLL_INTERVAL_S,
+            last_polled_at: null,
+            user_id: null,
+            org_id: null,
+            via_sso: 0,
+            token_id: null,
+            decided_at: null,
+            expires_at: now + DEVICE_CODE_TTL_MS,
+            created_at: now,
+          })
+          .execute();
+        // Counted with this one in the same transaction: past the cap, it is undone.
+        await refuseOverCap(tx, ctx.ip, now);
+      });
     } catch (e) {
       if (isUniqueViolation(e) && attempt < 3) continue;
       throw e;
@@ -80,6 +87,29 @@ export async function startDeviceAuthorization(app: App, input: unknown, ctx: { 
       interval: DEVICE_POLL_INTERVAL_S,
     };
   }
+}
+
+/**
+ * No credential is needed to start a CLI sign-in, so each client address may have at most PENDING_PER_ADDRESS
+ * pending at once (429 rate_limited, Retry-After until the oldest ends); the per-address request rate alone
+ * would let one address fill the table with thousands of live codes.
+ */
+async function refuseOverCap(tx: Tx, ip: string | null, now: number) {
+  let q = tx
+    .selectFrom("device_authorizations")
+    .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.min("expires_at").as("first_ends")])
+    .where("status", "=", "pending")
+    .where("expires_at", ">", now);
+  q = ip === null ? q.where("client_ip", "is", null) : q.where("client_ip", "=", ip);
+  const row = await q.executeTakeFirstOrThrow();
+  if (Number(row.n) <= PENDING_PER_ADDRESS) return;
+  const wait = Math.max(1, Math.ceil((Number(row.first_ends) - now) / 1000));
+  throw new ServiceError(
+    429,
+    "rate_limited",
+    `${PENDING_PER_ADDRESS} CLI sign-ins from your address are already waiting; finish or wait for one (at most ${Math.ceil(wait / 60)} minutes).`,
+    { headers: { "Retry-After": String(wait) } },
+  );
 }
 
 /** POST /v1/auth/device/token: the user token once approved, else the RFC's 400 for the state the code is in. */
@@ -181,12 +211,17 @@ const presentDevice = (d: DeviceAuthorizationsTable) => ({
  * The pending sign-in a typed code names, with clear errors for the other cases: unknown (404), expired
  * (`expired_token`), already approved, denied or collected (`invalid_grant`: a code typed twice).
  */
-async function pendingByUserCode(tx: Tx, app: App, typed: unknown) {
+function wellFormed(typed: unknown): string {
   const code = typeof typed === "string" ? normalizeUserCode(typed) : null;
   if (!code)
     throw new ServiceError(422, "user_code_invalid", "A code looks like XXXX-XXXX (letters only).", {
       param: "user_code",
     });
+  return code;
+}
+
+async function pendingByUserCode(tx: Tx, app: App, typed: unknown) {
+  const code = wellFormed(typed);
   const row = await tx
     .selectFrom("device_authorizations")
     .selectAll()
@@ -204,6 +239,41 @@ async function pendingByUserCode(tx: Tx, app: App, typed: unknown) {
   return row;
 }
 
+/**
+ * Every code typed is a guess, counted per person and client address in the database (guesses/guard.ts): a
+ * code that names no sign-in counts against the person; one that names a sign-in only takes its own guess back.
+ * A malformed code is refused before any lookup and is no guess.
+ */
+async function guessingCode<T>(
+  app: App,
+  userId: string,
+  typed: unknown,
+  address: string | null | undefined,
+  fn: () => Promise<T>,
+): Promise<T> {
+  wellFormed(typed);
+  const ticket = await beginGuess(app, {
+    kind: "user_code",
+    subject: accountSubject(userId),
+    address: address ?? null,
+  });
+  if (ticket.lockedUntil !== null)
+    throw guessesLocked("user_code", ticket.lockedUntil, app.clock.now(), "user_code");
+  try {
+    const out = await fn();
+    await ticket.matched();
+    return out;
+  } catch (e) {
+    if (!(e instanceof ServiceError) || e.code !== "resource_missing") {
+      await ticket.matched();
+      throw e;
+    }
+    const until = await ticket.wrong();
+    if (until !== null) throw guessesLocked("user_code", until, app.clock.now(), "user_code");
+    throw e;
+  }
+}
+
 function requirePerson(actor: Actor): string {
   if (actor.kind !== "user" || !actor.userId)
     throw new ServiceError(403, "forbidden", "Only a signed-in person can approve a CLI sign-in.");
@@ -211,9 +281,16 @@ function requirePerson(actor: Actor): string {
 }
 
 /** The /device page, after the person typed a code: what is asking (device name, IP, mode). */
-export async function findDeviceAuthorization(app: App, actor: Actor, userCode: unknown) {
-  requirePerson(actor);
-  return presentDevice(await pendingByUserCode(app.db as unknown as Tx, app, userCode));
+export async function findDeviceAuthorization(
+  app: App,
+  actor: Actor,
+  userCode: unknown,
+  address?: string | null,
+) {
+  const userId = requirePerson(actor);
+  return guessingCode(app, userId, userCode, address, async () =>
+    presentDevice(await pendingByUserCode(app.db as unknown as Tx, app, userCode)),
+  );
 }
 
 /**
@@ -223,62 +300,75 @@ export async function findDeviceAuthorization(app: App, actor: Actor, userCode: 
 export async function approveDeviceAuthorization(
   app: App,
   actor: Actor,
-  input: { userCode: unknown; confirmedAt: number | null | undefined; viaSso?: boolean },
+  input: {
+    userCode: unknown;
+    confirmedAt: number | null | undefined;
+    viaSso?: boolean;
+    address?: string | null;
+  },
 ) {
   const userId = requirePerson(actor);
   requireRecentAuth(app, input.confirmedAt);
   const now = app.clock.now();
-  const approved = await inTx(app, async (tx) => {
-    const row = await pendingByUserCode(tx, app, input.userCode);
-    const done = await tx
-      .updateTable("device_authorizations")
-      .set({
-        status: "approved",
-        user_id: userId,
-        org_id: actor.orgId,
-        via_sso: input.viaSso ? 1 : 0,
-        decided_at: now,
-      })
-      .where("id", "=", row.id)
-      .where("status", "=", "pending")
-      .executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1)
-      throw new ServiceError(400, "invalid_grant", "This code was already used; start the sign-in again.", {
-        param: "user_code",
+  const approved = await guessingCode(app, userId, input.userCode, input.address, () =>
+    inTx(app, async (tx) => {
+      const row = await pendingByUserCode(tx, app, input.userCode);
+      const done = await tx
+        .updateTable("device_authorizations")
+        .set({
+          status: "approved",
+          user_id: userId,
+          org_id: actor.orgId,
+          via_sso: input.viaSso ? 1 : 0,
+          decided_at: now,
+        })
+        .where("id", "=", row.id)
+        .where("status", "=", "pending")
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows) !== 1)
+        throw new ServiceError(400, "invalid_grant", "This code was already used; start the sign-in again.", {
+          param: "user_code",
+        });
+      await audit(tx, app, actor, {
+        action: "device.approve",
+        target: row.id,
+        detail: { device_name: row.device_name, ip: row.client_ip, livemode: row.livemode === 1 },
       });
-    await audit(tx, app, actor, {
-      action: "device.approve",
-      target: row.id,
-      detail: { device_name: row.device_name, ip: row.client_ip, livemode: row.livemode === 1 },
-    });
-    await sendAccountNoticeInTx(tx, app, userId, "account.cli_signed_in", {
-      device_name: row.device_name,
-      ip: row.client_ip,
-      livemode: row.livemode === 1,
-    });
-    return presentDevice({ ...row, status: "approved", user_id: userId, decided_at: now });
-  });
+      await sendAccountNoticeInTx(tx, app, userId, "account.cli_signed_in", {
+        device_name: row.device_name,
+        ip: row.client_ip,
+        livemode: row.livemode === 1,
+      });
+      return presentDevice({ ...row, status: "approved", user_id: userId, decided_at: now });
+    }),
+  );
   void kickMail(app);
   return approved;
 }
 
 /** Denies the sign-in: the polling CLI gets access_denied. */
-export async function denyDeviceAuthorization(app: App, actor: Actor, input: { userCode: unknown }) {
+export async function denyDeviceAuthorization(
+  app: App,
+  actor: Actor,
+  input: { userCode: unknown; address?: string | null },
+) {
   const userId = requirePerson(actor);
   const now = app.clock.now();
-  return inTx(app, async (tx) => {
-    const row = await pendingByUserCode(tx, app, input.userCode);
-    await tx
-      .updateTable("device_authorizations")
-      .set({ status: "denied", user_id: userId, org_id: actor.orgId, decided_at: now })
-      .where("id", "=", row.id)
-      .where("status", "=", "pending")
-      .execute();
-    await audit(tx, app, actor, {
-      action: "device.deny",
-      target: row.id,
-      detail: { device_name: row.device_name, ip: row.client_ip },
-    });
-    return presentDevice({ ...row, status: "denied", user_id: userId, decided_at: now });
-  });
+  return guessingCode(app, userId, input.userCode, input.address, () =>
+    inTx(app, async (tx) => {
+      const row = await pendingByUserCode(tx, app, input.userCode);
+      await tx
+        .updateTable("device_authorizations")
+        .set({ status: "denied", user_id: userId, org_id: actor.orgId, decided_at: now })
+        .where("id", "=", row.id)
+        .where("status", "=", "pending")
+        .execute();
+      await audit(tx, app, actor, {
+        action: "device.deny",
+        target: row.id,
+        detail: { device_name: row.device_name, ip: row.client_ip },
+      });
+      return presentDevice({ ...row, status: "denied", user_id: userId, decided_at: now });
+    }),
+  );
 }

@@ -1,9 +1,10 @@
-// Accepting an invitation (issue items 27 and 7). Accepting proves the address: an account is made for it only by
-// someone holding the proof mailed to it (proof.ts), and an existing account joins only once its person has signed
-// in as it. Until then the page says the same thing for every address, so it tells no one (an org's admin holding
-// the link, say) whether the address has an account on this install. An invitation the operator made
-// (`svc admin`, the operator API: no inviting member) is vouched for by the operator and needs no proof.
-// Joining signs the person in, in the org they joined.
+// Accepting an invitation (issue items 27, 7 and 3). Accepting proves the address: an account is made for it only
+// by someone holding the proof mailed to it (proof.ts), and an existing account joins only for its own person:
+// signed in as it, or typing its password (a sign-in guess, counted like one: guesses/guard.ts). The page and every
+// answer before success are the same for every address, so they tell no one (an org's admin holding the link, say)
+// whether the address has an account on this install. An invitation the operator made (`svc admin`, the operator
+// API: no inviting member) is vouched for by the operator and needs no proof. Joining signs the person in, in the
+// org joined.
 import * as v from "valibot";
 import type { App } from "../../../app/context.ts";
 import type { Tx } from "../../../db/index.ts";
@@ -21,6 +22,7 @@ import { insertMember } from "../members/service.ts";
 import { hasSecondFactor, mfaOf, mfaRequiredFor } from "../mfa/status.ts";
 import { newPassword } from "../passwords/service.ts";
 import { type ClientMeta, rotateSession, type Session } from "../sessions/service.ts";
+import { checkSignInPassword } from "../sessions/signin.ts";
 import { createUser, findUserByEmail } from "../users/service.ts";
 import { newProof, proofValid, provenUrl } from "./proof.ts";
 import { hashToken, invitationInvalid, invitationUrl } from "./service.ts";
@@ -66,9 +68,10 @@ const proven = (inv: Opened, proof: unknown) => vouched(inv) || proofValid(inv.p
  * What the invitation page offers:
  * - join: signed in as the invited address's account;
  * - other_account: signed in as someone else (sign out first);
- * - prove: not signed in, no proof: sign in if you have an account, or have a link mailed to the address (the
- *   same for every address);
- * - sign_in / create: not signed in, the address proven: its account exists (sign in) or not (choose a password).
+ * - prove: not signed in, no proof: the account's password (or sign in first) if the address has one, or have a
+ *   link mailed to the address (the same for every address);
+ * - sign_in / create: not signed in, the address proven: its account exists or not. The page offers the same one
+ *   password field for both (the account's password, or the new account's), so it says nothing either way.
  */
 export type InvitationStep = "join" | "other_account" | "prove" | "sign_in" | "create";
 
@@ -148,41 +151,71 @@ export async function sendInvitationProof(app: App, token: unknown) {
 
 const refused = (message: string) => new ServiceError(403, "forbidden", message);
 
+/** How the address was shown to be the joiner's (kept in the audit row). */
+export type ProvenBy = "sign_in" | "password" | "operator" | "mailed_link";
+
 /**
  * Accepts an invitation once. Signed in (`signedInUserId`): the account must be the invited address's. Not signed
- * in: the address must be proven (`proof`, or an operator's invitation); then `password` (and optionally `name`)
- * makes the account, or, when it has one, its person is asked to sign in.
+ * in, `password` is needed, and is checked as a sign-in guess (counted per typed address and the client's
+ * `address`, paused alike) before anything about the address's account is told:
+ * - the address has an account: it must be that account's password (then a person with a second factor signs in
+ *   with it first; the password alone does not join them);
+ * - it has none and is proven (`proof`, or an operator's invitation): the password (and optionally `name`) makes
+ *   the account;
+ * - it has none and is not proven: refused as a wrong password is, so the answer is the same for every address.
  */
 export async function acceptInvitation(
   app: App,
   input: unknown,
-  ctx: { signedInUserId?: string | null } = {},
+  ctx: { signedInUserId?: string | null; address?: string | null } = {},
 ) {
   const b = parse(Accept, input);
   const now = app.clock.now();
+  const opened = await openInvitation(app.db as unknown as Tx, app, b.token);
+  // Joining changes the org: a read-only or suspended org takes no one in (the link stays open meanwhile).
+  const closed = orgWriteRefusal(opened.org_status, opened.org_status_note);
+  if (closed) throw closed;
+  const existing = await findUserByEmail(app.db, opened.email);
+  let provenBy: ProvenBy;
+  if (ctx.signedInUserId) {
+    if (!existing || ctx.signedInUserId !== existing.id)
+      throw refused(`This invitation is for ${opened.email}; sign out, then open the link again.`);
+    provenBy = "sign_in";
+  } else {
+    if (b.password === undefined)
+      throw new ServiceError(400, "parameter_missing", "Type a password.", { param: "password" });
+    const isProven = proven(opened, b.proof);
+    // The same counted, timed check as signing in, for every address. Only a proven address without an account
+    // has nothing to compare (its password makes the account); an unproven one without an account can never
+    // match, so it is refused exactly as a wrong password is.
+    await checkSignInPassword(
+      app,
+      opened.email,
+      existing || !isProven ? b.password : null,
+      ctx.address ?? null,
+    );
+    if (existing) {
+      // The password alone is not a sign-in for a person with a second factor.
+      if (hasSecondFactor(await mfaOf(app.db, existing.id)))
+        throw refused(
+          `${opened.email} signs in with a second factor: sign in, then open this link again to join.`,
+        );
+      provenBy = "password";
+    } else provenBy = vouched(opened) ? "operator" : "mailed_link";
+  }
   return inTx(app, async (tx) => {
     const inv = await openInvitation(tx, app, b.token);
-    // Joining changes the org: a read-only or suspended org takes no one in (the link stays open meanwhile).
     const status = orgWriteRefusal(inv.org_status, inv.org_status_note);
     if (status) throw status;
     let user = await findUserByEmail(tx, inv.email);
     let created = false;
-    if (ctx.signedInUserId) {
-      if (!user || ctx.signedInUserId !== user.id)
-        throw refused(`This invitation is for ${inv.email}; sign out, then open the link again.`);
+    // The address's account appeared or went while the password was checked: start over.
+    const changed = () => refused(`This invitation is for ${inv.email}; open the link again.`);
+    if (existing) {
+      if (!user || user.id !== existing.id) throw changed();
     } else {
-      // Checked before anything about the address's account, so a refusal tells nothing about it.
-      if (!proven(inv, b.proof))
-        throw refused(
-          `Confirm the address first: sign in as ${inv.email}, or have a link mailed to it from this page.`,
-        );
-      if (user)
-        throw refused(`An account with ${inv.email} exists: sign in as it to accept this invitation.`);
-      if (b.password === undefined)
-        throw new ServiceError(400, "parameter_missing", "Choose a password for the new account.", {
-          param: "password",
-        });
-      user = (await createUser(tx, app, { email: inv.email, name: b.name ?? null, password: b.password }))
+      if (user) throw changed();
+      user = (await createUser(tx, app, { email: inv.email, name: b.name ?? null, password: b.password! }))
         .user;
       created = true;
     }
@@ -220,7 +253,7 @@ export async function acceptInvitation(
         role: r,
         created_account: created,
         already_member: !joined,
-        proven_by: ctx.signedInUserId ? "sign_in" : vouched(inv) ? "operator" : "mailed_link",
+        proven_by: provenBy,
       },
     });
     return {
@@ -229,19 +262,21 @@ export async function acceptInvitation(
       user: { id: user.id, email: user.email },
       role: r,
       created_account: created,
+      proven_by: provenBy,
     };
   });
 }
 
 /**
  * The person who just joined is signed in, in the org they joined, under a new session ID (the old one was a
- * guest's or had fewer rights). Someone who just made the account typed its password (sudo mode starts); a
- * person without a second factor whom an org requires to have one sets it up first, as at any sign-in.
+ * guest's or had fewer rights). Someone who just typed the account's password (`confirmed`: making the account,
+ * or joining with its password) starts in sudo mode, as at any sign-in; a person without a second factor whom an
+ * org requires to have one sets it up first.
  */
 export async function signInJoined(
   app: App,
   session: Session,
-  joined: { userId: string; orgId: string; created: boolean },
+  joined: { userId: string; orgId: string; confirmed: boolean },
   meta: ClientMeta,
 ): Promise<Session> {
   const needsFactor =
@@ -251,6 +286,6 @@ export async function signInJoined(
     session,
     { stage: needsFactor ? "enrol" : "active", userId: joined.userId, orgId: joined.orgId, livemode: false },
     meta,
-    { confirmed_at: joined.created ? app.clock.now() : session.confirmed_at },
+    { confirmed_at: joined.confirmed ? app.clock.now() : session.confirmed_at },
   );
 }

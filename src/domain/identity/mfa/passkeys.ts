@@ -21,7 +21,7 @@ import { sendAccountNoticeInTx } from "../../notifications/account.ts";
 import { inTx } from "../../tx.ts";
 import { name, parse } from "../../validate.ts";
 import { requireRecentAuth } from "../auth/sudo.ts";
-import type { Session } from "../sessions/service.ts";
+import { type Session, setSessionChallenge } from "../sessions/service.ts";
 import { hasSecondFactor, mfaOf, mfaRequiredFor } from "./status.ts";
 
 export function relyingParty(app: App) {
@@ -32,10 +32,7 @@ export function relyingParty(app: App) {
 const refused = () =>
   new ServiceError(401, "passkey_invalid", "That passkey was not accepted. Try again, or use your password.");
 
-async function setChallenge(app: App, session: Session, challenge: string | null) {
-  await app.db.updateTable("web_sessions").set({ challenge }).where("id", "=", session.id).execute();
-  session.challenge = challenge;
-}
+const setChallenge = setSessionChallenge;
 
 /** Options for navigator.credentials.create(); the challenge is kept on the session. */
 export async function passkeyRegistrationOptions(app: App, session: Session) {
@@ -139,6 +136,7 @@ export async function passkeySignInOptions(app: App, session: Session) {
 /** Checks a passkey assertion; returns the person it belongs to. Halfway sign-ins accept only their person's. */
 export async function verifyPasskeySignIn(app: App, session: Session, response: unknown): Promise<string> {
   const challenge = session.challenge;
+  const issuedAt = session.pre?.challengeAt ?? null;
   const r = response as AuthenticationResponseJSON;
   if (!challenge || typeof r?.id !== "string") throw refused();
   await setChallenge(app, session, null);
@@ -170,11 +168,18 @@ export async function verifyPasskeySignIn(app: App, session: Session, response: 
     .where("id", "=", row.user_id)
     .executeTakeFirst();
   if (!user || user.disabled_at !== null) throw refused();
-  await app.db
+  // A pre-session's challenge lives in its cookie, which can be sent again: the passkey takes no challenge
+  // issued before its last use, so an answer is good once (a stored session's challenge is spent on its row).
+  let q = app.db
     .updateTable("passkeys")
     .set({ counter: result.authenticationInfo.newCounter, last_used_at: app.clock.now() })
-    .where("id", "=", row.id)
-    .execute();
+    .where("id", "=", row.id);
+  if (session.pre) {
+    if (issuedAt === null) throw refused();
+    q = q.where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<=", issuedAt)]));
+  }
+  const used = await q.executeTakeFirst();
+  if (Number(used.numUpdatedRows) !== 1) throw refused();
   return row.user_id;
 }
 

@@ -16,8 +16,10 @@ import { sendAccountNoticeInTx } from "../../notifications/account.ts";
 import { inTx } from "../../tx.ts";
 import { parse, rule } from "../../validate.ts";
 import { revokeAllUserTokens } from "../auth/user-token-service.ts";
+import { accountSubject, emailSubject, forgetGuesses } from "../guesses/guard.ts";
 import { passkeysOf, removePasskeysExcept } from "../mfa/passkeys.ts";
 import { endSessionsOf } from "../sessions/service.ts";
+import { checkCurrentPassword } from "../sessions/signin.ts";
 import { email, findUserByEmail, hashPassword } from "../users/service.ts";
 
 export const RESET_LINK_TTL_MS = 30 * 60_000;
@@ -51,21 +53,32 @@ const linkInvalid = () =>
     "This reset link is expired or was already used; ask for a new one.",
   );
 
+/** The reset requests of this process waiting to be looked up and mailed, one after another. */
+const resetQueues = new WeakMap<App, Promise<void>>();
+
 /**
- * Emails a reset link when the address has an account (and answers the same when it has none, so the answer says
- * nothing about who has an account). The mail is sent in the background for the same reason: the answer takes
- * the same time either way. Without SMTP: 503 mail_unavailable.
+ * Emails a reset link when the address has an account, and answers the same when it has none, so the answer says
+ * nothing about who has an account. Everything that depends on the address (the lookup, the per-person count, the
+ * stored link, the mail) happens after the answer, one request after another: the answer takes the same time
+ * either way. Without SMTP: 503 mail_unavailable (for every address alike).
  */
 export async function requestPasswordReset(app: App, input: unknown) {
   const b = parse(ResetRequest, input);
   const mailer = requireMailer(app);
-  const user = await findUserByEmail(app.db, b.email);
-  const answer = {
+  const work = (resetQueues.get(app) ?? Promise.resolve())
+    .then(() => sendResetLink(app, mailer, b.email))
+    .catch((e) => app.log.warn("reset link failed", { error: String(e) }));
+  resetQueues.set(app, work);
+  return {
     object: "password_reset_request" as const,
     email: b.email,
     message: "If an account has this address, a reset link valid for 30 minutes is on its way.",
   };
-  if (!user || user.disabled_at !== null) return answer;
+}
+
+async function sendResetLink(app: App, mailer: ReturnType<typeof requireMailer>, address: string) {
+  const user = await findUserByEmail(app.db, address);
+  if (!user || user.disabled_at !== null) return;
   const now = app.clock.now();
   // At most three links per person per half hour: asking again cannot flood someone's inbox.
   const recent = await app.db
@@ -74,7 +87,7 @@ export async function requestPasswordReset(app: App, input: unknown) {
     .where("user_id", "=", user.id)
     .where("created_at", ">", now - RESET_LINK_TTL_MS)
     .executeTakeFirstOrThrow();
-  if (Number(recent.n) >= 3) return answer;
+  if (Number(recent.n) >= 3) return;
   const token = randomBase62(40);
   await app.db
     .insertInto("password_resets")
@@ -95,10 +108,10 @@ export async function requestPasswordReset(app: App, input: unknown) {
     ],
     { href: resetLinkUrl(app, token), label: "Choose a new password" },
   );
+  // Not awaited: the next request's count needs only the stored link, not the mail.
   void mailer
     .send({ to: user.email, ...view })
     .catch((e) => app.log.warn("reset mail failed", { user: user.id, error: String(e) }));
-  return answer;
 }
 
 async function openLink(tx: Tx, app: App, token: unknown) {
@@ -181,6 +194,9 @@ export async function resetPasswordWithLink(app: App, input: unknown) {
       passkeys_removed: removed.length,
     };
   });
+  // The person proved their mailbox: paused password sign-in for this address starts over.
+  await forgetGuesses(app, ["password"], emailSubject(out.email));
+  await forgetGuesses(app, ["current_password"], accountSubject(out.user));
   if (mailerOf(app)) void kickMail(app);
   return out;
 }
@@ -193,30 +209,26 @@ export async function changePassword(
   app: App,
   actor: Actor,
   input: unknown,
-  opts: { keepSessionId?: string | null } = {},
+  opts: { keepSessionId?: string | null; address?: string | null } = {},
 ) {
   if (actor.kind !== "user" || !actor.userId)
     throw new ServiceError(403, "forbidden", "Only a signed-in person can change their password.");
   const userId = actor.userId;
   const b = parse(PasswordChange, input);
-  const user = await app.db
-    .selectFrom("users")
-    .select(["password_hash"])
-    .where("id", "=", userId)
-    .executeTakeFirstOrThrow();
-  const ok =
-    user.password_hash !== null && (await Bun.password.verify(b.current_password, user.password_hash));
-  if (!ok)
-    throw new ServiceError(422, "password_incorrect", "The current password is not right.", {
-      param: "current_password",
-      errors: [
-        {
-          code: "password_incorrect",
-          param: "current_password",
-          message: "The current password is not right.",
-        },
-      ],
-    });
+  // The current password is a counted guess (per account and address), like every secret typed.
+  const incorrect = "The current password is not right.";
+  await checkCurrentPassword(
+    app,
+    userId,
+    b.current_password,
+    opts.address ?? null,
+    () =>
+      new ServiceError(422, "password_incorrect", incorrect, {
+        param: "current_password",
+        errors: [{ code: "password_incorrect", param: "current_password", message: incorrect }],
+      }),
+    "current_password",
+  );
   const hash = await hashPassword(b.password);
   const now = app.clock.now();
   const out = await inTx(app, async (tx) => {

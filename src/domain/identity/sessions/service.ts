@@ -1,6 +1,10 @@
 // Dashboard sessions: a random cookie secret whose SHA-256 is the stored key, so a copy of the database signs no
 // one in. Every stage change (sign-in, second factor) issues a new secret and ends the old row: a session ID
 // someone planted before sign-in is worth nothing after it.
+//
+// A visitor who has not signed in gets no row at all: their "pre-session" is a token signed with a key derived
+// from the master key, carried only in the cookie (a random nonce that binds the CSRF token, its expiry, and a
+// passkey challenge when one is open). Loading the sign-in page a million times stores nothing.
 import { createHmac } from "node:crypto";
 import type { App } from "../../../app/context.ts";
 import { randomBase62, safeEqual, sha256hex } from "../../../crypto/hash.ts";
@@ -24,8 +28,10 @@ export interface ClientMeta {
 }
 
 export interface Session extends WebSessionsTable {
-  /** The cookie value; only the hash is stored. */
+  /** The cookie value; only the hash is stored (a pre-session's is the signed token, stored nowhere). */
   secret: string;
+  /** A pre-session (stage anonymous, no row): its nonce and when its passkey challenge was issued. */
+  pre?: { nonce: string; challengeAt: number | null };
 }
 
 const ttlOf = (stage: SessionStage) =>
@@ -61,11 +67,127 @@ export async function insertSession(
   return { ...row, secret };
 }
 
-export const startAnonymousSession = (app: App, meta: ClientMeta) =>
-  insertSession(app.db, app, { stage: "anonymous", userId: null, orgId: null, livemode: false }, meta);
+const PRE = "p1";
+const preKey = (app: App) => app.keys.derived("dashboard-pre-sessions");
+
+function signPre(
+  app: App,
+  s: { nonce: string; expires: number; challenge: string | null; challengeAt: number | null },
+) {
+  const body = [PRE, s.nonce, s.expires, s.challenge ?? "", s.challengeAt ?? ""].join(".");
+  return `${body}.${createHmac("sha256", preKey(app)).update(body).digest("base64url")}`;
+}
+
+function preSession(
+  app: App,
+  fields: {
+    nonce: string;
+    expires: number;
+    challenge: string | null;
+    challengeAt: number | null;
+    created: number;
+  },
+  meta: ClientMeta,
+): Session {
+  return {
+    id: `pre_${fields.nonce.slice(0, 12)}`,
+    hash: "",
+    user_id: null,
+    stage: "anonymous",
+    org_id: null,
+    livemode: 0,
+    confirmed_at: null,
+    challenge: fields.challenge,
+    ip: meta.ip?.slice(0, 64) ?? null,
+    user_agent: meta.userAgent?.slice(0, 300) ?? null,
+    created_at: fields.created,
+    last_seen_at: fields.created,
+    expires_at: fields.expires,
+    revoked_at: null,
+    secret: signPre(app, fields),
+    pre: { nonce: fields.nonce, challengeAt: fields.challengeAt },
+  };
+}
+
+/** A pre-session for a visitor who is not signed in: nothing is stored; it lives 2 hours in the cookie. */
+export const startAnonymousSession = (app: App, meta: ClientMeta): Promise<Session> => {
+  const now = app.clock.now();
+  return Promise.resolve(
+    preSession(
+      app,
+      {
+        nonce: randomBase62(32),
+        expires: now + ANONYMOUS_TTL_MS,
+        challenge: null,
+        challengeAt: null,
+        created: now,
+      },
+      meta,
+    ),
+  );
+};
+
+/** The pre-session a signed token stands for, or null (forged, another key's, expired, malformed). */
+function loadPreSession(app: App, token: string, meta: ClientMeta): Session | null {
+  const parts = token.split(".");
+  if (parts.length !== 6 || parts[0] !== PRE) return null;
+  const [, nonce, expires, challenge, challengeAt, mac] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  const body = parts.slice(0, 5).join(".");
+  if (!safeEqual(mac, createHmac("sha256", preKey(app)).update(body).digest("base64url"))) return null;
+  const exp = Number(expires);
+  if (!Number.isSafeInteger(exp) || exp <= app.clock.now()) return null;
+  return preSession(
+    app,
+    {
+      nonce,
+      expires: exp,
+      challenge: challenge || null,
+      challengeAt: challengeAt ? Number(challengeAt) : null,
+      created: exp - ANONYMOUS_TTL_MS,
+    },
+    meta,
+  );
+}
+
+/**
+ * Keeps a passkey challenge on the session: on its row, or for a pre-session in its signed token (the caller
+ * sends the new cookie). `at` is when it was issued, so a passkey accepts no challenge older than its last use.
+ */
+export async function setSessionChallenge(app: App, session: Session, challenge: string | null) {
+  const now = app.clock.now();
+  if (session.pre) {
+    const next = preSession(
+      app,
+      {
+        nonce: session.pre.nonce,
+        expires: session.expires_at,
+        challenge,
+        challengeAt: challenge ? now : null,
+        created: session.created_at,
+      },
+      { ip: session.ip, userAgent: session.user_agent },
+    );
+    Object.assign(session, { secret: next.secret, challenge, pre: next.pre });
+    return;
+  }
+  await app.db.updateTable("web_sessions").set({ challenge }).where("id", "=", session.id).execute();
+  session.challenge = challenge;
+}
 
 /** The live session for a cookie value, or null (unknown, revoked, expired, idle too long, disabled person). */
-export async function loadSession(app: App, secret: string | null | undefined): Promise<Session | null> {
+export async function loadSession(
+  app: App,
+  secret: string | null | undefined,
+  meta: ClientMeta = { ip: null, userAgent: null },
+): Promise<Session | null> {
+  if (secret?.startsWith(`${PRE}.`)) return loadPreSession(app, secret, meta);
   if (!secret || secret.length !== 40) return null;
   const row = await app.db
     .selectFrom("web_sessions")
@@ -93,11 +215,13 @@ export async function rotateSession(
   extra: Partial<WebSessionsTable> = {},
 ): Promise<Session> {
   return inTx(app, async (tx) => {
-    await tx
-      .updateTable("web_sessions")
-      .set({ revoked_at: app.clock.now() })
-      .where("id", "=", old.id)
-      .execute();
+    // A pre-session has no row to end: its token is simply replaced by the new cookie.
+    if (!old.pre)
+      await tx
+        .updateTable("web_sessions")
+        .set({ revoked_at: app.clock.now() })
+        .where("id", "=", old.id)
+        .execute();
     return insertSession(tx, app, fields, meta, extra);
   });
 }
@@ -105,13 +229,15 @@ export async function rotateSession(
 /** The synchronizer token for forms and htmx requests: an HMAC of the session's secret, so it is bound to this
  * session and useless with any other (no stored copy needed). */
 export const csrfTokenOf = (session: Session) =>
-  createHmac("sha256", session.secret).update("svc:csrf").digest("base64url");
+  createHmac("sha256", session.pre?.nonce ?? session.secret)
+    .update("svc:csrf")
+    .digest("base64url");
 
 export const csrfValid = (session: Session, token: string | null | undefined) =>
   typeof token === "string" && safeEqual(token, csrfTokenOf(session));
 
 export async function updateSession(app: App, session: Session, set: Partial<WebSessionsTable>) {
-  await app.db.updateTable("web_sessions").set(set).where("id", "=", session.id).execute();
+  if (!session.pre) await app.db.updateTable("web_sessions").set(set).where("id", "=", session.id).execute();
   Object.assign(session, set);
 }
 

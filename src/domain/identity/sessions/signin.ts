@@ -1,10 +1,20 @@
 // Signing in to the dashboard: the password (argon2id), then a second factor when the person has one, or
 // enrolment first when an org of theirs requires two-factor and they have none (`mfa_required_first`).
-// Wrong passwords and codes count toward a lockout kept in the database, so every process counts together.
+// Every password and code typed is a guess counted in the database per account and per client address
+// (guesses/guard.ts), so every process counts together and a guesser locks out only their own address.
 import type { App } from "../../../app/context.ts";
 import type { SessionStage } from "../../../db/tables/sessions.ts";
 import { ServiceError } from "../../../lib/errors.ts";
 import { inTx } from "../../tx.ts";
+import {
+  accountSubject,
+  beginGuess,
+  clearGuesses,
+  emailSubject,
+  GUESS_LIMITS,
+  type GuessKind,
+  guessesLocked,
+} from "../guesses/guard.ts";
 import { verifyPasskeySignIn } from "../mfa/passkeys.ts";
 import { spendRecoveryCode } from "../mfa/recovery.ts";
 import { hasSecondFactor, mfaOf, mfaRequiredFor } from "../mfa/status.ts";
@@ -13,9 +23,9 @@ import { findUserByEmail } from "../users/service.ts";
 import { membershipsOf } from "./member.ts";
 import { type ClientMeta, rotateSession, type Session } from "./service.ts";
 
-/** Ten wrong passwords or codes in a row lock the account for 15 minutes. */
-export const LOCKOUT_FAILURES = 10;
-export const LOCKOUT_MS = 15 * 60_000;
+/** Ten wrong passwords or codes from one address within 15 minutes pause that address for 15 minutes. */
+export const LOCKOUT_FAILURES = GUESS_LIMITS.password.perAddress;
+export { LOCK_MS as LOCKOUT_MS } from "../guesses/guard.ts";
 
 // Verified when no account matches, so a missing account costs the same time as a wrong password.
 const DUMMY_HASH = Bun.password.hash("svc-no-such-account", { algorithm: "argon2id" });
@@ -23,51 +33,43 @@ const DUMMY_HASH = Bun.password.hash("svc-no-such-account", { algorithm: "argon2
 const wrongPassword = () =>
   new ServiceError(401, "sign_in_failed", "The email or password is wrong.", { param: "password" });
 
-const locked = (until: number, now: number) =>
-  new ServiceError(
-    429,
-    "account_locked",
-    `Too many wrong attempts: this account is locked for ${Math.max(1, Math.ceil((until - now) / 60_000))} more minutes.`,
-    { param: "email", headers: { "Retry-After": String(Math.max(1, Math.ceil((until - now) / 1000))) } },
+const codeInvalid = () => new ServiceError(401, "code_invalid", "That code is not right.", { param: "code" });
+
+/** Checks a password against a hash (or the dummy one, so every answer takes the same time). */
+async function passwordMatches(password: string, hash: string | null | undefined): Promise<boolean> {
+  if (!password) return false;
+  const ok = await Bun.password.verify(password, hash ?? (await DUMMY_HASH));
+  return ok && !!hash;
+}
+
+/** A code from the authenticator app or a recovery code, spent when right. */
+const codeMatches = (app: App, userId: string, code: string) =>
+  inTx(
+    app,
+    async (tx) =>
+      (await checkTotp(tx, app, userId, code)) || (await spendRecoveryCode(tx, app, userId, code)),
   );
 
-async function lockedUntil(app: App, userId: string): Promise<number | null> {
-  const row = await app.db
-    .selectFrom("sign_in_failures")
-    .select("locked_until")
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
-  return row?.locked_until && row.locked_until > app.clock.now() ? row.locked_until : null;
+/**
+ * One guess at a secret through the counter: refused unchecked while paused, counted either way, and the
+ * guess that reaches the limit answers with the pause.
+ */
+async function guarded(
+  app: App,
+  kind: GuessKind,
+  subject: string,
+  address: string | null,
+  check: () => Promise<boolean>,
+  wrong: () => ServiceError,
+  param: string,
+): Promise<void> {
+  const ticket = await beginGuess(app, { kind, subject, address });
+  if (ticket.lockedUntil !== null) throw guessesLocked(kind, ticket.lockedUntil, app.clock.now(), param);
+  if (await check()) return ticket.right();
+  const until = await ticket.wrong();
+  if (until !== null) throw guessesLocked(kind, until, app.clock.now(), param);
+  throw wrong();
 }
-
-/** Counts one failure (atomically, in the database); returns the lock's end when this one locked the account. */
-async function recordFailure(app: App, userId: string): Promise<number | null> {
-  const now = app.clock.now();
-  return inTx(app, async (tx) => {
-    const row = await tx
-      .insertInto("sign_in_failures")
-      .values({ user_id: userId, failures: 1, locked_until: null, updated_at: now })
-      .onConflict((oc) =>
-        oc.column("user_id").doUpdateSet((eb) => ({
-          failures: eb("sign_in_failures.failures", "+", eb.lit(1)),
-          updated_at: now,
-        })),
-      )
-      .returning("failures")
-      .executeTakeFirstOrThrow();
-    if (Number(row.failures) < LOCKOUT_FAILURES) return null;
-    const until = now + LOCKOUT_MS;
-    await tx
-      .updateTable("sign_in_failures")
-      .set({ failures: 0, locked_until: until })
-      .where("user_id", "=", userId)
-      .execute();
-    return until;
-  });
-}
-
-const clearFailures = (app: App, userId: string) =>
-  app.db.deleteFrom("sign_in_failures").where("user_id", "=", userId).execute();
 
 async function stageAfterPassword(app: App, userId: string): Promise<SessionStage> {
   if (hasSecondFactor(await mfaOf(app.db, userId))) return "second_factor";
@@ -75,27 +77,30 @@ async function stageAfterPassword(app: App, userId: string): Promise<SessionStag
   return "active";
 }
 
-/** Email and password: returns the new (rotated) session, at the stage sign-in reached. */
+/**
+ * Email and password: returns the new (rotated) session, at the stage sign-in reached. While password guesses
+ * from this address (or all addresses) for this email are paused, the password alone signs no one in; with
+ * `code` (authenticator app or recovery code) given too, both right sign in at once. Known and unknown addresses
+ * get the same answers: the count is kept by the address typed, account or not.
+ */
 export async function signInWithPassword(
   app: App,
   session: Session,
-  input: { email: string; password: string },
+  input: { email: string; password: string; code?: string | undefined },
   meta: ClientMeta,
 ): Promise<Session> {
-  const user = await findUserByEmail(app.db, input.email);
-  if (!user || user.disabled_at !== null || !user.password_hash) {
-    await Bun.password.verify(input.password, await DUMMY_HASH);
+  const subject = emailSubject(input.email);
+  const ticket = await beginGuess(app, { kind: "password", subject, address: meta.ip });
+  const found = await findUserByEmail(app.db, input.email);
+  const user = found && found.disabled_at === null && found.password_hash ? found : null;
+  if (ticket.lockedUntil !== null)
+    return signInWhilePaused(app, session, user, input, meta, ticket.lockedUntil);
+  if (!(await passwordMatches(input.password, user?.password_hash)) || !user) {
+    const until = await ticket.wrong();
+    if (until !== null) throw guessesLocked("password", until, app.clock.now(), "email");
     throw wrongPassword();
   }
-  const now = app.clock.now();
-  const until = await lockedUntil(app, user.id);
-  if (until) throw locked(until, now);
-  if (!input.password || !(await Bun.password.verify(input.password, user.password_hash))) {
-    const lockedNow = await recordFailure(app, user.id);
-    if (lockedNow) throw locked(lockedNow, now);
-    throw wrongPassword();
-  }
-  await clearFailures(app, user.id);
+  await ticket.right();
   const stage = await stageAfterPassword(app, user.id);
   const orgs = await membershipsOf(app, user.id);
   return rotateSession(
@@ -104,11 +109,78 @@ export async function signInWithPassword(
     { stage, userId: user.id, orgId: orgs[0]?.id ?? null, livemode: false },
     meta,
     // Typing the password is a confirmation: sudo mode starts with the session.
-    { confirmed_at: now },
+    { confirmed_at: app.clock.now() },
   );
 }
 
-/** The second step: a code from the authenticator app, or a recovery code. */
+/**
+ * A sign-in password checked outside the sign-in form (accepting an invitation signed out): the same counted
+ * guess and the same answers. `password` null: the address has no account and nothing is to be checked, but the
+ * answer takes the same time and a paused address is paused all the same.
+ */
+export async function checkSignInPassword(
+  app: App,
+  email: string,
+  password: string | null,
+  address: string | null,
+): Promise<void> {
+  const ticket = await beginGuess(app, { kind: "password", subject: emailSubject(email), address });
+  if (ticket.lockedUntil !== null)
+    throw guessesLocked("password", ticket.lockedUntil, app.clock.now(), "password");
+  if (password === null) {
+    await passwordMatches("svc-timing", null);
+    return ticket.matched();
+  }
+  const found = await findUserByEmail(app.db, email);
+  const user = found && found.disabled_at === null ? found : null;
+  if (await passwordMatches(password, user?.password_hash)) return ticket.right();
+  const until = await ticket.wrong();
+  if (until !== null) throw guessesLocked("password", until, app.clock.now(), "password");
+  throw wrongPassword();
+}
+
+/**
+ * Password guesses are paused: only the password and a right code together sign in (a passkey too, elsewhere).
+ * Every failure answers the same pause, so nothing tells a right password from a wrong one; the code is counted
+ * as a second-factor guess only once the password was right (a guesser cannot use up the person's codes).
+ */
+async function signInWhilePaused(
+  app: App,
+  session: Session,
+  user: Awaited<ReturnType<typeof findUserByEmail>> | null,
+  input: { email: string; password: string; code?: string | undefined },
+  meta: ClientMeta,
+  until: number,
+): Promise<Session> {
+  const paused = () => guessesLocked("password", until, app.clock.now(), "email");
+  if (!input.code) throw paused();
+  if (!(await passwordMatches(input.password, user?.password_hash)) || !user) throw paused();
+  try {
+    await guarded(
+      app,
+      "second_factor",
+      accountSubject(user.id),
+      meta.ip,
+      () => codeMatches(app, user.id, input.code!),
+      paused,
+      "email",
+    );
+  } catch (e) {
+    throw e instanceof ServiceError ? paused() : e;
+  }
+  // Both right: the pause ends for this address, and no further step is due.
+  await clearGuesses(app, { kind: "password", subject: emailSubject(input.email), address: meta.ip });
+  const orgs = await membershipsOf(app, user.id);
+  return rotateSession(
+    app,
+    session,
+    { stage: "active", userId: user.id, orgId: orgs[0]?.id ?? null, livemode: false },
+    meta,
+    { confirmed_at: app.clock.now() },
+  );
+}
+
+/** The second step: a code from the authenticator app, or a recovery code (counted per account and address). */
 export async function completeWithCode(
   app: App,
   session: Session,
@@ -116,19 +188,15 @@ export async function completeWithCode(
   meta: ClientMeta,
 ): Promise<Session> {
   const userId = session.user_id!;
-  const until = await lockedUntil(app, userId);
-  if (until) throw locked(until, app.clock.now());
-  const ok = await inTx(
+  await guarded(
     app,
-    async (tx) =>
-      (await checkTotp(tx, app, userId, code)) || (await spendRecoveryCode(tx, app, userId, code)),
+    "second_factor",
+    accountSubject(userId),
+    meta.ip,
+    () => codeMatches(app, userId, code),
+    codeInvalid,
+    "code",
   );
-  if (!ok) {
-    const lockedNow = await recordFailure(app, userId);
-    if (lockedNow) throw locked(lockedNow, app.clock.now());
-    throw new ServiceError(401, "code_invalid", "That code is not right.", { param: "code" });
-  }
-  await clearFailures(app, userId);
   return activate(app, session, meta);
 }
 
@@ -142,21 +210,48 @@ export const activate = (app: App, session: Session, meta: ClientMeta) =>
     { confirmed_at: session.confirmed_at },
   );
 
-/** Sudo mode: the person types their password again (reauthentication_required lifts for 10 minutes). */
-export async function confirmPassword(app: App, session: Session, password: string): Promise<void> {
+/**
+ * Whether `password` is the person's current one, as a counted guess (sudo mode, changing the password): a
+ * stolen session cannot be used to guess the password without limit.
+ */
+export async function checkCurrentPassword(
+  app: App,
+  userId: string,
+  password: string,
+  address: string | null,
+  wrong: () => ServiceError,
+  param = "password",
+): Promise<void> {
   const user = await app.db
     .selectFrom("users")
-    .select(["id", "password_hash"])
-    .where("id", "=", session.user_id!)
+    .select(["password_hash"])
+    .where("id", "=", userId)
     .executeTakeFirstOrThrow();
-  const until = await lockedUntil(app, user.id);
-  if (until) throw locked(until, app.clock.now());
-  if (!user.password_hash || !password || !(await Bun.password.verify(password, user.password_hash))) {
-    const lockedNow = await recordFailure(app, user.id);
-    if (lockedNow) throw locked(lockedNow, app.clock.now());
-    throw new ServiceError(401, "password_wrong", "That password is wrong.", { param: "password" });
-  }
-  await clearFailures(app, user.id);
+  await guarded(
+    app,
+    "current_password",
+    accountSubject(userId),
+    address,
+    () => passwordMatches(password, user.password_hash),
+    wrong,
+    param,
+  );
+}
+
+/** Sudo mode: the person types their password again (reauthentication_required lifts for 10 minutes). */
+export async function confirmPassword(
+  app: App,
+  session: Session,
+  password: string,
+  address: string | null,
+): Promise<void> {
+  await checkCurrentPassword(
+    app,
+    session.user_id!,
+    password,
+    address,
+    () => new ServiceError(401, "password_wrong", "That password is wrong.", { param: "password" }),
+  );
   const now = app.clock.now();
   await app.db.updateTable("web_sessions").set({ confirmed_at: now }).where("id", "=", session.id).execute();
   session.confirmed_at = now;

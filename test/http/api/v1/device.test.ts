@@ -6,6 +6,7 @@ import {
   approveDeviceAuthorization,
   denyDeviceAuthorization,
   findDeviceAuthorization,
+  PENDING_PER_ADDRESS,
 } from "../../../../src/domain/identity/devices/service.ts";
 import { FakeClock } from "../../../../src/lib/clock.ts";
 import { ServiceError } from "../../../../src/lib/errors.ts";
@@ -58,6 +59,42 @@ describeEachDialect("device sign-in", (dialect) => {
     const flat = JSON.stringify(rows);
     expect(flat).not.toContain(r.body.device_code);
     expect(flat).not.toContain(r.body.user_code.replace("-", ""));
+  });
+
+  test("one client address may have at most 10 pending sign-ins; another address is not held up", async () => {
+    const from = (ip: string) => (i: number) =>
+      t.http
+        .handle(
+          new Request("http://localhost/v1/auth/device", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ device_name: `cli ${i}` }),
+          }),
+          ip,
+        )
+        .then(async (r) => ({
+          status: r.status,
+          headers: r.headers,
+          body: (await r.json()) as { code: string },
+        }));
+    const flood = from("203.0.113.90");
+    const statuses: number[] = [];
+    for (let i = 0; i < 15; i++) statuses.push((await flood(i)).status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(PENDING_PER_ADDRESS);
+    expect(statuses.slice(PENDING_PER_ADDRESS).every((s) => s === 429)).toBe(true);
+    const over = await flood(99);
+    expect(over.body.code).toBe("rate_limited");
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+    const pending = await t.app.db
+      .selectFrom("device_authorizations")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("client_ip", "=", "203.0.113.90")
+      .executeTakeFirstOrThrow();
+    expect(Number(pending.n)).toBe(PENDING_PER_ADDRESS);
+    expect((await from("203.0.113.91")(0)).status).toBe(200);
+    // Once they end (15 minutes), the address may start again.
+    clock.advance(15 * 60_000 + 1);
+    expect((await flood(100)).status).toBe(200);
   });
 
   test("bad device names and bodies are refused", async () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { adminActor } from "../../../../src/domain/actor.ts";
 import { acceptInvitation, findInvitation } from "../../../../src/domain/identity/invitations/accept.ts";
 import { deleteMember, updateMember } from "../../../../src/domain/identity/members/service.ts";
+import { findUserByEmail } from "../../../../src/domain/identity/users/service.ts";
 import { updateOrg } from "../../../../src/domain/orgs/service.ts";
 import { scopesOfRole } from "../../../../src/domain/scopes.ts";
 import { FakeClock } from "../../../../src/lib/clock.ts";
@@ -119,19 +120,24 @@ for (const dialect of dialects) {
 
       const token = inv.body.url.split("/").pop();
       // The link alone (the one the admin was shown) proves nothing about the address: the page asks for proof.
-      expect(await findInvitation(t.app, token)).toMatchObject({
-        org: { name: "Members Org" },
-        role: "editor",
-        step: "prove",
-      });
+      const found = await findInvitation(t.app, token);
+      expect(found).toMatchObject({ org: { name: "Members Org" }, role: "editor", step: "prove" });
+      // Nothing tells the link's holder whether the address has an account.
+      expect(found).not.toHaveProperty("account_exists");
+      // A password typed on the bare link makes no account: it is a sign-in guess, refused as a wrong password
+      // for an existing account is (the same answer for every address).
       const unproven = await refused(acceptInvitation(t.app, { token, password: "the admin's choice" }));
-      expect([unproven.status, unproven.code]).toEqual([403, "forbidden"]);
+      expect([unproven.status, unproven.code]).toEqual([401, "sign_in_failed"]);
+      expect(await findUserByEmail(t.app.db, "new.person@example.com")).toBeUndefined();
       // The mailed link carries the proof.
       const proof = new RegExp(`${inv.body.url}/p/([0-9A-Za-z]+)`).exec(mail.text)![1]!;
       expect((await findInvitation(t.app, token, { proof })).step).toBe("create");
-      expect((await refused(acceptInvitation(t.app, { token, proof: "x".repeat(40) }))).code).toBe(
-        "forbidden",
+      const wrongProof = await refused(
+        acceptInvitation(t.app, { token, proof: "x".repeat(40), password: "the admin's choice" }),
       );
+      expect([wrongProof.status, wrongProof.code]).toEqual([401, "sign_in_failed"]);
+      expect(await findUserByEmail(t.app.db, "new.person@example.com")).toBeUndefined();
+      expect((await refused(acceptInvitation(t.app, { token }))).code).toBe("parameter_missing");
       const noPw = await refused(acceptInvitation(t.app, { token, proof }));
       expect(noPw.code).toBe("parameter_missing");
       const accepted = await acceptInvitation(t.app, {
@@ -158,21 +164,33 @@ for (const dialect of dialects) {
       expect([again.status, again.body.code]).toEqual([409, "member_exists"]);
     });
 
-    test("an existing account accepts only when signed in as it; expired and withdrawn links are invalid", async () => {
+    test("an existing account accepts signed in as it or with its password; expired and withdrawn links are invalid", async () => {
       const inv = await as(owner).post("/v1/invitations", { email: b.email, role: "viewer" });
       expect(inv.body.emailed).toBe(false);
       const token = inv.body.url.split("/").pop();
       // Nothing tells the link's holder that the address has an account…
       expect((await findInvitation(t.app, token)).step).toBe("prove");
+      expect(await findInvitation(t.app, token)).not.toHaveProperty("account_exists");
       // …only its own person, signed in, sees the invitation is theirs.
       expect((await findInvitation(t.app, token, { signedInUserId: b.userId })).step).toBe("join");
       expect((await findInvitation(t.app, token, { signedInUserId: a.userId })).step).toBe("other_account");
-      expect((await refused(acceptInvitation(t.app, { token }, {}))).code).toBe("forbidden");
+      expect((await refused(acceptInvitation(t.app, { token }, {}))).code).toBe("parameter_missing");
+      // Signed out, a password that is not the account's: the sign-in's own answer (and a counted guess).
+      const wrong = await refused(acceptInvitation(t.app, { token, password: "not the password" }, {}));
+      expect([wrong.status, wrong.code]).toEqual([401, "sign_in_failed"]);
       expect((await refused(acceptInvitation(t.app, { token }, { signedInUserId: a.userId }))).code).toBe(
         "forbidden",
       );
       const ok = await acceptInvitation(t.app, { token }, { signedInUserId: b.userId });
       expect(ok).toMatchObject({ created_account: false, role: "viewer", user: { id: b.userId } });
+      // Signed out with the account's password joins too.
+      const c = await tenant(t.app, "Third Org");
+      const inv2 = await as(owner).post("/v1/invitations", { email: c.email, role: "viewer" });
+      const joined = await acceptInvitation(t.app, {
+        token: inv2.body.url.split("/").pop(),
+        password: "correct horse battery staple",
+      });
+      expect(joined).toMatchObject({ created_account: false, user: { id: c.userId } });
 
       const late = await as(owner).post("/v1/invitations", { email: "late@example.com", role: "viewer" });
       clock.advance(7 * 86400_000);
