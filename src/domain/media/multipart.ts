@@ -9,7 +9,7 @@ import type { App } from "../../app/context.ts";
 import { badRequest, invalid, problem, type ServiceError } from "../errors.ts";
 import { BucketWriter } from "./bucket-writer.ts";
 import { GrowthCollector } from "./growth.ts";
-import { objectKey, s3Client } from "./s3.ts";
+import { loadS3, objectKey, s3Client } from "./s3.ts";
 import { SNIFF_BYTES, type Sniffed, sniff } from "./sniff.ts";
 
 export const MAX_IMAGE_BYTES = 16 * 1024 * 1024;
@@ -126,8 +126,8 @@ async function feed(body: ReadableStream<Uint8Array>, parser: busboy.Busboy): Pr
 }
 
 async function discardObject(app: App, object: { bucket: string; key: string }) {
-  const { DeleteObjectCommand } = await import("@aws-sdk/client-s3");
-  await s3Client(app)
+  const { DeleteObjectCommand } = await loadS3();
+  await (await s3Client(app))
     ?.send(new DeleteObjectCommand({ Bucket: object.bucket, Key: object.key }))
     .catch(() => {});
 }
@@ -161,7 +161,7 @@ async function receiveFile(
       kept.push(...head);
       return;
     }
-    const client = s3Client(app);
+    const client = await s3Client(app);
     if (!client || !app.config.s3)
       throw invalid([
         problem("video_needs_s3", "Video needs S3 storage (SVC_S3_BUCKET); this install has none.", "file"),
