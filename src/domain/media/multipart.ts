@@ -4,13 +4,17 @@
 import { createHash } from "node:crypto";
 import { once } from "node:events";
 import type { Readable } from "node:stream";
-import busboy from "busboy";
+import type busboy from "busboy";
 import type { App } from "../../app/context.ts";
+import { once as loadOnce } from "../../lib/once.ts";
 import { badRequest, invalid, problem, type ServiceError } from "../errors.ts";
 import { BucketWriter } from "./bucket-writer.ts";
 import { GrowthCollector } from "./growth.ts";
 import { loadS3, objectKey, s3Client } from "./s3.ts";
 import { SNIFF_BYTES, type Sniffed, sniff } from "./sniff.ts";
+
+// busboy loads with the first upload, not at start-up.
+const loadBusboy = loadOnce(async () => (await import("busboy")).default);
 
 export const MAX_IMAGE_BYTES = 16 * 1024 * 1024;
 const FIELDS = ["brand", "alt"];
@@ -46,6 +50,7 @@ export async function readMultipart(
   ids: { orgId: string; mediaId: string },
 ): Promise<ParsedForm> {
   if (!request.body) throw badRequest("file_missing", "The form has no part named file.", "file");
+  const busboy = await loadBusboy();
   let parser: busboy.Busboy;
   try {
     parser = busboy({
