@@ -5,6 +5,7 @@ import type { App } from "../app/context.ts";
 import { ServiceError } from "../domain/errors.ts";
 import { RequestLog } from "../domain/requests/log.ts";
 import { newId } from "../lib/ids.ts";
+import { once } from "../lib/once.ts";
 import { mcpHandler } from "../mcp/http.ts";
 import { v1PublicRoutes, v1Routes, v1Schemas } from "./api/v1/index.ts";
 import { mediaContent } from "./media-content.ts";
@@ -13,8 +14,13 @@ import { type HttpContext, jsonResponse, problemResponse, runRoute, SECURITY_HEA
 import { runPublicRoute } from "./public-pipeline.ts";
 import { RateLimiter } from "./ratelimit.ts";
 import type { RouteDef } from "./route.ts";
-import { handleWeb, rootRedirect, staticFile, webRoutes } from "./web/index.tsx";
+import type { WebRoute } from "./web/index.tsx";
+import { webPaths } from "./web/paths.ts";
 import { sandboxPage } from "./web/sandbox.ts";
+import { staticFile } from "./web/static.ts";
+
+// The dashboard's pages load with the first one asked for (web/paths.ts has their routes for the table at start).
+const loadWeb = once(() => import("./web/index.tsx"));
 
 /** Routes outside the credential pipeline: [method, path] (documented in the OpenAPI document too). */
 export const publicRoutes: [string, string][] = [
@@ -108,21 +114,25 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
   }
   // The dashboard: server-rendered pages beside the API, on the same domain functions.
   elysia
-    .get("/", ({ request }: { request: Request }) => rootRedirect(app, request))
+    .get("/", async ({ request }: { request: Request }) => (await loadWeb()).rootRedirect(app, request))
     .get("/static/:name", ({ params }: { params: { name: string } }) => staticFile(params.name));
-  for (const r of webRoutes) {
+  for (const [method, path] of webPaths) {
+    let r: WebRoute | undefined;
     elysia.route(
-      r.method,
-      r.path,
+      method,
+      path,
       // biome-ignore lint/suspicious/noExplicitAny: Elysia's context type is generic over the whole app
-      ({ request, params, server }: any) =>
-        handleWeb(
+      async ({ request, params, server }: any) => {
+        const { handleWeb, webRoutes } = await loadWeb();
+        r ??= webRoutes.find((w) => w.method === method && w.path === path)!;
+        return handleWeb(
           app,
           r,
           request,
           params ?? {},
           peers.get(request) ?? server?.requestIP?.(request)?.address ?? null,
-        ),
+        );
+      },
       { parse: "none" },
     );
   }
