@@ -1,11 +1,11 @@
 // Reads a multipart upload as it arrives (busboy over the request stream): the fields `brand` and `alt`, and one
 // file part `file`. An image is kept in memory up to the 16 MiB limit; a video is never held: its bytes flow on
 // into the bucket (a multipart upload through a fixed pool of part buffers) at the pace the bucket takes them.
-import { createHash } from "node:crypto";
 import { once } from "node:events";
 import type { Readable } from "node:stream";
 import type busboy from "busboy";
 import type { App } from "../../app/context.ts";
+import { nodeCrypto } from "../../crypto/node.ts";
 import { once as loadOnce } from "../../lib/once.ts";
 import { badRequest, invalid, problem, type ServiceError } from "../errors.ts";
 import { BucketWriter } from "./bucket-writer.ts";
@@ -144,7 +144,7 @@ async function receiveFile(
   filename: string | null,
   ids: { orgId: string; mediaId: string },
 ): Promise<UploadedFile> {
-  const hash = createHash("sha256");
+  const hash = nodeCrypto().createHash("sha256");
   const head: Uint8Array[] = [];
   let headSize = 0;
   let size = 0;

@@ -2,9 +2,9 @@
 // so the channel keeps only it (sealed) and each process signs in when it needs to. The session is kept in memory
 // for a while (per app and credentials), because Bluesky limits com.atproto.server.createSession per account
 // (30 per 5 minutes, 300 per day): publishing and engagement readings reuse it, and @atproto/api refreshes it.
-import { createHash } from "node:crypto";
 import type { AtpAgent } from "@atproto/api";
 import type { App } from "../../app/context.ts";
+import { nodeCrypto } from "../../crypto/node.ts";
 import { networkFetch } from "../../net/guarded-fetch.ts";
 import { providerOrigin } from "../origins.ts";
 import { atproto } from "./atproto.ts";
@@ -50,7 +50,8 @@ interface Cached {
 }
 const sessions = new WeakMap<App, Map<string, Cached>>();
 const keyOf = (c: Credentials) =>
-  createHash("sha256")
+  nodeCrypto()
+    .createHash("sha256")
     .update(JSON.stringify([c.service, c.identifier, c.app_password]))
     .digest("hex");
 
