@@ -1,9 +1,9 @@
 // Dashboard sessions: a random cookie secret whose SHA-256 is the stored key, so a copy of the database signs no
 // one in. Every stage change (sign-in, second factor) issues a new secret and ends the old row: a session ID
 // someone planted before sign-in is worth nothing after it.
-import { createHmac } from "node:crypto";
 import type { App } from "../../../app/context.ts";
 import { randomBase62, safeEqual, sha256hex } from "../../../crypto/hash.ts";
+import { nodeCrypto } from "../../../crypto/node.ts";
 import type { Db, Tx } from "../../../db/index.ts";
 import type { SessionStage, WebSessionsTable } from "../../../db/tables/sessions.ts";
 import { iso, isoOrNull } from "../../../lib/clock.ts";
@@ -105,7 +105,7 @@ export async function rotateSession(
 /** The synchronizer token for forms and htmx requests: an HMAC of the session's secret, so it is bound to this
  * session and useless with any other (no stored copy needed). */
 export const csrfTokenOf = (session: Session) =>
-  createHmac("sha256", session.secret).update("svc:csrf").digest("base64url");
+  nodeCrypto().createHmac("sha256", session.secret).update("svc:csrf").digest("base64url");
 
 export const csrfValid = (session: Session, token: string | null | undefined) =>
   typeof token === "string" && safeEqual(token, csrfTokenOf(session));
