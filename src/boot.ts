@@ -97,8 +97,13 @@ export async function start(app: App, role: "server" | "worker" | "all"): Promis
   }
 
   // Start-up leaves garbage (module parsing, the migration check, the first claims); collect it once the process
-  // has settled, so an idle appliance holds only what it uses.
-  setTimeout(() => Bun.gc(true), 2000).unref();
+  // has settled, so an idle appliance holds only what it uses. Bun.shrink then lets JavaScriptCore drop the code it
+  // compiled (module bodies and set-up that never run again; what runs again is compiled anew on its next call)
+  // and hand freed memory back: about 2 MiB of idle RSS.
+  setTimeout(() => {
+    Bun.gc(true);
+    Bun.shrink();
+  }, 2000).unref();
 
   return {
     url,

@@ -1,4 +1,5 @@
 // Printing for commands: errors on stderr as `svc <cmd>: <message>`; exit 1 for runtime/API errors, 2 for usage.
+import { fstatSync } from "node:fs";
 import { ServiceError } from "../lib/errors.ts";
 import { ApiError } from "./client/api.ts";
 import { Cancelled } from "./client/prompt.ts";
@@ -22,12 +23,27 @@ function write(stream: NodeJS.WriteStream, s: string) {
 /** Resolves once everything written so far has been handed to the terminal or pipe. */
 export const flushed = () => pending;
 
-/** A reader that closed the pipe (`svc … | head -1`) has all it wants: leave quietly. */
+/**
+ * A reader that closed the pipe (`svc … | head -1`) has all it wants: leave quietly. Only a pipe or a socket can be
+ * closed by its reader; a terminal, a file or /dev/null is left alone, since touching process.stdout or stderr
+ * makes their streams (Node's stream machinery, about 1 MiB and several ms at start) for output that may never come.
+ */
 export function quietOnClosedPipe(): void {
-  for (const stream of [process.stdout, process.stderr])
-    stream.on("error", (e: NodeJS.ErrnoException) => {
+  for (const fd of [1, 2]) {
+    if (!closable(fd)) continue;
+    (fd === 1 ? process.stdout : process.stderr).on("error", (e: NodeJS.ErrnoException) => {
       if (e.code === "EPIPE") process.exit(0);
     });
+  }
+}
+
+function closable(fd: number): boolean {
+  try {
+    const s = fstatSync(fd);
+    return s.isFIFO() || s.isSocket();
+  } catch {
+    return false;
+  }
 }
 
 export const processIo: Io = {

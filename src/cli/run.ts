@@ -2,13 +2,24 @@
 import pkg from "../../package.json" with { type: "json" };
 import { ConfigError, loadConfig } from "../app/config.ts";
 import { createApp } from "../app/context.ts";
-import { adminUsage, findAdmin, LEGACY_ADMIN } from "./admin/index.ts";
-import { commandHelp, makeCtx } from "./client/command.ts";
-import { clientGroups, clientUsage, findClient, groupUsage } from "./client/index.ts";
-import { printFields } from "./client/printer.ts";
+import { once } from "../lib/once.ts";
 import { describeError, type Io, processIo, UsageError } from "./output.ts";
 
-const USAGE = `svc ${pkg.version}: a self-hosted publishing service
+// The client and admin commands (with YAML, jq-wasm and the prompts) load for those commands only: the process
+// roles, migrate, version and mcp never need them, and `svc all` started about 40 ms later with them.
+const loadCommands = once(async () => {
+  const [admin, command, client, printer] = await Promise.all([
+    import("./admin/index.ts"),
+    import("./client/command.ts"),
+    import("./client/index.ts"),
+    import("./client/printer.ts"),
+  ]);
+  return { ...admin, ...command, ...client, ...printer };
+});
+type Commands = Awaited<ReturnType<typeof loadCommands>>;
+const WITHOUT_COMMANDS = new Set(["server", "worker", "all", "migrate", "version", "--version", "mcp"]);
+
+const usage = ({ clientUsage }: Commands) => `svc ${pkg.version}: a self-hosted publishing service
 
 Process commands:
   svc all        serve HTTP and run the worker in one process (the appliance)
@@ -49,7 +60,9 @@ export async function run(
   io: Io = processIo,
   root: () => Promise<Root> = noRoot,
 ): Promise<number> {
-  const argv = hoistGlobalFlags(args);
+  const commands = WITHOUT_COMMANDS.has(args[0] ?? "") ? null : await loadCommands();
+  // Global flags come first only before a client command (the commands are loaded then).
+  const argv = commands ? hoistGlobalFlags(args, commands.clientGroups) : args;
   const [cmd, ...rest] = argv;
   try {
     switch (cmd) {
@@ -57,7 +70,7 @@ export async function run(
       case "help":
       case "--help":
       case "-h":
-        io.out(USAGE);
+        io.out(usage(commands!));
         return 0;
       case "version":
       case "--version":
@@ -83,13 +96,13 @@ export async function run(
         (await root()).registerHooks();
         return await admin(rest, io);
       default:
-        if (clientGroups.has(cmd)) return await client(argv, io);
-        if (LEGACY_ADMIN.has(cmd)) {
+        if (commands!.clientGroups.has(cmd)) return await client(argv, io);
+        if (commands!.LEGACY_ADMIN.has(cmd)) {
           io.err(`svc ${cmd} is now svc admin ${cmd}; running that.`);
           (await root()).registerHooks();
           return await admin(argv, io);
         }
-        throw new UsageError(`unknown command ${JSON.stringify(cmd)}\n\n${USAGE}`);
+        throw new UsageError(`unknown command ${JSON.stringify(cmd)}\n\n${usage(commands!)}`);
     }
   } catch (e) {
     if (e instanceof ConfigError) {
@@ -97,13 +110,13 @@ export async function run(
       return 2;
     }
     const d = describeError(e);
-    io.err(`svc ${commandName(argv)}: ${d.message}`);
+    io.err(`svc ${commandName(argv, commands)}: ${d.message}`);
     return d.code;
   }
 }
 
 /** `svc --hostname H posts list` is `svc posts list --hostname H`: global flags may come first. */
-function hoistGlobalFlags(argv: string[]): string[] {
+function hoistGlobalFlags(argv: string[], clientGroups: Set<string>): string[] {
   const lead: string[] = [];
   let i = 0;
   while (i < argv.length) {
@@ -132,8 +145,10 @@ function hoistGlobalFlags(argv: string[]): string[] {
 }
 
 /** The command's own words for `svc <cmd>: <message>`, never a flag's value (`bootstrap --org Acme` is bootstrap). */
-function commandName(argv: string[]): string {
+function commandName(argv: string[], commands: Commands | null): string {
   const [cmd, ...rest] = argv;
+  if (!commands) return cmd ?? "";
+  const { LEGACY_ADMIN, findAdmin, clientGroups, findClient } = commands;
   if (cmd === "admin" || (cmd && LEGACY_ADMIN.has(cmd))) {
     const found = findAdmin(cmd === "admin" ? rest : argv);
     return found ? `admin ${found.cmd.name}` : "admin";
@@ -143,6 +158,7 @@ function commandName(argv: string[]): string {
 }
 
 async function client(argv: string[], io: Io): Promise<number> {
+  const { findClient, groupUsage, makeCtx, commandHelp, printFields } = await loadCommands();
   const found = findClient(argv);
   if (!found) {
     const [group, sub] = argv;
@@ -165,6 +181,7 @@ async function client(argv: string[], io: Io): Promise<number> {
 }
 
 async function admin(args: string[], io: Io): Promise<number> {
+  const { adminUsage, findAdmin } = await loadCommands();
   if (args.length === 0 || args[0] === "help" || args[0] === "--help") {
     io.out(adminUsage());
     return 0;

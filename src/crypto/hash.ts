@@ -1,6 +1,7 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { nodeCrypto } from "./node.ts";
 
-export const sha256hex = (s: string | Uint8Array): string => createHash("sha256").update(s).digest("hex");
+export const sha256hex = (s: string | Uint8Array): string =>
+  nodeCrypto().createHash("sha256").update(s).digest("hex");
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
@@ -8,7 +9,7 @@ const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 export function randomBase62(n: number): string {
   let out = "";
   while (out.length < n) {
-    for (const b of randomBytes(n * 2)) {
+    for (const b of crypto.getRandomValues(new Uint8Array(n * 2))) {
       if (b < 248 && out.length < n) out += BASE62[b % 62];
     }
   }
@@ -30,8 +31,8 @@ export function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   if (x.length !== y.length) {
-    timingSafeEqual(x, x);
+    nodeCrypto().timingSafeEqual(x, x);
     return false;
   }
-  return timingSafeEqual(x, y);
+  return nodeCrypto().timingSafeEqual(x, y);
 }

@@ -1,10 +1,10 @@
 // Per-org data keys, wrapped by the master key and cached unwrapped in memory. Secrets are sealed with the
 // org's data key, bound to table, row and column (ARCHITECTURE rule 6).
-import { randomBytes } from "node:crypto";
 import type { Db, Tx } from "../db/index.ts";
 import { ServiceError } from "../lib/errors.ts";
 import { decrypt, encrypt } from "./aead.ts";
 import type { MasterKeys } from "./master.ts";
+import { nodeCrypto } from "./node.ts";
 
 export const keysUnavailable = (why: string) =>
   new ServiceError(503, "keys_unavailable", `The master key is not available: ${why}`, {
@@ -32,7 +32,7 @@ export class Keyring {
   /** Creates the org's data key; called in the transaction that creates the org. */
   async createDataKey(tx: Tx, orgId: string, now: number): Promise<void> {
     const master = this.need();
-    const key = randomBytes(32);
+    const key = nodeCrypto().randomBytes(32);
     const { keyId, wrapped } = master.wrap(key, wrapAad(orgId));
     await tx
       .insertInto("org_keys")

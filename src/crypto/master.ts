@@ -1,7 +1,7 @@
 // Master keys wrap the per-org data keys and never touch tenant data directly. Local keys come from
 // SVC_MASTER_KEYS (`id:base64key,…`, primary first). A key service (Transit) would be another MasterKeys.
-import { hkdfSync, randomBytes } from "node:crypto";
 import { decrypt, encrypt } from "./aead.ts";
+import { nodeCrypto } from "./node.ts";
 
 export interface MasterKeys {
   /** The key new wraps use. */
@@ -55,12 +55,14 @@ export class LocalMasterKeys implements MasterKeys {
     return decrypt(key, wrapped, aad);
   }
   derive(purpose: string): Buffer {
-    return Buffer.from(hkdfSync("sha256", this.keys.get(this.primaryId)!, "", `svc:derive:${purpose}`, 32));
+    return Buffer.from(
+      nodeCrypto().hkdfSync("sha256", this.keys.get(this.primaryId)!, "", `svc:derive:${purpose}`, 32),
+    );
   }
 }
 
 /** `svc admin keys generate --id <id>`: a new key line. */
 export const generateMasterKey = (id: string): string => {
   if (!ID.test(id)) throw new Error("the id must be 1-64 letters, digits, _ . -");
-  return `${id}:${randomBytes(32).toString("base64")}`;
+  return `${id}:${nodeCrypto().randomBytes(32).toString("base64")}`;
 };

@@ -5,6 +5,7 @@ import type { App } from "../app/context.ts";
 import { RequestLog } from "../domain/requests/log.ts";
 import { ServiceError } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
+import { once } from "../lib/once.ts";
 import { mcpHandler } from "../mcp/http.ts";
 import { v1PublicRoutes, v1Routes, v1Schemas } from "./api/v1/index.ts";
 import { mediaContent } from "./media-content.ts";
@@ -16,10 +17,17 @@ import { RateLimiter } from "./ratelimit.ts";
 import { asServiceError, jsonResponse, problemResponse, SECURITY_HEADERS } from "./respond.ts";
 import type { RouteDef } from "./route.ts";
 import type { HttpContext } from "./stages/exchange.ts";
-import { browserError, wantsHtml } from "./web/browser-error.tsx";
 import { errorCodesPage } from "./web/error-codes.ts";
-import { handleWeb, rootRedirect, staticFile, webRoutes } from "./web/index.tsx";
-import { sandboxPage } from "./web/sandbox.ts";
+import { webPaths } from "./web/paths.ts";
+import type { WebRoute } from "./web/route.ts";
+import { staticFile } from "./web/static.ts";
+import { wantsHtml } from "./web/wants-html.ts";
+
+// The dashboard's pages load with the first one asked for (web/paths.ts has their routes for the table at start).
+const loadWeb = once(() => import("./web/index.tsx"));
+// So do the browser's error page and the sandbox's post page (views with hono's JSX runtime).
+const loadBrowserError = once(() => import("./web/browser-error.tsx"));
+const loadSandbox = once(() => import("./web/sandbox.ts"));
 
 /** Routes outside the credential pipeline: [method, path] (documented in the OpenAPI document too). */
 export const publicRoutes: [string, string][] = [
@@ -54,9 +62,9 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
     .onError(({ code, request, error }) => {
       const requestId = newId("req");
       // A browser gets a page with a way back; an API client keeps the problem details.
-      const answer = (err: ServiceError, extra?: Record<string, string>) =>
+      const answer = async (err: ServiceError, extra?: Record<string, string>) =>
         wantsHtml(request)
-          ? browserError(app, request, err, extra)
+          ? (await loadBrowserError()).browserError(app, request, err, extra)
           : problemResponse(app, err, requestId, extra);
       if (code === "NOT_FOUND") {
         const path = new URL(request.url).pathname;
@@ -90,7 +98,9 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
         return jsonResponse(503, { status: "database_unavailable" }, requestId, { "Retry-After": "5" });
       }
     })
-    .get("/sandbox/:id", ({ params }: { params: { id: string } }) => sandboxPage(app, params.id))
+    .get("/sandbox/:id", async ({ params }: { params: { id: string } }) =>
+      (await loadSandbox()).sandboxPage(app, params.id),
+    )
     .get(ERROR_CODES_PATH, () => errorCodesPage())
     .get("/v1/media/:id/content", ({ params, request }: { params: { id: string }; request: Request }) =>
       mediaContent(app, params.id, request),
@@ -116,21 +126,25 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
   }
   // The dashboard: server-rendered pages beside the API, on the same domain functions.
   elysia
-    .get("/", ({ request }: { request: Request }) => rootRedirect(app, request))
+    .get("/", async ({ request }: { request: Request }) => (await loadWeb()).rootRedirect(app, request))
     .get("/static/:name", ({ params }: { params: { name: string } }) => staticFile(params.name));
-  for (const r of webRoutes) {
+  for (const [method, path] of webPaths) {
+    let r: WebRoute | undefined;
     elysia.route(
-      r.method,
-      r.path,
+      method,
+      path,
       // biome-ignore lint/suspicious/noExplicitAny: Elysia's context type is generic over the whole app
-      ({ request, params, server }: any) =>
-        handleWeb(
+      async ({ request, params, server }: any) => {
+        const { handleWeb, webRoutes } = await loadWeb();
+        r ??= webRoutes.find((w) => w.method === method && w.path === path)!;
+        return handleWeb(
           app,
           r,
           request,
           params ?? {},
           peers.get(request) ?? server?.requestIP?.(request)?.address ?? null,
-        ),
+        );
+      },
       { parse: "none" },
     );
   }

@@ -1,8 +1,11 @@
 // Outgoing email over SVC_SMTP_* with nodemailer. Without SVC_SMTP_HOST there is no mailer: operations that must
 // send answer 503 `mail_unavailable` and nothing pretends to have sent.
-import nodemailer from "nodemailer";
 import { ServiceError } from "../lib/errors.ts";
+import { once } from "../lib/once.ts";
 import type { MailHost } from "./host.ts";
+
+// nodemailer loads with the first message sent, not at start-up (about 30 ms and 10 MiB).
+const loadNodemailer = once(() => import("nodemailer"));
 
 export interface MailMessage {
   to: string;
@@ -29,22 +32,24 @@ export function mailerOf(app: MailHost): Mailer | null {
   if (!smtp) return null;
   let m = mailers.get(app);
   if (!m) {
-    const transport = nodemailer.createTransport({
-      host: smtp.host,
-      port: smtp.port,
-      // tls: TLS from the first byte (465); starttls: plain, then upgrade, refusing a server that cannot;
-      // none: plain text, for a relay on the same host only.
-      secure: smtp.tls === "tls",
-      requireTLS: smtp.tls === "starttls",
-      ignoreTLS: smtp.tls === "none",
-      ...(smtp.username ? { auth: { user: smtp.username, pass: smtp.password ?? "" } } : {}),
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 20_000,
-    });
+    const transport = once(async () =>
+      (await loadNodemailer()).default.createTransport({
+        host: smtp.host,
+        port: smtp.port,
+        // tls: TLS from the first byte (465); starttls: plain, then upgrade, refusing a server that cannot;
+        // none: plain text, for a relay on the same host only.
+        secure: smtp.tls === "tls",
+        requireTLS: smtp.tls === "starttls",
+        ignoreTLS: smtp.tls === "none",
+        ...(smtp.username ? { auth: { user: smtp.username, pass: smtp.password ?? "" } } : {}),
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 20_000,
+      }),
+    );
     m = {
       async send(msg) {
-        await transport.sendMail({
+        await (await transport()).sendMail({
           from: smtp.from,
           to: msg.to,
           subject: msg.subject,

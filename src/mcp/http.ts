@@ -2,7 +2,6 @@
 // for notifications. The caller's credential is checked before anything else, and every tool call runs the /v1
 // route it needs in process with that same credential, so the request acts exactly as the key (or user token).
 // A browser's cross-site request is refused by its Origin, so a page cannot drive an agent's key.
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { App } from "../app/context.ts";
 import { credentialOf } from "../domain/actor.ts";
 import { authenticate } from "../domain/identity/auth/authenticate.ts";
@@ -12,8 +11,17 @@ import type { RateLimiter } from "../http/ratelimit.ts";
 import { asServiceError, problemResponse, SECURITY_HEADERS } from "../http/respond.ts";
 import { ServiceError } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
+import { once } from "../lib/once.ts";
 import { type ApiCall, requestParts } from "./api.ts";
-import { createMcpServer } from "./server.ts";
+
+// The MCP SDK (with its zod and ajv), the tools and their JSON Schemas load with the first MCP request, not at
+// start-up: about 45 ms and 15 MiB a server that agents never call need not pay.
+const loadSdk = once(() =>
+  Promise.all([
+    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+    import("./server.ts"),
+  ]),
+);
 
 /** A browser says where a request comes from; only the install's own pages (and non-browser clients) may call. */
 function crossSite(app: App, request: Request): boolean {
@@ -64,6 +72,7 @@ export function mcpHandler(
         const text = await res.text();
         return { status: res.status, body: text ? JSON.parse(text) : null };
       };
+      const [{ WebStandardStreamableHTTPServerTransport }, { createMcpServer }] = await loadSdk();
       const server = createMcpServer(api, { baseUrl: app.config.baseUrl, requestId: () => requestId });
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,

@@ -2,7 +2,7 @@
 // "<t>." + raw body keyed with one endpoint secret. While a rolled secret overlaps, the old secret signs a second
 // v1, so receivers that still hold it keep verifying. `svc listen --forward-to` signs the same way.
 
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { nodeCrypto } from "../crypto/node.ts";
 
 export const SIGNATURE_HEADER = "Svc-Signature";
 export const DEFAULT_TOLERANCE_SEC = 300;
@@ -10,7 +10,8 @@ export const DEFAULT_TOLERANCE_SEC = 300;
 const encoder = new TextEncoder();
 
 function digest(secret: string, t: number, body: string | Uint8Array): Buffer {
-  return createHmac("sha256", secret)
+  return nodeCrypto()
+    .createHmac("sha256", secret)
     .update(`${t}.`)
     .update(typeof body === "string" ? encoder.encode(body) : body)
     .digest();
@@ -58,7 +59,7 @@ export function verifySignature(
   let matched = false;
   // Compare against every candidate so timing does not reveal which one matched.
   for (const candidate of candidates) {
-    if (timingSafeEqual(candidate, expected)) matched = true;
+    if (nodeCrypto().timingSafeEqual(candidate, expected)) matched = true;
   }
   return matched;
 }

@@ -1,33 +1,109 @@
 // Which adapter publishes for a provider. A provider without one here (its adapter comes in a later issue) has
 // channels that can be connected but not published to: the worker fails such a target with
 // `provider_unsupported`.
+//
+// Each network's adapter (its client for the network's API, its media upload, its error rules) loads the first time
+// one of its channels is published to, connected, checked or read, not at start-up. The registry knows at start only
+// what callers read without calling the adapter: whether a retry is safe, which of connect, engagement and find it
+// has, and its consistency window. test/platforms/adapters.test.ts checks these against each adapter.
+import { once } from "../lib/once.ts";
 import type { Adapter } from "./adapter.ts";
-import { blueskyAdapter } from "./bluesky/adapter.ts";
-import { discordAdapter } from "./discord/adapter.ts";
-import { gabAdapter } from "./gab/adapter.ts";
-import { linkedinAdapter, linkedinPagesAdapter } from "./linkedin/adapter.ts";
-import { mastodonAdapter } from "./mastodon/adapter.ts";
-import { pinterestAdapter } from "./pinterest/adapter.ts";
 import { sandboxAdapter } from "./sandbox/adapter.ts";
-import { slackAdapter } from "./slack/adapter.ts";
-import { telegramAdapter } from "./telegram/adapter.ts";
-import { xAdapter } from "./x/adapter.ts";
 
-const adapters: ReadonlyMap<string, Adapter> = new Map(
-  [
-    sandboxAdapter,
-    blueskyAdapter,
-    mastodonAdapter,
-    gabAdapter,
-    discordAdapter,
-    telegramAdapter,
-    slackAdapter,
-    xAdapter,
-    pinterestAdapter,
-    linkedinAdapter,
-    linkedinPagesAdapter,
-  ].map((a) => [a.provider, a]),
-);
+export interface DeferredAdapter extends Pick<Adapter, "provider" | "idempotent" | "consistencyWindowMs"> {
+  has: readonly ("connect" | "engagement" | "find")[];
+  load(): Promise<Adapter>;
+}
+
+const mastodonLike = ["connect", "engagement", "find"] as const;
+
+export const deferredAdapters: DeferredAdapter[] = [
+  {
+    provider: "bluesky",
+    idempotent: true,
+    consistencyWindowMs: 5000,
+    has: mastodonLike,
+    load: async () => (await import("./bluesky/adapter.ts")).blueskyAdapter,
+  },
+  {
+    provider: "mastodon",
+    idempotent: true,
+    consistencyWindowMs: 60_000,
+    has: mastodonLike,
+    load: async () => (await import("./mastodon/adapter.ts")).mastodonAdapter,
+  },
+  {
+    provider: "gab",
+    idempotent: false,
+    consistencyWindowMs: 60_000,
+    has: mastodonLike,
+    load: async () => (await import("./gab/adapter.ts")).gabAdapter,
+  },
+  {
+    provider: "discord",
+    idempotent: false,
+    has: ["connect"],
+    load: async () => (await import("./discord/adapter.ts")).discordAdapter,
+  },
+  {
+    provider: "telegram",
+    idempotent: false,
+    has: ["connect"],
+    load: async () => (await import("./telegram/adapter.ts")).telegramAdapter,
+  },
+  {
+    provider: "slack",
+    idempotent: false,
+    has: ["connect"],
+    load: async () => (await import("./slack/adapter.ts")).slackAdapter,
+  },
+  {
+    provider: "x",
+    idempotent: false,
+    consistencyWindowMs: 60_000,
+    has: mastodonLike,
+    load: async () => (await import("./x/adapter.ts")).xAdapter,
+  },
+  {
+    provider: "pinterest",
+    idempotent: false,
+    has: ["connect"],
+    load: async () => (await import("./pinterest/adapter.ts")).pinterestAdapter,
+  },
+  {
+    provider: "linkedin",
+    idempotent: false,
+    has: ["connect"],
+    load: async () => (await import("./linkedin/adapter.ts")).linkedinAdapter,
+  },
+  {
+    provider: "linkedin_pages",
+    idempotent: false,
+    has: ["connect"],
+    load: async () => (await import("./linkedin/adapter.ts")).linkedinPagesAdapter,
+  },
+];
+
+/** An adapter that loads the real one on its first call. */
+function deferred(d: DeferredAdapter): Adapter {
+  const load = once(() => d.load());
+  const a: Adapter = {
+    provider: d.provider,
+    idempotent: d.idempotent,
+    publish: async (app, input) => (await load()).publish(app, input),
+  };
+  if (d.consistencyWindowMs !== undefined) a.consistencyWindowMs = d.consistencyWindowMs;
+  if (d.has.includes("connect")) a.connect = async (app, input) => (await load()).connect!(app, input);
+  if (d.has.includes("engagement"))
+    a.engagement = async (app, input) => (await load()).engagement!(app, input);
+  if (d.has.includes("find")) a.find = async (app, input) => (await load()).find!(app, input);
+  return a;
+}
+
+const adapters: ReadonlyMap<string, Adapter> = new Map([
+  [sandboxAdapter.provider, sandboxAdapter],
+  ...deferredAdapters.map((d) => [d.provider, deferred(d)] as const),
+]);
 
 export function adapterFor(provider: string): Adapter | null {
   return adapters.get(provider) ?? null;

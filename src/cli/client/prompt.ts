@@ -1,6 +1,11 @@
 // Guided prompts (@clack/prompts) only when a person is at a terminal; otherwise the missing flag is named and
 // the command exits 2, so a script never hangs on a question.
-import * as p from "@clack/prompts";
+import type * as Clack from "@clack/prompts";
+import { once } from "../../lib/once.ts";
+
+// The prompts load when a command first asks or shows something: output.ts imports this module for Cancelled, so
+// every command, and `svc all`, would load them otherwise. With require: intro, spinner and the rest are synchronous.
+const clack = once(() => require("@clack/prompts") as typeof Clack);
 
 export class Cancelled extends Error {
   constructor() {
@@ -9,8 +14,8 @@ export class Cancelled extends Error {
 }
 
 function settle<T>(v: T): Exclude<T, symbol> {
-  if (p.isCancel(v)) {
-    p.cancel("Cancelled.");
+  if (clack().isCancel(v)) {
+    clack().cancel("Cancelled.");
     throw new Cancelled();
   }
   return v as Exclude<T, symbol>;
@@ -19,7 +24,7 @@ function settle<T>(v: T): Exclude<T, symbol> {
 export const ask = {
   async text(message: string, o: { placeholder?: string; initial?: string; required?: boolean } = {}) {
     return settle(
-      await p.text({
+      await clack().text({
         message,
         placeholder: o.placeholder,
         initialValue: o.initial,
@@ -33,7 +38,7 @@ export const ask = {
    */
   async lines(message: string, o: { initial?: string } = {}) {
     const v = settle(
-      await p.multiline({
+      await clack().multiline({
         message: `${message} (Enter: new line; Tab, then Enter: done)`,
         initialValue: o.initial,
         showSubmit: true,
@@ -45,12 +50,12 @@ export const ask = {
   },
   async secret(message: string) {
     return settle(
-      await p.password({ message, mask: "", validate: (v) => (v?.trim() ? undefined : "Required.") }),
+      await clack().password({ message, mask: "", validate: (v) => (v?.trim() ? undefined : "Required.") }),
     ).trim();
   },
   async select<T extends string>(message: string, options: { value: T; label: string; hint?: string }[]) {
     // biome-ignore lint/suspicious/noExplicitAny: clack's Option<T> is a conditional type tsc cannot match here
-    return settle(await p.select<T>({ message, options: options as any }));
+    return settle(await clack().select<T>({ message, options: options as any }));
   },
   async multiselect<T extends string>(
     message: string,
@@ -58,19 +63,24 @@ export const ask = {
     initial: T[],
   ) {
     return settle(
-      // biome-ignore lint/suspicious/noExplicitAny: as above
-      await p.multiselect<T>({ message, options: options as any, initialValues: initial, required: true }),
+      await clack().multiselect<T>({
+        message,
+        // biome-ignore lint/suspicious/noExplicitAny: as above
+        options: options as any,
+        initialValues: initial,
+        required: true,
+      }),
     );
   },
   async confirm(message: string, initial = true) {
-    return settle(await p.confirm({ message, initialValue: initial }));
+    return settle(await clack().confirm({ message, initialValue: initial }));
   },
 };
 
-export const intro = (s: string) => p.intro(s);
-export const outro = (s: string) => p.outro(s);
-export const note = (body: string, title?: string) => p.note(body, title);
+export const intro = (s: string) => clack().intro(s);
+export const outro = (s: string) => clack().outro(s);
+export const note = (body: string, title?: string) => clack().note(body, title);
 export const spinner = (output: NodeJS.WritableStream = process.stdout) =>
-  p.spinner({ output: output as never });
-export const logStep = (s: string) => p.log.step(s);
-export const logWarn = (s: string) => p.log.warn(s);
+  clack().spinner({ output: output as never });
+export const logStep = (s: string) => clack().log.step(s);
+export const logWarn = (s: string) => clack().log.warn(s);

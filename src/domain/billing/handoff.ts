@@ -2,8 +2,8 @@
 // `token=v1.<payload>.<signature>`. The payload (base64url JSON, no padding) says who comes from which org; the
 // signature is HMAC-SHA256 over "v1." + payload with SVC_BILLING_LINK_KEY. Valid five minutes. The receiver
 // verifies in constant time, rejects expired tokens and accepts each once (docs/hosting.md shows one).
-import { createHmac } from "node:crypto";
 import type { App } from "../../app/context.ts";
+import { nodeCrypto } from "../../crypto/node.ts";
 import { ServiceError } from "../../lib/errors.ts";
 import type { Actor } from "../actor.ts";
 
@@ -23,7 +23,7 @@ const b64url = (b: Buffer | string) => Buffer.from(b).toString("base64url");
 
 export function signHandoff(key: string, payload: HandoffPayload): string {
   const body = b64url(JSON.stringify(payload));
-  const sig = createHmac("sha256", key).update(`v1.${body}`).digest();
+  const sig = nodeCrypto().createHmac("sha256", key).update(`v1.${body}`).digest();
   return `v1.${body}.${b64url(sig)}`;
 }
 

@@ -1,9 +1,9 @@
 // Starting a sign-in connection (live mode, from the dashboard): a random state whose SHA-256 alone is stored for
 // 15 minutes, a PKCE verifier (sealed) where the network takes it, and the network's sign-in URL to send the
 // person to. An org's own developer app is used before the install's unless one is named.
-import { randomBytes } from "node:crypto";
 import type { App } from "../../app/context.ts";
 import { sha256hex } from "../../crypto/hash.ts";
+import { nodeCrypto } from "../../crypto/node.ts";
 import { forbidden, invalid, problem } from "../../lib/errors.ts";
 import { getPlatform } from "../../platforms/rules-registry.ts";
 import { accountLister } from "../../platforms/signin/accounts.ts";
@@ -63,7 +63,7 @@ export async function startSignIn(app: App, actor: Actor, input: StartInput): Pr
     );
   const s = await newSignIn(spec);
   const now = app.clock.now();
-  const id = randomBytes(16).toString("hex");
+  const id = nodeCrypto().randomBytes(16).toString("hex");
   await app.db
     .insertInto("connect_states")
     .values({

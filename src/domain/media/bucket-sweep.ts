@@ -2,15 +2,9 @@
 // died between writing the object and committing its row (a `kill -9` mid-request), which nothing else would ever
 // find. Keys are `<prefix><org id>/<media id>` (s3.ts), so both are found by listing a prefix; multipart uploads
 // abandoned the same way (their parts are stored, and billed, until aborted) are listed and aborted too.
-import {
-  AbortMultipartUploadCommand,
-  DeleteObjectCommand,
-  ListMultipartUploadsCommand,
-  type ListMultipartUploadsCommandOutput,
-  ListObjectsV2Command,
-} from "@aws-sdk/client-s3";
+import type { ListMultipartUploadsCommandOutput } from "@aws-sdk/client-s3";
 import type { App } from "../../app/context.ts";
-import { s3Client } from "./s3.ts";
+import { loadS3, s3Client } from "./s3.ts";
 
 export interface Listed {
   key: string;
@@ -28,8 +22,9 @@ export async function sweepPrefix(
   doomed: (page: Listed[]) => Promise<string[]>,
   uploadsBefore: number,
 ): Promise<number> {
-  const client = s3Client(app);
+  const client = await s3Client(app);
   if (!client) return 0;
+  const { DeleteObjectCommand, ListObjectsV2Command } = await loadS3();
   let deleted = 0;
   let token: string | undefined;
   do {
@@ -50,7 +45,8 @@ export async function sweepPrefix(
 }
 
 async function abortUploads(app: App, bucket: string, prefix: string, before: number): Promise<void> {
-  const client = s3Client(app)!;
+  const client = (await s3Client(app))!;
+  const { AbortMultipartUploadCommand, ListMultipartUploadsCommand } = await loadS3();
   let keyMarker: string | undefined;
   let idMarker: string | undefined;
   for (;;) {

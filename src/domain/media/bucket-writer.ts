@@ -7,15 +7,8 @@
 // collector is lazy about memory held outside its heap, so a 1 GiB upload left hundreds of MiB of finished parts
 // resident unless a full collection was forced after parts, which halved the throughput. Reused buffers allocate
 // nothing per part.
-import {
-  AbortMultipartUploadCommand,
-  type CompletedPart,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  PutObjectCommand,
-  type S3Client,
-  UploadPartCommand,
-} from "@aws-sdk/client-s3";
+import type { CompletedPart, S3Client } from "@aws-sdk/client-s3";
+import { loadS3 } from "./s3.ts";
 
 /** S3 takes at most 10,000 parts, each (but the last) at least 5 MiB. */
 const MAX_PARTS = 10_000;
@@ -71,6 +64,7 @@ export class BucketWriter {
     this.throwIfFailed();
     this.finished = true;
     const { client, bucket, key, contentType } = this.o;
+    const { CompleteMultipartUploadCommand, PutObjectCommand } = await loadS3();
     if (this.uploadId === null) {
       // Smaller than one part: one request.
       const command = new PutObjectCommand({
@@ -101,6 +95,7 @@ export class BucketWriter {
     this.finished = true;
     await Promise.allSettled(this.pending);
     if (this.uploadId === null) return;
+    const { AbortMultipartUploadCommand } = await loadS3();
     await this.o.client
       .send(
         new AbortMultipartUploadCommand({ Bucket: this.o.bucket, Key: this.o.key, UploadId: this.uploadId }),
@@ -115,6 +110,7 @@ export class BucketWriter {
   /** The current buffer is full: send it as the next part and take a free buffer (waiting for one if need be). */
   private async sendCurrent() {
     if (this.uploadId === null) {
+      const { CreateMultipartUploadCommand } = await loadS3();
       const out = await this.o.client.send(
         new CreateMultipartUploadCommand({
           Bucket: this.o.bucket,
@@ -140,6 +136,7 @@ export class BucketWriter {
 
   private async sendPart(body: Uint8Array) {
     const PartNumber = this.nextPart++;
+    const { UploadPartCommand } = await loadS3();
     const out = await this.o.client.send(
       new UploadPartCommand({
         Bucket: this.o.bucket,

@@ -2,8 +2,8 @@
 // is decided by the bytes; an image is decoded for its displayed size, a video's index is read from the bucket.
 // The row, its database copy (when not in a bucket) and the audit row are written in one transaction; a bucket
 // object whose row is refused is removed again.
-import { createHash } from "node:crypto";
 import type { App } from "../../app/context.ts";
+import { nodeCrypto } from "../../crypto/node.ts";
 import type { MediaTable } from "../../db/tables/media.ts";
 import { badRequest, invalid, problem } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
@@ -86,7 +86,7 @@ export async function createMediaFromUrl(app: App, actor: Actor, input: unknown)
     filename: name,
     sniffed,
     size: res.body.byteLength,
-    sha256: createHash("sha256").update(res.body).digest("hex"),
+    sha256: nodeCrypto().createHash("sha256").update(res.body).digest("hex"),
     bytes: res.body,
     object: null,
   };

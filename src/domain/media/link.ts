@@ -2,16 +2,17 @@
 // GET /v1/media/{id}/content?expires=<unix s>&for=<provider>&signature=<base64url HMAC-SHA256>. The key is derived
 // from the primary master key; a link is valid one hour and names who it was made for. No credential is needed:
 // the signature is the permission, compared in constant time.
-import { createHmac } from "node:crypto";
 import type { App } from "../../app/context.ts";
 import { safeEqual } from "../../crypto/hash.ts";
+import { nodeCrypto } from "../../crypto/node.ts";
 import { classify, parseIp } from "../../net/address.ts";
 
 export const LINK_TTL_S = 3600;
 const PURPOSE = "media-links";
 
 function signature(app: App, mediaId: string, expires: number, forWhom: string): string {
-  return createHmac("sha256", app.keys.derived(PURPOSE))
+  return nodeCrypto()
+    .createHmac("sha256", app.keys.derived(PURPOSE))
     .update(`${mediaId}\n${expires}\n${forWhom}`)
     .digest("base64url");
 }

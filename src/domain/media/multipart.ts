@@ -1,16 +1,20 @@
 // Reads a multipart upload as it arrives (busboy over the request stream): the fields `brand` and `alt`, and one
 // file part `file`. An image is kept in memory up to the 16 MiB limit; a video is never held: its bytes flow on
 // into the bucket (a multipart upload through a fixed pool of part buffers) at the pace the bucket takes them.
-import { createHash } from "node:crypto";
 import { once } from "node:events";
 import type { Readable } from "node:stream";
-import busboy from "busboy";
+import type busboy from "busboy";
 import type { App } from "../../app/context.ts";
+import { nodeCrypto } from "../../crypto/node.ts";
 import { badRequest, invalid, problem, type ServiceError } from "../../lib/errors.ts";
+import { once as loadOnce } from "../../lib/once.ts";
 import { BucketWriter } from "./bucket-writer.ts";
 import { GrowthCollector } from "./growth.ts";
-import { objectKey, s3Client } from "./s3.ts";
+import { loadS3, objectKey, s3Client } from "./s3.ts";
 import { SNIFF_BYTES, type Sniffed, sniff } from "./sniff.ts";
+
+// busboy loads with the first upload, not at start-up.
+const loadBusboy = loadOnce(async () => (await import("busboy")).default);
 
 export const MAX_IMAGE_BYTES = 16 * 1024 * 1024;
 const FIELDS = ["brand", "alt"];
@@ -46,6 +50,7 @@ export async function readMultipart(
   ids: { orgId: string; mediaId: string },
 ): Promise<ParsedForm> {
   if (!request.body) throw badRequest("file_missing", "The form has no part named file.", "file");
+  const busboy = await loadBusboy();
   let parser: busboy.Busboy;
   try {
     parser = busboy({
@@ -126,8 +131,8 @@ async function feed(body: ReadableStream<Uint8Array>, parser: busboy.Busboy): Pr
 }
 
 async function discardObject(app: App, object: { bucket: string; key: string }) {
-  const { DeleteObjectCommand } = await import("@aws-sdk/client-s3");
-  await s3Client(app)
+  const { DeleteObjectCommand } = await loadS3();
+  await (await s3Client(app))
     ?.send(new DeleteObjectCommand({ Bucket: object.bucket, Key: object.key }))
     .catch(() => {});
 }
@@ -139,7 +144,7 @@ async function receiveFile(
   filename: string | null,
   ids: { orgId: string; mediaId: string },
 ): Promise<UploadedFile> {
-  const hash = createHash("sha256");
+  const hash = nodeCrypto().createHash("sha256");
   const head: Uint8Array[] = [];
   let headSize = 0;
   let size = 0;
@@ -161,7 +166,7 @@ async function receiveFile(
       kept.push(...head);
       return;
     }
-    const client = s3Client(app);
+    const client = await s3Client(app);
     if (!client || !app.config.s3)
       throw invalid([
         problem("video_needs_s3", "Video needs S3 storage (SVC_S3_BUCKET); this install has none.", "file"),

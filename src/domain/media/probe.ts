@@ -1,10 +1,15 @@
 // A video's length, frame rate and codecs, read from its index (the `moov` box) with mp4box. Only the index is
 // read: the top-level box headers are walked with byte-range reads, then the `ftyp` and `moov` boxes are fetched
 // and parsed. The media data (`mdat`), which is nearly all of the file, is never read, wherever the index sits.
-import { createFile, Log, MP4BoxBuffer } from "mp4box";
+import { once } from "../../lib/once.ts";
 
-// mp4box logs boxes it does not know (vendor metadata) as warnings; only its errors matter here.
-Log.setLogLevel(Log.error);
+// mp4box loads with the first video probed, not at start-up (about 10 ms and 4 MiB).
+const loadMp4box = once(async () => {
+  const mp4box = await import("mp4box");
+  // mp4box logs boxes it does not know (vendor metadata) as warnings; only its errors matter here.
+  mp4box.Log.setLogLevel(mp4box.Log.error);
+  return mp4box;
+});
 
 export interface VideoFacts {
   duration_ms: number;
@@ -63,6 +68,7 @@ export async function probeVideo(read: RangeReader, size: number): Promise<Video
     if (samples > MAX_INDEX_SAMPLES) throw new IndexTooLarge(samples);
   }
 
+  const { createFile, MP4BoxBuffer } = await loadMp4box();
   const file = createFile();
   let info: ReturnType<typeof movieOf> | null = null;
   file.onReady = (movie) => {

@@ -2,9 +2,9 @@
 // or of a type it does not take is scaled down only as far as needed and re-encoded as JPEG, orientation
 // applied, never cropped. Which images qualify is decided by checkImage (GIFs, transparency and images over
 // 50 megapixels never do); this only does the work.
-import sharp from "sharp";
 import { JPEG } from "../../platforms/text/units.ts";
 import type { PlatformRules } from "../../platforms/types.ts";
+import { loadSharp } from "./sniff.ts";
 
 const QUALITY = 85;
 const MAX_TRIES = 8;
@@ -32,6 +32,7 @@ export async function resizeForNetwork(
   // Re-encoding at quality 85 rarely makes a file bigger per pixel than it was, so aiming a tenth under the
   // limit almost always fits at the first try: one decode and one encode.
   let scale = Math.min(ceiling, size.bytes > limit ? Math.sqrt(limit / size.bytes) * 0.9 : 1);
+  const sharp = await loadSharp();
   for (let i = 0; i < MAX_TRIES; i++) {
     const width = Math.max(1, Math.floor(size.width * scale));
     const height = Math.max(1, Math.floor(size.height * scale));

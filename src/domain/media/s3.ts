@@ -1,19 +1,28 @@
 // The S3-compatible bucket new media go to when SVC_S3_BUCKET is set. One client per process. Path-style
 // addressing (bucket in the path) everywhere except AWS itself: MinIO, Garage, R2 and local stores expect it.
-import { S3Client, type ServiceInputTypes, type ServiceOutputTypes } from "@aws-sdk/client-s3";
-import { FetchHttpHandler } from "@smithy/fetch-http-handler";
+import type { S3Client, ServiceInputTypes, ServiceOutputTypes } from "@aws-sdk/client-s3";
 import type { BuildMiddleware } from "@smithy/types";
 import type { Config } from "../../app/config.ts";
 import type { App } from "../../app/context.ts";
+import { once } from "../../lib/once.ts";
+
+// The SDK loads with the first medium that goes to or comes from a bucket, not at start-up (about 60 ms and
+// 16 MiB): an install without S3, or a process that never touches media, never pays it.
+export const loadS3 = once(() => import("@aws-sdk/client-s3"));
+const loadFetchHandler = once(() => import("@smithy/fetch-http-handler"));
 
 const clients = new WeakMap<Config, S3Client>();
 
 export type S3Settings = NonNullable<Config["s3"]>;
 
-export function s3Client(app: App): S3Client | null {
+export async function s3Client(app: App): Promise<S3Client | null> {
   const s3 = app.config.s3;
   if (!s3) return null;
   let client = clients.get(app.config);
+  if (client) return client;
+  const [{ S3Client }, { FetchHttpHandler }] = await Promise.all([loadS3(), loadFetchHandler()]);
+  // Another caller may have made it while the SDK loaded.
+  client = clients.get(app.config);
   if (!client) {
     client = new S3Client({
       endpoint: s3.endpoint,

@@ -1,11 +1,10 @@
 // Where a medium's bytes live. Each media row records its place (the database's media_blobs, or a bucket and
 // key), so media stored before S3 was configured (or before the bucket changed) stay readable where they are.
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import type { App } from "../../app/context.ts";
 import type { Db, Tx } from "../../db/index.ts";
 import type { MediaTable } from "../../db/tables/media.ts";
 import { ServiceError } from "../../lib/errors.ts";
-import { objectKey, s3Client } from "./s3.ts";
+import { loadS3, objectKey, s3Client } from "./s3.ts";
 
 export type Placement = Pick<MediaTable, "storage" | "bucket" | "object_key">;
 
@@ -20,9 +19,10 @@ export async function placeBytes(
   bytes: Uint8Array,
   type: string,
 ): Promise<Placement> {
-  const client = s3Client(app);
+  const client = await s3Client(app);
   if (!client || !app.config.s3) return { storage: "database", bucket: null, object_key: null };
   const key = objectKey(app, orgId, mediaId);
+  const { PutObjectCommand } = await loadS3();
   await client.send(
     new PutObjectCommand({ Bucket: app.config.s3.bucket, Key: key, Body: bytes, ContentType: type }),
   );
@@ -35,10 +35,11 @@ export async function writeBlob(tx: Tx, place: Placement, mediaId: string, bytes
     await tx.insertInto("media_blobs").values({ media_id: mediaId, bytes }).execute();
 }
 
-function bucketOf(app: App, row: Placement) {
-  const client = s3Client(app);
+async function bucketOf(app: App, row: Placement) {
+  const client = await s3Client(app);
   if (!client) throw unreadable("it is in an S3 bucket and S3 is not configured (SVC_S3_BUCKET).");
-  return { client, Bucket: row.bucket!, Key: row.object_key! };
+  const { DeleteObjectCommand, GetObjectCommand } = await loadS3();
+  return { client, Bucket: row.bucket!, Key: row.object_key!, DeleteObjectCommand, GetObjectCommand };
 }
 
 export async function readBytes(app: App, db: Db | Tx, row: Placement & { id: string }): Promise<Uint8Array> {
@@ -51,7 +52,7 @@ export async function readBytes(app: App, db: Db | Tx, row: Placement & { id: st
     if (!b) throw unreadable("its stored copy is missing.");
     return b.bytes instanceof Uint8Array ? b.bytes : new Uint8Array(b.bytes as ArrayBuffer);
   }
-  const { client, Bucket, Key } = bucketOf(app, row);
+  const { client, Bucket, Key, GetObjectCommand } = await bucketOf(app, row);
   try {
     const out = await client.send(new GetObjectCommand({ Bucket, Key }));
     return await out.Body!.transformToByteArray();
@@ -62,7 +63,7 @@ export async function readBytes(app: App, db: Db | Tx, row: Placement & { id: st
 
 /** Bytes [start, end] (inclusive) of a stored object: a video's index is read this way, never the whole file. */
 export async function readRange(app: App, row: Placement, start: number, end: number): Promise<Uint8Array> {
-  const { client, Bucket, Key } = bucketOf(app, row);
+  const { client, Bucket, Key, GetObjectCommand } = await bucketOf(app, row);
   const out = await client.send(new GetObjectCommand({ Bucket, Key, Range: `bytes=${start}-${end}` }));
   return out.Body!.transformToByteArray();
 }
@@ -77,7 +78,7 @@ export async function openStream(
     const bytes = await readBytes(app, db, row);
     return new Blob([bytes as Uint8Array<ArrayBuffer>]).stream();
   }
-  const { client, Bucket, Key } = bucketOf(app, row);
+  const { client, Bucket, Key, GetObjectCommand } = await bucketOf(app, row);
   try {
     const out = await client.send(new GetObjectCommand({ Bucket, Key }));
     return out.Body!.transformToWebStream() as ReadableStream<Uint8Array>;
@@ -89,7 +90,7 @@ export async function openStream(
 /** Removes the bucket's copy (the database copy goes with its row). */
 export async function deleteObject(app: App, row: Placement): Promise<void> {
   if (row.storage !== "s3") return;
-  const { client, Bucket, Key } = bucketOf(app, row);
+  const { client, Bucket, Key, DeleteObjectCommand } = await bucketOf(app, row);
   await client.send(new DeleteObjectCommand({ Bucket, Key }));
 }
 

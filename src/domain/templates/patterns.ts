@@ -6,7 +6,12 @@
 // Linear is not free: the time is about (program size × input length), so a pattern's program is capped, and one
 // check of data against a schema (validateData, an example) may spend at most PATTERN_BUDGET_MS matching; a call
 // that would exceed it is stopped before it runs and the check is refused.
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
+import { once } from "../../lib/once.ts";
+
+// re2js loads with the first pattern compiled, not at start-up (about 5 ms). With require: compilePattern is
+// synchronous (ajv calls it while it compiles a schema).
+const re2 = once(() => (require("re2js") as typeof import("re2js")).RE2JS);
 
 /** Most instructions a compiled pattern may have (`[a-z0-9_-]{3,16}` has 33; `a{1000}` has 1,002). */
 export const PATTERN_MAX_PROGRAM = 2000;
@@ -27,7 +32,7 @@ export function compilePattern(pattern: string): { ok: true; re: RE2JS } | { ok:
   let re: RE2JS;
   try {
     // JavaScript spellings RE2 lacks (`\uXXXX`, `(?<name>`, `\cJ`) are translated first.
-    re = RE2JS.compile(RE2JS.translateRegExp(pattern));
+    re = re2().compile(re2().translateRegExp(pattern));
   } catch (e) {
     const why = (e as Error).message.replace(/^error parsing regexp: /, "");
     return {

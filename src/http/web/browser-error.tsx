@@ -9,12 +9,6 @@ import { newId } from "../../lib/ids.ts";
 import { SECURITY_HEADERS } from "../respond.ts";
 import { CSP, frame, render, webContext } from "./page.ts";
 
-/** A browser navigating asks for HTML by name; API clients send application/json, `*` or nothing. */
-export function wantsHtml(request: Request): boolean {
-  const accept = request.headers.get("accept") ?? "";
-  return /(^|,)\s*text\/html\s*(;|,|$)/i.test(accept);
-}
-
 const TITLES: Record<number, string> = {
   404: "Page not found",
   405: "Not possible here",

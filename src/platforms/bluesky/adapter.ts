@@ -3,7 +3,7 @@
 // retry after an uncertain attempt finds the record instead of posting twice. Threads are reply chains (root and
 // parent strong references); links get facets (UTF-8 byte offsets) and the first link of a part a link card;
 // images or a video are uploaded as blobs and embedded (media.ts), in place of the link card.
-import { type AtpAgent, XRPCError } from "@atproto/api";
+import type { AtpAgent } from "@atproto/api";
 import type { App } from "../../app/context.ts";
 import type {
   Adapter,
@@ -18,7 +18,7 @@ import type {
 } from "../adapter.ts";
 import { findLinks } from "../text/links.ts";
 import { linkCard } from "./card.ts";
-import { classify, isAuthError } from "./errors.ts";
+import { classify, isAuthError, isXrpcError } from "./errors.ts";
 import { mediaEmbed, refusal } from "./media.ts";
 import { blueskyFacets } from "./richtext.ts";
 import { recordKey } from "./rkey.ts";
@@ -61,7 +61,7 @@ async function lookUp(
       text: String((r.data.value as { text?: unknown }).text ?? ""),
     };
   } catch (e) {
-    if (e instanceof XRPCError && e.error === "RecordNotFound") return null;
+    if (isXrpcError(e) && e.error === "RecordNotFound") return null;
     throw e;
   }
 }

@@ -1,13 +1,15 @@
 // Bluesky's failures, classified (XRPC errors: HTTP status plus an `error` name; rate limits carry
 // `ratelimit-reset`, epoch seconds).
-import { XRPCError } from "@atproto/api";
+import type { XRPCError } from "@atproto/api";
 import { mayHaveBeenSent, outboundCause } from "../../net/guarded-fetch.ts";
 import type { PublishOutcome } from "../adapter.ts";
+import { atproto } from "./atproto.ts";
 
 const AUTH_ERRORS = new Set(["AuthenticationRequired", "InvalidToken", "ExpiredToken", "AccountTakedown"]);
 
-export const isAuthError = (e: unknown) =>
-  e instanceof XRPCError && (e.status === 401 || AUTH_ERRORS.has(e.error));
+export const isXrpcError = (e: unknown): e is XRPCError => e instanceof atproto().XRPCError;
+
+export const isAuthError = (e: unknown) => isXrpcError(e) && (e.status === 401 || AUTH_ERRORS.has(e.error));
 
 /** Milliseconds until `ratelimit-reset` (at least 1 s), else a minute. */
 export function retryAfterMs(e: XRPCError, now = Date.now()): number {
@@ -30,7 +32,7 @@ export function classify(e: unknown, writing: boolean): PublishOutcome {
     if (writing && mayHaveBeenSent(net)) return { kind: "uncertain", message: net.message };
     return { kind: "transient", message: net.message };
   }
-  if (e instanceof XRPCError) {
+  if (isXrpcError(e)) {
     const msg = `${e.error}: ${words(e)}`;
     if (e.status === 429) return { kind: "rate_limited", retryAfterMs: retryAfterMs(e), message: msg };
     if (isAuthError(e)) return { kind: "auth_revoked", message: msg };

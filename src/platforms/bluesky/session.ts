@@ -2,11 +2,12 @@
 // so the channel keeps only it (sealed) and each process signs in when it needs to. The session is kept in memory
 // for a while (per app and credentials), because Bluesky limits com.atproto.server.createSession per account
 // (30 per 5 minutes, 300 per day): publishing and engagement readings reuse it, and @atproto/api refreshes it.
-import { createHash } from "node:crypto";
-import { AtpAgent } from "@atproto/api";
+import type { AtpAgent } from "@atproto/api";
 import type { App } from "../../app/context.ts";
+import { nodeCrypto } from "../../crypto/node.ts";
 import { networkFetch } from "../../net/guarded-fetch.ts";
 import { providerOrigin } from "../plumbing/origins.ts";
+import { atproto } from "./atproto.ts";
 
 export const DEFAULT_SERVICE = "https://bsky.social";
 /** How long a signed-in session is reused before signing in again (an access token lives about 2 hours). */
@@ -36,6 +37,7 @@ export function serviceUrl(app: App, service: string): string {
 }
 
 export function newAgent(app: App, service: string): AtpAgent {
+  const { AtpAgent } = atproto();
   return new AtpAgent({
     service: serviceUrl(app, service),
     fetch: networkFetch(app, { timeoutMs: 30_000 }) as typeof fetch,
@@ -48,7 +50,8 @@ interface Cached {
 }
 const sessions = new WeakMap<App, Map<string, Cached>>();
 const keyOf = (c: Credentials) =>
-  createHash("sha256")
+  nodeCrypto()
+    .createHash("sha256")
     .update(JSON.stringify([c.service, c.identifier, c.app_password]))
     .digest("hex");
 

@@ -129,7 +129,7 @@ describe("svc's bucket client", () => {
     });
     try {
       const w = new BucketWriter({
-        client: s3Client(t.app)!,
+        client: (await s3Client(t.app))!,
         bucket: s3.bucket,
         key: "checked",
         contentType: "video/mp4",

@@ -1,15 +1,15 @@
 // Device and user codes of the CLI sign-in (RFC 8628 §6.1). The user code is eight letters from the RFC's
 // base-20 consonant alphabet (no vowels, so no words; no digits, so no 0/O or 1/I), shown as XXXX-XXXX:
 // 20^8 ≈ 2.6·10^10 codes, each living 15 minutes. Both codes are stored only as SHA-256 hashes.
-import { randomBytes } from "node:crypto";
 import { randomBase62, sha256hex } from "../../../crypto/hash.ts";
+import { nodeCrypto } from "../../../crypto/node.ts";
 
 export const USER_CODE_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ";
 
 export function newUserCode(): string {
   let out = "";
   while (out.length < 8) {
-    for (const b of randomBytes(16)) {
+    for (const b of nodeCrypto().randomBytes(16)) {
       // 240 = 12·20: bytes above it are dropped, so every letter is equally likely.
       if (b < 240 && out.length < 8) out += USER_CODE_ALPHABET[b % 20];
     }

@@ -1,20 +1,14 @@
 // Passkeys (WebAuthn): registered from the Security page in sudo mode, used to sign in (alone: a passkey is a
 // possession factor checked with user verification, so it counts as two-factor) or as the second step after a
 // password. The relying party is the configured base URL's host; the challenge lives on the session, used once.
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from "@simplewebauthn/server";
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import * as v from "valibot";
 import type { App } from "../../../app/context.ts";
 import type { Db, Tx } from "../../../db/index.ts";
 import type { PasskeysTable } from "../../../db/tables/sessions.ts";
 import { iso, isoOrNull } from "../../../lib/clock.ts";
 import { conflict, notFound, ServiceError } from "../../../lib/errors.ts";
+import { once } from "../../../lib/once.ts";
 import { kickMail } from "../../../mail/outbox.ts";
 import { auditAccount } from "../../audit/service.ts";
 import { sendAccountNoticeInTx } from "../../notifications/account.ts";
@@ -23,6 +17,10 @@ import { name, parse } from "../../validate.ts";
 import { requireRecentAuth } from "../auth/sudo.ts";
 import { type Session, setSessionChallenge } from "../sessions/service.ts";
 import { hasSecondFactor, mfaOf, mfaRequiredFor } from "./status.ts";
+
+// WebAuthn (with its certificate and CBOR libraries) loads with the first passkey request, not at start-up: about
+// 60 ms and 11 MiB that an install whose people never use passkeys need not pay.
+const loadWebAuthn = once(() => import("@simplewebauthn/server"));
 
 export function relyingParty(app: App) {
   const u = new URL(app.config.baseUrl);
@@ -49,6 +47,7 @@ export async function passkeyRegistrationOptions(app: App, session: Session) {
     .where("user_id", "=", userId)
     .execute();
   const rp = relyingParty(app);
+  const { generateRegistrationOptions } = await loadWebAuthn();
   const options = await generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -80,6 +79,7 @@ export async function registerPasskey(
   if (!challenge) throw refused();
   await setChallenge(app, session, null);
   const rp = relyingParty(app);
+  const { verifyRegistrationResponse } = await loadWebAuthn();
   let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
     verified = await verifyRegistrationResponse({
@@ -125,6 +125,7 @@ export async function registerPasskey(
 
 /** Options for navigator.credentials.get(): any passkey of this site (the person is not known yet). */
 export async function passkeySignInOptions(app: App, session: Session) {
+  const { generateAuthenticationOptions } = await loadWebAuthn();
   const options = await generateAuthenticationOptions({
     rpID: relyingParty(app).id,
     userVerification: "required",
@@ -143,6 +144,7 @@ export async function verifyPasskeySignIn(app: App, session: Session, response: 
   const row = await app.db.selectFrom("passkeys").selectAll().where("id", "=", r.id).executeTakeFirst();
   if (!row || (session.user_id && row.user_id !== session.user_id)) throw refused();
   const rp = relyingParty(app);
+  const { verifyAuthenticationResponse } = await loadWebAuthn();
   let result: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
   try {
     result = await verifyAuthenticationResponse({

@@ -1,8 +1,8 @@
 // Recovery codes: ten one-time codes shown once when two-factor is turned on (or made anew), stored as hashes.
 
-import { randomBytes } from "node:crypto";
 import type { App } from "../../../app/context.ts";
 import { sha256hex } from "../../../crypto/hash.ts";
+import { nodeCrypto } from "../../../crypto/node.ts";
 import type { Tx } from "../../../db/index.ts";
 
 const ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
@@ -12,7 +12,7 @@ const normalize = (code: string) => code.toLowerCase().replace(/[^a-z0-9]/g, "")
 
 function newCode(): string {
   let s = "";
-  for (const b of randomBytes(10)) s += ALPHABET[b % ALPHABET.length];
+  for (const b of nodeCrypto().randomBytes(10)) s += ALPHABET[b % ALPHABET.length];
   return `${s.slice(0, 5)}-${s.slice(5)}`;
 }
 

@@ -5,9 +5,9 @@
 // A visitor who has not signed in gets no row at all: their "pre-session" is a token signed with a key derived
 // from the master key, carried only in the cookie (a random nonce that binds the CSRF token, its expiry, and a
 // passkey challenge when one is open). Loading the sign-in page a million times stores nothing.
-import { createHmac } from "node:crypto";
 import type { App } from "../../../app/context.ts";
 import { randomBase62, safeEqual, sha256hex } from "../../../crypto/hash.ts";
+import { nodeCrypto } from "../../../crypto/node.ts";
 import type { Db, Tx } from "../../../db/index.ts";
 import type { SessionStage, WebSessionsTable } from "../../../db/tables/sessions.ts";
 import { iso, isoOrNull } from "../../../lib/clock.ts";
@@ -75,7 +75,7 @@ function signPre(
   s: { nonce: string; expires: number; challenge: string | null; challengeAt: number | null },
 ) {
   const body = [PRE, s.nonce, s.expires, s.challenge ?? "", s.challengeAt ?? ""].join(".");
-  return `${body}.${createHmac("sha256", preKey(app)).update(body).digest("base64url")}`;
+  return `${body}.${nodeCrypto().createHmac("sha256", preKey(app)).update(body).digest("base64url")}`;
 }
 
 function preSession(
@@ -140,7 +140,8 @@ function loadPreSession(app: App, token: string, meta: ClientMeta): Session | nu
     string,
   ];
   const body = parts.slice(0, 5).join(".");
-  if (!safeEqual(mac, createHmac("sha256", preKey(app)).update(body).digest("base64url"))) return null;
+  if (!safeEqual(mac, nodeCrypto().createHmac("sha256", preKey(app)).update(body).digest("base64url")))
+    return null;
   const exp = Number(expires);
   if (!Number.isSafeInteger(exp) || exp <= app.clock.now()) return null;
   return preSession(
@@ -229,7 +230,8 @@ export async function rotateSession(
 /** The synchronizer token for forms and htmx requests: an HMAC of the session's secret, so it is bound to this
  * session and useless with any other (no stored copy needed). */
 export const csrfTokenOf = (session: Session) =>
-  createHmac("sha256", session.pre?.nonce ?? session.secret)
+  nodeCrypto()
+    .createHmac("sha256", session.pre?.nonce ?? session.secret)
     .update("svc:csrf")
     .digest("base64url");
 
