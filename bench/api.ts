@@ -6,14 +6,15 @@ import { randomBytes } from "node:crypto";
 // only the rows the specification requires of a post (bench/required-writes-server.ts), and svc's latency
 // below saturation, at a fixed offered rate (--rate, default 1000 a second), timed from each request's
 // scheduled start so a slow answer cannot hide the requests queued behind it.
-// Usage: bun bench/api.ts [--quick] [--rate N]
+// Usage: bun bench/api.ts [--quick] [--rate N] [--seconds N]   (--seconds: each load's length, 5 quick, else 20)
 import { readFileSync } from "node:fs";
 import { apiWorld } from "./api-world.ts";
 
 const quick = process.argv.includes("--quick");
 const rateArg = process.argv.indexOf("--rate");
 const offered = rateArg > 0 ? Number(process.argv[rateArg + 1]) : 1000;
-const seconds = quick ? 5 : 20;
+const secondsArg = process.argv.indexOf("--seconds");
+const seconds = secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : quick ? 5 : 20;
 const inFlight = 8;
 const { env, app, keys, body } = await apiWorld("api");
 await app.close();
