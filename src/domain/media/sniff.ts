@@ -1,12 +1,24 @@
 // What a file is, decided by its bytes (never by its name or the type a client claims): JPEG, PNG, GIF and WebP
 // images; MP4 and QuickTime video. An image's facts come from decoding its header with sharp.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { once } from "../../lib/once.ts";
 import { GIF, JPEG, MP4, PNG, QUICKTIME, WEBP } from "../../platforms/text/units.ts";
 
 // file-type and sharp (with libvips) load with the first medium, not at start-up (about 15 ms and 4 MiB, and
 // 30 ms and 19 MiB).
 const loadFileType = once(() => import("file-type"));
-export const loadSharp = once(async () => (await import("sharp")).default);
+export const loadSharp = once(async (): Promise<typeof import("sharp").default> => {
+  if (import.meta.path.startsWith("/$bunfs/")) {
+    // Inside an executable built by `bun build --compile` sharp's native part cannot load from the embedded file
+    // system: `bun run build` ships sharp and libvips in dist/node_modules beside the executable (scripts/build.ts).
+    const dir = join(dirname(process.execPath), "node_modules", "sharp");
+    const main = join(dir, JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).main);
+    return createRequire(main)(main);
+  }
+  return (await import("sharp")).default;
+});
 
 export const IMAGE_TYPES = [JPEG, PNG, GIF, WEBP] as const;
 export const VIDEO_TYPES = [MP4, QUICKTIME] as const;
