@@ -15,9 +15,13 @@ const runs = quick ? 5 : 15;
 const dir = mkdtempSync(join(tmpdir(), "svc-bench-exe-"));
 const env = { ...process.env, SVC_DATA_DIR: dir, SVC_LOG_LEVEL: "warn" } as Record<string, string>;
 
-const key = Bun.spawnSync([exe, "admin", "keys", "generate", "--id", "bench"], { env }).stdout.toString().trim();
+const key = Bun.spawnSync([exe, "admin", "keys", "generate", "--id", "bench"], { env })
+  .stdout.toString()
+  .trim();
 await Bun.write(join(dir, "master.key"), key);
-const boot = Bun.spawnSync([exe, "admin", "bootstrap", "--email", "bench@example.com", "--org", "Bench"], { env });
+const boot = Bun.spawnSync([exe, "admin", "bootstrap", "--email", "bench@example.com", "--org", "Bench"], {
+  env,
+});
 if (boot.exitCode !== 0) throw new Error(boot.stderr.toString());
 
 let nextPort = 21000 + Math.floor(Math.random() * 1000);
