@@ -19,12 +19,17 @@ fi
 
 # Debian packages the tests use, installed when missing (one apt-get run): chromium for the dashboard's browser
 # tests (driven by playwright-core), gnome-keyring and dbus for the CLI's keychain test (a Secret Service on a
-# private D-Bus session), ffmpeg for the media tests' real MP4 and QuickTime files.
+# private D-Bus session), ffmpeg for the media tests' real MP4 and QuickTime files; see below for the chart's.
 NEED=""
 [ -x /usr/bin/chromium ] || NEED="$NEED chromium"
 command -v gnome-keyring-daemon >/dev/null 2>&1 || NEED="$NEED gnome-keyring"
 command -v dbus-run-session >/dev/null 2>&1 || NEED="$NEED dbus"
 command -v ffmpeg >/dev/null 2>&1 || NEED="$NEED ffmpeg"
+# The chart's tests: Go and sprig to render its templates as Helm does (Helm itself is not packaged), promtool for
+# the alert rules.
+command -v go >/dev/null 2>&1 || NEED="$NEED golang-go"
+[ -d /usr/share/gocode/src/github.com/Masterminds/sprig ] || NEED="$NEED golang-github-masterminds-sprig-dev"
+command -v promtool >/dev/null 2>&1 || NEED="$NEED prometheus"
 if [ -n "$NEED" ] && command -v apt-get >/dev/null 2>&1; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
   echo "Installing for the tests:$NEED"

@@ -92,6 +92,8 @@ test(".env.example names only settings svc reads, and no secret values", () => {
 
 test("the schema refuses what Compose refuses (so the checks above are not vacuous)", () => {
   expect(validate({ services: { svc: { image: "svc", restart: "always", comand: ["all"] } } })).toBe(false);
-  expect(validate({ services: { svc: { image: "svc", depends_on: { db: { condition: "done" } } } } })).toBe(false);
+  expect(validate({ services: { svc: { image: "svc", depends_on: { db: { condition: "done" } } } } })).toBe(
+    false,
+  );
   expect(validate({ services: { svc: { image: "svc", command: ["all"] } } })).toBe(true);
 });
