@@ -2,6 +2,8 @@
 # The first command: installs Bun and the dependencies, creates the data directory with a master key (0600),
 # bootstraps an admin, an org, a brand and a sandbox channel (printing the admin's password once), then starts
 # `svc all` on SQLite at http://localhost:8080. Running it again just starts svc.
+# On a server, install the executable as a systemd service instead: `bun run build`, then
+# `sudo deploy/install-vps.sh --base-url https://svc.example.org` (docs/operations.md).
 set -euo pipefail
 cd "$(dirname "$0")"
 BUN_VERSION=1.4.5

@@ -3,6 +3,7 @@
 //   dist/svc              for this machine
 //   dist/svc-linux-x64    dist/svc-linux-arm64
 //   dist/node_modules/    sharp with libvips for both Linux platforms
+// `--host-only` builds dist/svc alone (with sharp for this machine); `--out DIR` writes DIR instead of dist/.
 // The dashboard's assets and the migrations are inside each executable. sharp's native part cannot load from inside
 // a compiled Bun executable, so it ships beside it and `loadSharp` (src/domain/media/sniff.ts) requires it from
 // there. dist/ copied alone to a fresh machine runs: `dist/svc all` starts on SQLite in the working directory.
@@ -10,7 +11,8 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
-const dist = join(root, "dist");
+const outAt = process.argv.indexOf("--out");
+const dist = outAt > 0 ? process.argv[outAt + 1]! : join(root, "dist");
 const modules = join(root, "node_modules");
 const cache = join(modules, ".cache", "svc-build");
 const only = process.argv.includes("--host-only");
