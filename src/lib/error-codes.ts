@@ -99,6 +99,12 @@ export const ERROR_CODES = {
     meaning: "The service cannot answer now (for example while the schema is migrated); retry.",
   },
   mail_unavailable: { group: avail, status: 503, meaning: "No email can be sent: SMTP is not configured." },
+  media_storage_unavailable: {
+    group: avail,
+    status: 503,
+    meaning:
+      "The S3 bucket media are kept in cannot be reached; nothing was stored. Retry after `Retry-After` seconds; posts without media keep publishing.",
+  },
   provider_unavailable: {
     group: avail,
     status: 503,

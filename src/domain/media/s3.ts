@@ -1,9 +1,10 @@
 // The S3-compatible bucket new media go to when SVC_S3_BUCKET is set. One client per process. Path-style
 // addressing (bucket in the path) everywhere except AWS itself: MinIO, Garage, R2 and local stores expect it.
 import type { S3Client, ServiceInputTypes, ServiceOutputTypes } from "@aws-sdk/client-s3";
-import type { BuildMiddleware } from "@smithy/types";
+import type { BuildMiddleware, InitializeMiddleware } from "@smithy/types";
 import type { Config } from "../../app/config.ts";
 import type { App } from "../../app/context.ts";
+import { ServiceError } from "../../lib/errors.ts";
 import { once } from "../../lib/once.ts";
 
 // The SDK loads with the first medium that goes to or comes from a bucket, not at start-up (about 60 ms and
@@ -33,6 +34,7 @@ export async function s3Client(app: App): Promise<S3Client | null> {
       requestHandler: new FetchHttpHandler(),
     });
     client.middlewareStack.add(unsignedPayload, { step: "build", name: "svcUnsignedPayload" });
+    client.middlewareStack.add(unreachable, { step: "initialize", name: "svcUnreachable", priority: "high" });
     clients.set(app.config, client);
   }
   return client;
@@ -50,6 +52,27 @@ const unsignedPayload: BuildMiddleware<ServiceInputTypes, ServiceOutputTypes> =
     return next(args);
   };
 const PAYLOAD_COMMANDS = new Set(["PutObjectCommand", "UploadPartCommand"]);
+
+/** A bucket that does not answer at all (refused, reset, unresolvable, timed out) is its own 503: the connection
+ * errors look like the database's, and the database was fine. An answer from the bucket, even an error, is not
+ * this. The outermost step, so it is judged once the SDK's own retries are spent. */
+const unreachable: InitializeMiddleware<ServiceInputTypes, ServiceOutputTypes> = (next) => async (args) => {
+  try {
+    return await next(args);
+  } catch (e) {
+    const answered = e as { $response?: unknown; $metadata?: { httpStatusCode?: number } };
+    if (answered.$metadata?.httpStatusCode || answered.$response || e instanceof ServiceError) throw e;
+    throw new ServiceError(
+      503,
+      "media_storage_unavailable",
+      "The media storage (S3) cannot be reached; retry.",
+      {
+        detail: (e as Error).message,
+        headers: { "Retry-After": "30" },
+      },
+    );
+  }
+};
 
 /** The object key of a medium: the configured prefix, then the org (so a bucket lists by tenant), then the ID. */
 export const objectKey = (app: App, orgId: string, mediaId: string) =>
