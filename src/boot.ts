@@ -4,6 +4,7 @@
 
 import { loadConfig } from "./app/config.ts";
 import { type App, createApp } from "./app/context.ts";
+import { startTelemetry } from "./app/start-telemetry.ts";
 import { MigrationLockTimeout, migrate } from "./db/migrate.ts";
 import { onBootstrap } from "./domain/bootstrap/hooks.ts";
 import { sandboxChannel } from "./domain/channels/bootstrap.ts";
@@ -119,6 +120,7 @@ export async function start(app: App, role: "server" | "worker" | "all"): Promis
 export async function serve(role: "server" | "worker" | "all"): Promise<number> {
   registerHooks();
   const app = createApp(loadConfig());
+  await startTelemetry(app);
   const running = await start(app, role);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
@@ -128,5 +130,6 @@ export async function serve(role: "server" | "worker" | "all"): Promise<number> 
   app.log.info("shutting down");
   // Give in-flight work up to 45 s to finish (reference §6), then leave.
   await Promise.race([running.stop(), Bun.sleep(45_000)]);
+  await app.telemetry.shutdown(); // the last metrics and spans
   return 0;
 }

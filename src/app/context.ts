@@ -8,6 +8,7 @@ import { type Clock, systemClock } from "../lib/clock.ts";
 import { type Config, ConfigError } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { Signals } from "./signals.ts";
+import { NO_TELEMETRY, type Telemetry } from "./telemetry.ts";
 
 export interface App {
   config: Config;
@@ -28,6 +29,8 @@ export interface App {
   syncWrites(): Promise<void>;
   /** Postgres LISTEN; resolves to a function that stops listening (a no-op on SQLite). */
   listen(channel: string, fn: () => void): Promise<() => Promise<void>>;
+  /** Metrics and traces: no-ops until startTelemetry finds an exporter asked for (src/app/telemetry.ts). */
+  telemetry: Telemetry;
   close(): Promise<void>;
 }
 
@@ -50,12 +53,13 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
     opts.database ??
     openDatabase(config.dialect === "sqlite" ? `sqlite:${config.sqlitePath}` : config.databaseUrl);
   let ready = false;
-  return {
+  const app: App = {
     config,
     db: database.db,
     dialect: database.dialect,
     clock: opts.clock ?? systemClock,
-    log: opts.log ?? createLogger(config.logLevel),
+    // Inside a span, a record carries its trace_id and span_id (only once telemetry is on).
+    log: opts.log ?? createLogger(config.logLevel, undefined, () => app.telemetry.logContext()),
     keys: new Keyring(keys),
     instanceId: `${process.pid}-${randomBase62(8)}`,
     signals: new Signals(),
@@ -67,6 +71,11 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
     migrate: () => migrate(database.db, database.dialect),
     listen: (channel, fn) => database.listen(channel, fn),
     syncWrites: async () => database.syncWrites?.(),
-    close: () => database.close(),
+    telemetry: NO_TELEMETRY,
+    close: async () => {
+      await app.telemetry.shutdown();
+      await database.close();
+    },
   };
+  return app;
 }

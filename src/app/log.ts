@@ -13,11 +13,13 @@ export interface Logger {
 export function createLogger(
   level: LogLevel,
   write: (line: string) => void = (l) => process.stderr.write(l),
+  /** The trace and span the record is written in, if any (telemetry). */
+  trace: () => { trace_id: string; span_id: string } | null = () => null,
 ): Logger {
   const min = ORDER[level];
   const at = (lvl: LogLevel) => (msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < min) return;
-    write(`${JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields })}\n`);
+    write(`${JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields, ...trace() })}\n`);
   };
   return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
 }

@@ -13,7 +13,24 @@ import { failure, log } from "./stages/log.ts";
 
 export type { HttpContext };
 
-export async function runRoute(
+export function runRoute(
+  ctx: HttpContext,
+  route: RouteDef,
+  request: Request,
+  params: Record<string, string>,
+): Promise<Response> {
+  const telemetry = ctx.app.telemetry;
+  if (!telemetry.enabled) return stages(ctx, route, request, params);
+  // Named by the route's pattern, never its path: IDs stay out of spans.
+  const attributes = { "http.request.method": route.method, "http.route": route.path };
+  return telemetry.span(`${route.method} ${route.path}`, attributes, async (end) => {
+    const response = await stages(ctx, route, request, params);
+    end({ "http.response.status_code": response.status });
+    return response;
+  });
+}
+
+async function stages(
   ctx: HttpContext,
   route: RouteDef,
   request: Request,

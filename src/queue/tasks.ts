@@ -48,13 +48,15 @@ export async function runTask(app: App, task: TaskDef, fireMs: number): Promise<
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) return false;
   try {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      task.run(app),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`timed out after ${task.timeoutMs} ms`)), task.timeoutMs);
-      }),
-    ]).finally(() => clearTimeout(timer));
+    await app.telemetry.span(`task ${task.name}`, {}, async () => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        task.run(app),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`timed out after ${task.timeoutMs} ms`)), task.timeoutMs);
+        }),
+      ]).finally(() => clearTimeout(timer));
+    });
     await app.db
       .updateTable("task_leases")
       .set({
@@ -68,6 +70,7 @@ export async function runTask(app: App, task: TaskDef, fireMs: number): Promise<
       .execute();
   } catch (e) {
     app.log.error("task failed", { task: task.name, error: String(e) });
+    app.telemetry.taskFailed(task.name);
     await app.db
       .updateTable("task_leases")
       .set((eb) => ({

@@ -2,8 +2,9 @@
 // more as attempts finish. Woken by the outbox (a delivery was written in this process) and by a 1 s poll
 // (another process wrote it, or a retry came due).
 import type { App } from "../app/context.ts";
+import { nextAttemptAt } from "../domain/webhooks/backoff.ts";
 import { type DeliveryJob, type Outcome, prepareJobs, send } from "../domain/webhooks/deliver.ts";
-import { recordOutcomes } from "../domain/webhooks/outcome.ts";
+import { recordOutcomes, succeeded } from "../domain/webhooks/outcome.ts";
 import { claimDeliveries } from "./webhook-claim.ts";
 import type { WorkerLoop } from "./worker-loop.ts";
 
@@ -134,7 +135,7 @@ export class DeliveryWorker {
   private launch(job: DeliveryJob): void {
     this.inFlight++;
     // The slot is free once the receiver has answered; the outcome is written with the next batch.
-    const p = send(this.app, job)
+    const p = measured(this.app, job)
       .then((outcome) => this.writer.add(job, outcome))
       .finally(() => {
         this.inFlight--;
@@ -158,7 +159,10 @@ export async function deliverDue(
     total += rows.length;
     const jobs = await prepareJobs(app, rows);
     const finished = await Promise.all(
-      jobs.map(async (job) => ({ delivery: job.delivery, outcome: await send(app, job, opts.timeoutMs) })),
+      jobs.map(async (job) => ({
+        delivery: job.delivery,
+        outcome: await measured(app, job, opts.timeoutMs),
+      })),
     );
     await app.db.transaction().execute((tx) => recordOutcomes(tx, app.dialect, finished, app.instanceId));
   }
@@ -168,3 +172,18 @@ export const webhookDeliveryLoop: WorkerLoop = {
   name: "webhooks.deliver",
   start: (app) => new DeliveryWorker(app).start(),
 };
+
+/** One delivery attempt, counted and traced when telemetry is on (no ID, URL or body in either). */
+function measured(app: App, job: DeliveryJob, timeoutMs?: number): Promise<Outcome> {
+  const telemetry = app.telemetry;
+  if (!telemetry.enabled) return send(app, job, timeoutMs);
+  const live = Boolean(job.delivery.livemode);
+  return telemetry.span("webhook.deliver", { mode: live ? "live" : "test" }, async (end) => {
+    const outcome = await send(app, job, timeoutMs);
+    if (outcome.status !== null) end({ "http.response.status_code": outcome.status });
+    const d = job.delivery;
+    const again = nextAttemptAt(d.created_at, d.attempts + 1, outcome.startedAt + outcome.durationMs);
+    telemetry.webhookAttempt(live, succeeded(outcome) ? "succeeded" : again === null ? "failed" : "retry");
+    return outcome;
+  });
+}

@@ -38,9 +38,13 @@ const DEFERRED_PACKAGES = [
   "jq-wasm",
   "eventsource-parser",
   "@clack/prompts",
+  // Only when an OTEL_* variable asks for an exporter.
+  "@opentelemetry/sdk-node",
+  "@opentelemetry/api",
 ];
 /** Our own modules behind the same boundaries. */
 const DEFERRED_MODULES = [
+  "src/app/telemetry-sdk.ts",
   "src/mcp/server.ts",
   "src/http/web/index.tsx",
   "src/platforms/bluesky/adapter.ts",

@@ -2,7 +2,9 @@
 // publish.ts) with a renewed lease and a deadline, and records outcomes in batches, each with the next claim.
 // Woken at once when something becomes due (NOTIFY on Postgres, an in-process signal on SQLite), else it polls
 // every 5 s.
+
 import type { App } from "../../app/context.ts";
+import type { PublishMetricOutcome } from "../../app/telemetry.ts";
 import type { Tx } from "../../db/index.ts";
 import { type PendingWrites, pendingWrites, raw } from "../../db/raw.ts";
 import type { Settlement } from "../../domain/posts/present.ts";
@@ -73,10 +75,35 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
       (e: unknown) => String(e),
     );
     // The attempt row might not outlive a power loss: publishing now could publish twice. Nothing was sent.
-    const finished =
+    const started = app.clock.now();
+    const attempt = () =>
       unsynced !== null
-        ? unsent(run, c, { kind: "transient", message: `attempt_not_durable: ${unsynced}` })
-        : await publishClaimed(run, c);
+        ? Promise.resolve(unsent(run, c, { kind: "transient", message: `attempt_not_durable: ${unsynced}` }))
+        : publishClaimed(run, c);
+    const telemetry = app.telemetry;
+    const finished = telemetry.enabled
+      ? await telemetry.span(
+          "publish",
+          {
+            provider: c.target.provider,
+            mode: c.target.livemode ? "live" : "test",
+            attempt: c.target.attempts,
+          },
+          async (end) => {
+            const f = await attempt();
+            const outcome = metricOutcome(f.decision);
+            end({ outcome });
+            telemetry.publishAttempt({
+              provider: c.target.provider,
+              live: Boolean(c.target.livemode),
+              outcome,
+              errorKind: f.decision.attemptOutcome === "published" ? "none" : f.decision.attemptOutcome,
+              latenessMs: c.target.next_attempt_at === null ? null : started - c.target.next_attempt_at,
+            });
+            return f;
+          },
+        )
+      : await attempt();
     // Pushed only now: `pending` is replaced by each step while the publish runs.
     pending.push(finished);
   }
@@ -218,4 +245,10 @@ export const NEXT_DUE =
 async function nextDueAt(app: App): Promise<number | null> {
   const r = await raw<{ next_attempt_at: number }>(app.db, app.dialect, NEXT_DUE, []);
   return r[0]?.next_attempt_at ?? null;
+}
+
+/** An attempt's outcome as svc_publish_attempts_total counts it. */
+function metricOutcome(d: Finished["decision"]): PublishMetricOutcome {
+  if (d.status === "queued") return d.attemptOutcome === "rate_limited" ? "rate_limited" : "retry";
+  return d.status;
 }
