@@ -5,7 +5,7 @@
 // what to work on next, not a benchmark with a goal (bench/queue.ts is that).
 // Usage: bun bench/queue-statements.ts [N]   (default 30,000 targets)
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
@@ -42,7 +42,22 @@ const instant: Adapter = {
   publish: async () => ({ kind: "published", permalink: null }),
 };
 
+/** CPU time (ns) of each thread of this process, by thread ID and name (Linux /proc; empty elsewhere). */
+function threads(): Map<string, { name: string; ns: number }> {
+  const out = new Map<string, { name: string; ns: number }>();
+  try {
+    for (const tid of readdirSync("/proc/self/task")) {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      out.set(tid, { name, ns: ((Number(f[11]) + Number(f[12])) * 1e9) / 100 }); // utime + stime, in ticks of 10 ms
+    }
+  } catch {}
+  return out;
+}
+
 timer.start();
+const threads0 = threads();
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const worker = startPublishWorker(app, { adapterFor: () => instant, pollMs: 5 });
@@ -51,6 +66,7 @@ const left = (status: string) =>
 while ((await left("queued")).rows.length || (await left("publishing")).rows.length) await Bun.sleep(50);
 const secs = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
+const threads1 = threads();
 timer.timing = false;
 await worker.stop();
 await app.close();
@@ -61,6 +77,19 @@ const total = rows.reduce((n, [, s]) => n + s.ns, 0);
 const perTarget = (ns: number) => (ns / 1000 / N).toFixed(2).padStart(6);
 console.log(
   `${N} targets in ${secs.toFixed(1)} s (${Math.round(N / secs)}/s); CPU ${((cpu.user + cpu.system) / N).toFixed(1)} µs a target, SQLite calls ${perTarget(total).trim()} µs`,
+);
+// Where the process's CPU went, by thread (the main thread runs the worker; the others sync and checkpoint).
+const byThread = new Map<string, number>();
+for (const [tid, t] of threads1) {
+  const name = tid === String(process.pid) ? "main" : t.name;
+  byThread.set(name, (byThread.get(name) ?? 0) + t.ns - (threads0.get(tid)?.ns ?? 0));
+}
+console.log(
+  `CPU by thread, µs a target: ${[...byThread]
+    .filter(([, ns]) => ns > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, ns]) => `${name} ${perTarget(ns).trim()}`)
+    .join(", ")}`,
 );
 console.log("µs/target  calls   µs/call  statement");
 for (const [text, s] of rows.slice(0, 25))

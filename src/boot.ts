@@ -100,7 +100,10 @@ export async function start(app: App, role: "server" | "worker" | "all"): Promis
   // Start-up leaves garbage (module parsing, the migration check, the first claims); collect it once the process
   // has settled, so an idle appliance holds only what it uses. Bun.shrink then lets JavaScriptCore drop the code it
   // compiled (module bodies and set-up that never run again; what runs again is compiled anew on its next call)
-  // and hand freed memory back: about 2 MiB of idle RSS.
+  // and hand freed memory back: 0.7-1.9 MiB of idle RSS (2026-11-26, side by side with a build without it).
+  // bun-types marks Bun.shrink deprecated but names no replacement, and Bun 1.4 still runs it; nothing else in
+  // Bun's API asks JavaScriptCore to drop compiled code. Kept until Bun offers one (should it ever become a no-op,
+  // idle RSS rises by that much, which bench/start.ts shows).
   setTimeout(() => {
     Bun.gc(true);
     Bun.shrink();

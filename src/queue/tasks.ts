@@ -13,10 +13,13 @@ export interface TaskDef {
 }
 
 export async function ensureTaskRows(app: App, tasks: TaskDef[]): Promise<void> {
-  for (const t of tasks) {
-    await app.db
-      .insertInto("task_leases")
-      .values({
+  if (tasks.length === 0) return;
+  // One statement for all of them: every start runs it, and fifteen commits (and query builds) were a measurable
+  // part of start-up (docs/performance.md, "Start and idle memory").
+  await app.db
+    .insertInto("task_leases")
+    .values(
+      tasks.map((t) => ({
         name: t.name,
         owner: null,
         leased_until: null,
@@ -25,10 +28,10 @@ export async function ensureTaskRows(app: App, tasks: TaskDef[]): Promise<void> 
         last_success_at: null,
         consecutive_failures: 0,
         last_error: null,
-      })
-      .onConflict((oc) => oc.column("name").doNothing())
-      .execute();
-  }
+      })),
+    )
+    .onConflict((oc) => oc.column("name").doNothing())
+    .execute();
 }
 
 /** Claims the run scheduled at `fireMs` and runs it; returns false when another worker has it. */

@@ -51,6 +51,17 @@ const DEFERRED_MODULES = [
   "src/platforms/mastodon/adapter.ts",
   "src/cli/client/index.ts",
   "src/cli/admin/index.ts",
+  // Use cases behind a route or a task that an idle process has not met.
+  "src/domain/apps/create.ts",
+  "src/domain/connect/renew.ts",
+  "src/domain/engagement/collect.ts",
+  "src/domain/identity/devices/service.ts",
+  "src/domain/identity/users/service.ts",
+  "src/domain/media/create.ts",
+  "src/domain/media/publish.ts",
+  "src/domain/operator/delete.ts",
+  "src/domain/templates/service.ts",
+  "src/domain/webhooks/service.ts",
 ];
 
 const packageOf = (path: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1] ?? null;

@@ -3,6 +3,7 @@
 import type { App } from "../../app/context.ts";
 import type { Dialect, Tx } from "../../db/index.ts";
 import { updateMany } from "../../db/update-many.ts";
+import { once } from "../../lib/once.ts";
 import type {
   Adapter,
   PublishedPart,
@@ -10,9 +11,11 @@ import type {
   PublishMedia,
   PublishOutcome,
 } from "../../platforms/adapter.ts";
-import { renewBeforePublish } from "../connect/renew.ts";
+import { signInSpec } from "../../platforms/signin/specs.ts";
 import type { Settlement } from "../posts/present.ts";
 import type { Claimed } from "./claimed.ts";
+
+const loadRenew = once(() => import("../connect/renew.ts"));
 
 export type PreparedInput = Omit<PublishInput, "signal" | "onPartPublished" | "done">;
 
@@ -23,7 +26,11 @@ export async function prepare(
   media: PublishMedia[],
 ): Promise<{ input: PreparedInput } | { outcome: PublishOutcome }> {
   // A sign-in channel whose token expires within 5 minutes is renewed first; a refusal has marked it needs_reauth.
-  const renewal = await renewBeforePublish(app, c.target.channel_id, c.channel.provider);
+  // Channels of other networks keep no expiring token: renewal (and the OAuth client behind it) loads only for
+  // the first sign-in channel.
+  const renewal = signInSpec(c.channel.provider)
+    ? await (await loadRenew()).renewBeforePublish(app, c.target.channel_id, c.channel.provider)
+    : ({ kind: "fresh", secrets: null } as const);
   if (renewal.kind === "refused") return { outcome: { kind: "auth_revoked", message: renewal.message } };
   const sealed = renewal.kind === "renewed" ? renewal.secrets : c.channel.secrets;
   let secrets: Record<string, string> = {};

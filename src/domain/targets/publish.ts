@@ -2,13 +2,17 @@
 // and the settling of an uncertain outcome where the adapter can look for the post. Ends in the decision the
 // worker records with the rest of its step.
 import type { App } from "../../app/context.ts";
+import { once } from "../../lib/once.ts";
 import type { Adapter, PublishedPart, PublishMedia, PublishOutcome } from "../../platforms/adapter.ts";
-import { mediaForTarget, type PreparedMedia } from "../media/publish.ts";
+import type { PreparedMedia } from "../media/publish.ts";
 import type { Settlement } from "../posts/present.ts";
 import { attempt, prepare, previousAttemptStart, remoteParts, savePart } from "./attempt.ts";
 import type { Claimed, Finished } from "./claimed.ts";
 import { decide } from "./decide.ts";
 import { settle } from "./settle.ts";
+
+// Media handling loads with the first post that has media (a process that publishes text only never needs it).
+const loadMedia = once(() => import("../media/publish.ts"));
 
 /** Publishing waits up to 20 minutes for a network that processes video (reference §6), renewing its lease. */
 export const VIDEO_TIMEOUT_MS = 20 * 60_000;
@@ -49,9 +53,9 @@ export async function publishClaimed(run: PublishRun, c: Claimed): Promise<Finis
   // A post without media (the claim says so) costs no media query.
   const media: PreparedMedia = !c.hasMedia
     ? { ok: true, media: [], video: false }
-    : await mediaForTarget(app, c.target.post_id, c.channel).catch(
-        (e): PreparedMedia => ({ ok: false, code: "media_unreadable", message: String(e) }),
-      );
+    : await (await loadMedia())
+        .mediaForTarget(app, c.target.post_id, c.channel)
+        .catch((e): PreparedMedia => ({ ok: false, code: "media_unreadable", message: String(e) }));
   let outcome: Outcome;
   if (!media.ok) outcome = { kind: "rejected", code: media.code, message: media.message };
   else if (media.video) {

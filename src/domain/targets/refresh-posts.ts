@@ -14,7 +14,7 @@ import {
 import { type NewEvent, recordEvents } from "../events/record.ts";
 import { presentPost } from "../posts/present.ts";
 import { lockPosts } from "./lock-posts.ts";
-import { derivePostStatus, postEventFor } from "./post-status.ts";
+import { derivePostStatus, type PostStatus, postEventFor } from "./post-status.ts";
 
 const POST_LIST = columns(POST_COLUMNS);
 const TARGET_LIST = columns(POST_TARGET_COLUMNS);
@@ -40,31 +40,49 @@ export async function refreshPosts(
   // Plain SQL text: this runs for every batch of publish outcomes.
   // The lock first, the read in later statements: see lock.ts (a caller that locked already costs one no-op).
   if (!loaded) await lockPosts(tx, app.dialect, postIds);
-  const { posts, targets } = loaded ?? (await load(tx, app, postIds));
-  const byPost = new Map<string, PostTargetsTable[]>();
-  for (const t of targets) byPost.set(t.post_id, [...(byPost.get(t.post_id) ?? []), t]);
+  const { posts, statuses } = loaded
+    ? { posts: loaded.posts, statuses: loaded.targets }
+    : await load(tx, app, postIds);
+  const byPost = new Map<string, string[]>();
+  for (const t of statuses) {
+    const list = byPost.get(t.post_id);
+    if (list) list.push(t.status);
+    else byPost.set(t.post_id, [t.status]);
+  }
   const changed = new Map<string, string[]>();
   /** What each post whose status changed became: the caller may announce it no further (cancel). */
   const became = new Map<string, string>();
-  const events: NewEvent[] = [...alsoRecord];
+  const announce: { post: PostsTable; status: PostStatus; event: string }[] = [];
   for (const p of posts) {
-    const ts = byPost.get(p.id) ?? [];
-    const status = derivePostStatus(
-      p.status,
-      ts.map((t) => t.status),
-    );
+    const status = derivePostStatus(p.status, byPost.get(p.id) ?? []);
     if (status === p.status) continue;
     changed.set(status, [...(changed.get(status) ?? []), p.id]);
     became.set(p.id, status);
     const event = postEventFor(status);
-    if (event) {
-      events.push({
-        scope: { orgId: p.org_id, livemode: p.livemode === 1, requestId },
-        type: event,
-        object: presentPost({ ...p, status, updated_at: now }, ts),
-      });
-    }
+    if (event) announce.push({ post: p, status, event });
   }
+  // The post events carry each post with all its targets: read in full only for the posts that announce one
+  // (most steps finish a target or two of each post, and the post's status stays).
+  const full =
+    loaded?.targets ??
+    (await targetsOf(
+      tx,
+      app,
+      announce.map((a) => a.post.id),
+    ));
+  const targetsByPost = new Map<string, PostTargetsTable[]>();
+  for (const t of full) {
+    const list = targetsByPost.get(t.post_id);
+    if (list) list.push(t);
+    else targetsByPost.set(t.post_id, [t]);
+  }
+  const events: NewEvent[] = [...alsoRecord];
+  for (const { post: p, status, event } of announce)
+    events.push({
+      scope: { orgId: p.org_id, livemode: p.livemode === 1, requestId },
+      type: event,
+      object: presentPost({ ...p, status, updated_at: now }, targetsByPost.get(p.id) ?? []),
+    });
   if (app.dialect === "postgres" && changed.size) {
     // One round trip for the posts and the events: the update rides along with the events' insert.
     const ids: string[] = [];
@@ -103,7 +121,7 @@ async function load(
   tx: Tx,
   app: App,
   postIds: string[],
-): Promise<{ posts: PostsTable[]; targets: PostTargetsTable[] }> {
+): Promise<{ posts: PostsTable[]; statuses: { post_id: string; status: string }[] }> {
   const ids = marks(postIds.length);
   const posts = await raw<PostsTable>(
     tx,
@@ -111,11 +129,24 @@ async function load(
     `SELECT ${POST_LIST} FROM posts WHERE id IN (${ids})`,
     postIds,
   );
-  const targets = await raw<PostTargetsTable>(
+  // Only what the status is derived from: the full rows of every target of every post, decoded into objects for
+  // each batch of outcomes, were a tenth of a publish step's time.
+  const statuses = await raw<{ post_id: string; status: string }>(
     tx,
     app.dialect,
-    `SELECT ${TARGET_LIST} FROM post_targets WHERE post_id IN (${ids}) ORDER BY id`,
+    `SELECT post_id, status FROM post_targets WHERE post_id IN (${ids})`,
     postIds,
   );
-  return { posts, targets };
+  return { posts, statuses };
+}
+
+/** All the targets of these posts, in ID order (as a post presents them). */
+async function targetsOf(tx: Tx, app: App, postIds: string[]): Promise<PostTargetsTable[]> {
+  if (postIds.length === 0) return [];
+  return raw<PostTargetsTable>(
+    tx,
+    app.dialect,
+    `SELECT ${TARGET_LIST} FROM post_targets WHERE post_id IN (${marks(postIds.length)}) ORDER BY id`,
+    postIds,
+  );
 }

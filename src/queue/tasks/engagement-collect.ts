@@ -1,5 +1,4 @@
 // engagement.collect (every 2 min): reads published targets' engagement when due (src/domain/engagement).
-import { collectDue } from "../../domain/engagement/collect.ts";
 import type { TaskDef } from "../tasks.ts";
 
 export const engagementCollect: TaskDef = {
@@ -7,6 +6,8 @@ export const engagementCollect: TaskDef = {
   schedule: "0 */2 * * * *",
   timeoutMs: 110_000,
   async run(app) {
+    // Loaded when the task first fires, not at start.
+    const { collectDue } = await import("../../domain/engagement/collect.ts");
     await collectDue(app);
   },
 };

@@ -2,8 +2,6 @@
 // database copy goes with the row; a bucket object is deleted after). A medium a post lists, finished or not,
 // stays: the post embeds it. Objects under the bucket's prefix that no row names, older than a day, go too.
 import type { App } from "../../app/context.ts";
-import { sweepPrefix } from "../../domain/media/bucket-sweep.ts";
-import { deleteObject } from "../../domain/media/storage.ts";
 import type { TaskDef } from "../tasks.ts";
 
 export const UNUSED_MEDIA_MS = 24 * 3600_000;
@@ -11,6 +9,8 @@ const BATCH = 200;
 
 export async function pruneMedia(app: App): Promise<number> {
   const before = app.clock.now() - UNUSED_MEDIA_MS;
+  // Loaded when the hourly run first fires, not at start.
+  const { deleteObject } = await import("../../domain/media/storage.ts");
   let pruned = 0;
   for (;;) {
     const rows = await app.db
@@ -54,6 +54,7 @@ export async function pruneMedia(app: App): Promise<number> {
 export async function pruneUnrecorded(app: App, before: number): Promise<number> {
   const s3 = app.config.s3;
   if (!s3) return 0;
+  const { sweepPrefix } = await import("../../domain/media/bucket-sweep.ts");
   return sweepPrefix(
     app,
     s3.bucket,

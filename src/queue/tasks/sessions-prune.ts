@@ -1,7 +1,5 @@
 // sessions.prune (hourly): dashboard sessions are deleted a day after they expired, and counts of secret guesses
 // a day after they were last touched (no window or pause lasts that long).
-import { pruneGuesses } from "../../domain/identity/guesses/guard.ts";
-import { pruneSessions } from "../../domain/identity/sessions/service.ts";
 import type { TaskDef } from "../tasks.ts";
 
 export const sessionsPrune: TaskDef = {
@@ -9,6 +7,11 @@ export const sessionsPrune: TaskDef = {
   schedule: "0 20 * * * *",
   timeoutMs: 5 * 60_000,
   async run(app) {
+    // Loaded when the hourly run first fires, not at start.
+    const [{ pruneSessions }, { pruneGuesses }] = await Promise.all([
+      import("../../domain/identity/sessions/service.ts"),
+      import("../../domain/identity/guesses/guard.ts"),
+    ]);
     await pruneSessions(app);
     await pruneGuesses(app);
   },

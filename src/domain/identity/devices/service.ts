@@ -2,7 +2,6 @@
 // person types the short user code on the dashboard's /device page and approves it in sudo mode (or denies), and
 // the CLI, polling with the device code, collects a user token once. The token is made at collection time, so no
 // token secret is ever stored; only hashes of both codes are.
-import * as v from "valibot";
 import type { App } from "../../../app/context.ts";
 import type { Tx } from "../../../db/index.ts";
 import type { DeviceAuthorizationsTable } from "../../../db/tables/identity.ts";
@@ -14,29 +13,20 @@ import type { Actor } from "../../actor.ts";
 import { audit } from "../../audit/service.ts";
 import { sendAccountNoticeInTx } from "../../notifications/account.ts";
 import { inTx, isUniqueViolation } from "../../tx.ts";
-import { parse, rule } from "../../validate.ts";
+import { parse } from "../../validate.ts";
 import { requireRecentAuth } from "../auth/sudo.ts";
 import { presentUserToken } from "../auth/user-token-present.ts";
 import { issueUserToken } from "../auth/user-tokens.ts";
 import { accountSubject, beginGuess, guessesLocked } from "../guesses/guard.ts";
 import { hashDeviceCode, hashUserCode, newDeviceCode, newUserCode, normalizeUserCode } from "./codes.ts";
+import { DeviceStart, DeviceTokenRequest } from "./schema.ts";
 
 export const DEVICE_CODE_TTL_MS = 15 * 60_000;
 export const DEVICE_POLL_INTERVAL_S = 5;
 /** Pending CLI sign-ins one client address may have at once (no credential is needed to start one). */
 export const PENDING_PER_ADDRESS = 10;
 
-const deviceName = v.pipe(
-  v.string(),
-  v.trim(),
-  v.minLength(1, rule("device_name_invalid", "device_name must be 1 to 100 characters.")),
-  v.maxLength(100, rule("device_name_invalid", "device_name must be 1 to 100 characters.")),
-);
-export const DeviceStart = v.strictObject({
-  device_name: deviceName,
-  livemode: v.optional(v.boolean()),
-});
-export const DeviceTokenRequest = v.strictObject({ device_code: v.pipe(v.string(), v.maxLength(200)) });
+export { DeviceStart, DeviceTokenRequest };
 
 /** The 400s of the token endpoint (RFC 8628 §3.5); the HTTP surface adds the RFC's `error` field. */
 const grantError = (code: ErrorCode, message: string) => new ServiceError(400, code, message);

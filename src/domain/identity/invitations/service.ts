@@ -1,8 +1,3 @@
-// Invitations (interface.md Members; reference §2, §4): a one-time link {base_url}/invite/<token>, valid one week,
-// shown once at creation and optionally emailed (`send_email`). Open invitations count toward the members limit.
-// Accepting (accept.ts) proves the address: an account is made only through a link mailed to it (proof.ts), and an
-// existing account joins once its person has signed in.
-import * as v from "valibot";
 import type { App } from "../../../app/context.ts";
 import { randomBase62, sha256hex } from "../../../crypto/hash.ts";
 import type { Tx } from "../../../db/index.ts";
@@ -19,17 +14,13 @@ import { listParams, page } from "../../pagination.ts";
 import { inTx } from "../../tx.ts";
 import { parse } from "../../validate.ts";
 import { requireOwnerChange, requirePersonCredential, type SudoOptions } from "../members/guard.ts";
-import { role, seatsTaken } from "../members/service.ts";
-import { email } from "../users/service.ts";
+import { InvitationCreate } from "../members/schema.ts";
+import { seatsTaken } from "../members/service.ts";
 import { newProof, provenUrl } from "./proof.ts";
 
 export const INVITATION_TTL_MS = 7 * 86400_000;
 
-export const InvitationCreate = v.strictObject({
-  email,
-  role,
-  send_email: v.optional(v.boolean()),
-});
+export { InvitationCreate };
 
 export const hashToken = (token: string) => sha256hex(`invitation:${token}`);
 export const invitationUrl = (app: App, token: string) =>

@@ -2,27 +2,26 @@
 // sudo mode; API keys are refused (guard.ts). The admin commands address members by email, the API by user ID.
 import * as v from "valibot";
 import type { App } from "../../../app/context.ts";
-import type { Db, Tx } from "../../../db/index.ts";
+import type { Tx } from "../../../db/index.ts";
 import { iso } from "../../../lib/clock.ts";
 import { conflict, notFound } from "../../../lib/errors.ts";
 import { isId } from "../../../lib/ids.ts";
 import { type Actor, requireScope } from "../../actor.ts";
 import { audit } from "../../audit/service.ts";
 import { assertWithinLimit } from "../../orgs/limits.ts";
-import { ROLES, type Role } from "../../scopes.ts";
+import type { Role } from "../../scopes.ts";
 import { inTx } from "../../tx.ts";
-import { parse, rule } from "../../validate.ts";
+import { parse } from "../../validate.ts";
 import { revokeKeysMintedBy } from "../api-keys/service.ts";
 import { credentialsChanged } from "../auth/still-valid.ts";
-import { createUser, email, findUserByEmail } from "../users/service.ts";
+import { email } from "../users/email.ts";
+import { createUser, findUserByEmail } from "../users/service.ts";
 import { requireOwnerChange, requirePersonCredential, type SudoOptions } from "./guard.ts";
+import { MemberUpdate, role } from "./schema.ts";
 
-export const role = v.pipe(
-  v.string(),
-  v.picklist(ROLES, rule("role_invalid", "role must be owner, admin, editor or viewer.")),
-);
+export { MemberUpdate, role };
+
 const MemberAdd = v.strictObject({ email, role, password: v.optional(v.nullable(v.string())) });
-export const MemberUpdate = v.strictObject({ role });
 
 type MemberRow = {
   id: string;

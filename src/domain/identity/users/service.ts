@@ -1,5 +1,3 @@
-// People: accounts independent of orgs. Passwords are argon2id hashes (Bun.password).
-import * as v from "valibot";
 import type { App } from "../../../app/context.ts";
 import { randomBase62 } from "../../../crypto/hash.ts";
 import type { Db, Tx } from "../../../db/index.ts";
@@ -8,17 +6,12 @@ import { conflict, notFound } from "../../../lib/errors.ts";
 import { newId } from "../../../lib/ids.ts";
 import { sendAccountNoticeInTx } from "../../notifications/account.ts";
 import { isUniqueViolation } from "../../tx.ts";
-import { parse, rule } from "../../validate.ts";
+import { parse } from "../../validate.ts";
 import { removePasskeysExcept } from "../mfa/passkeys.ts";
 import { endSessionsOf } from "../sessions/service.ts";
+import { email } from "./email.ts";
 
-export const email = v.pipe(
-  v.string(),
-  v.trim(),
-  v.toLowerCase(),
-  v.maxLength(254, rule("email_invalid", "That is not an email address.")),
-  v.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, rule("email_invalid", "That is not an email address.")),
-);
+export { email };
 
 export const generatePassword = () => randomBase62(20);
 export const hashPassword = (pw: string) => Bun.password.hash(pw, { algorithm: "argon2id" });

@@ -1,14 +1,13 @@
 // CLI sign-in (RFC 8628 device authorization grant) and sign-out. The two device endpoints take no credential.
 import { revokeCurrentUserToken } from "../../../domain/identity/auth/user-token-service.ts";
-import {
-  DeviceStart,
-  DeviceTokenRequest,
-  pollDeviceToken,
-  startDeviceAuthorization,
-} from "../../../domain/identity/devices/service.ts";
+import { DeviceStart, DeviceTokenRequest } from "../../../domain/identity/devices/schema.ts";
+import { once } from "../../../lib/once.ts";
 import { bool, nstr, ntime, obj, str, time } from "../../openapi-schemas.ts";
 import type { PublicRouteDef } from "../../public-route.ts";
 import type { RouteDef } from "../../route.ts";
+
+// The device sign-in loads on its first request, not at start (docs/performance.md, "Start and idle memory").
+const loadDevices = once(() => import("../../../domain/identity/devices/service.ts"));
 
 export const authPublicRoutes: PublicRouteDef[] = [
   {
@@ -19,7 +18,7 @@ export const authPublicRoutes: PublicRouteDef[] = [
     body: DeviceStart,
     response: "DeviceAuthorization",
     oauth: true,
-    handler: ({ app, body, ip }) => startDeviceAuthorization(app, body, { ip }),
+    handler: async ({ app, body, ip }) => (await loadDevices()).startDeviceAuthorization(app, body, { ip }),
   },
   {
     method: "POST",
@@ -29,7 +28,7 @@ export const authPublicRoutes: PublicRouteDef[] = [
     body: DeviceTokenRequest,
     response: "UserTokenGrant",
     oauth: true,
-    handler: ({ app, body }) => pollDeviceToken(app, body),
+    handler: async ({ app, body }) => (await loadDevices()).pollDeviceToken(app, body),
   },
 ];
 

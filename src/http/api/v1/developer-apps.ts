@@ -1,13 +1,17 @@
 // Developer apps: the OAuth clients sign-in connections go through (interface.md "Developer apps"). An org's
 // own apps are managed here; the install's apps (`svc admin apps`) are listed beside them without client IDs.
-import { createApp } from "../../../domain/apps/create.ts";
-import { deleteApp } from "../../../domain/apps/delete.ts";
-import { getApp } from "../../../domain/apps/get.ts";
-import { listApps } from "../../../domain/apps/list.ts";
-import { renameApp } from "../../../domain/apps/rename.ts";
 import { AppCreate, AppRename } from "../../../domain/apps/schema.ts";
+import { once } from "../../../lib/once.ts";
 import { nstr, obj, str, time } from "../../openapi-schemas.ts";
 import { type RouteDef, reply } from "../../route.ts";
+
+// The use cases load on the first request that needs them, not at start (docs/performance.md, "Start and
+// idle memory").
+const loadCreate = once(() => import("../../../domain/apps/create.ts"));
+const loadDelete = once(() => import("../../../domain/apps/delete.ts"));
+const loadGet = once(() => import("../../../domain/apps/get.ts"));
+const loadList = once(() => import("../../../domain/apps/list.ts"));
+const loadRename = once(() => import("../../../domain/apps/rename.ts"));
 
 export const developerAppRoutes: RouteDef[] = [
   {
@@ -19,7 +23,7 @@ export const developerAppRoutes: RouteDef[] = [
     query: ["provider"],
     list: true,
     response: "DeveloperAppList",
-    handler: ({ app, actor, query }) => listApps(app, actor, query),
+    handler: async ({ app, actor, query }) => (await loadList()).listApps(app, actor, query),
   },
   {
     method: "POST",
@@ -30,7 +34,8 @@ export const developerAppRoutes: RouteDef[] = [
     body: AppCreate,
     response: "DeveloperApp",
     status: 201,
-    handler: async ({ app, actor, body }) => reply(201, await createApp(app, actor, body)),
+    handler: async ({ app, actor, body }) =>
+      reply(201, await (await loadCreate()).createApp(app, actor, body)),
   },
   {
     method: "GET",
@@ -39,7 +44,7 @@ export const developerAppRoutes: RouteDef[] = [
     summary: "Get a developer app",
     scope: "channels:read",
     response: "DeveloperApp",
-    handler: ({ app, actor, params }) => getApp(app, actor, params.id!),
+    handler: async ({ app, actor, params }) => (await loadGet()).getApp(app, actor, params.id!),
   },
   {
     method: "POST",
@@ -49,7 +54,8 @@ export const developerAppRoutes: RouteDef[] = [
     scope: "channels:write",
     body: AppRename,
     response: "DeveloperApp",
-    handler: ({ app, actor, params, body }) => renameApp(app, actor, params.id!, body),
+    handler: async ({ app, actor, params, body }) =>
+      (await loadRename()).renameApp(app, actor, params.id!, body),
   },
   {
     method: "DELETE",
@@ -58,7 +64,7 @@ export const developerAppRoutes: RouteDef[] = [
     summary: "Remove one of the org's developer apps (its channels work until their token needs renewal)",
     scope: "channels:write",
     response: "Deleted",
-    handler: ({ app, actor, params }) => deleteApp(app, actor, params.id!),
+    handler: async ({ app, actor, params }) => (await loadDelete()).deleteApp(app, actor, params.id!),
   },
 ];
 

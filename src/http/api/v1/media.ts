@@ -1,14 +1,18 @@
 // /v1/media: upload (multipart part `file`, or JSON {brand, url, alt}), list, get, change alt, delete.
 import * as v from "valibot";
-import { createMediaFromUrl, uploadMedia } from "../../../domain/media/create.ts";
 import { MediaFromUrl, MediaUpdate } from "../../../domain/media/schema.ts";
 import { deleteMedia, getMedia, listMedia, updateMedia } from "../../../domain/media/service.ts";
 import { badRequest } from "../../../lib/errors.ts";
+import { once } from "../../../lib/once.ts";
 import { readJsonObject } from "../../body.ts";
 import { nint, nstr, obj, str, time } from "../../openapi-schemas.ts";
 import { type RouteDef, reply } from "../../route.ts";
 
 const tag = "Media";
+
+// The use cases load on the first request that needs them, not at start (docs/performance.md, "Start and
+// idle memory").
+const loadCreate = once(() => import("../../../domain/media/create.ts"));
 
 export const mediaRoutes: RouteDef[] = [
   {
@@ -20,7 +24,7 @@ export const mediaRoutes: RouteDef[] = [
     list: true,
     query: ["brand"],
     response: "MediaList",
-    handler: ({ app, actor, query }) => listMedia(app, actor, query),
+    handler: async ({ app, actor, query }) => listMedia(app, actor, query),
   },
   {
     method: "POST",
@@ -38,9 +42,13 @@ export const mediaRoutes: RouteDef[] = [
     rawBody: true,
     handler: async ({ app, actor, request }) => {
       const type = (request.headers.get("content-type") ?? "").toLowerCase();
-      if (type.startsWith("multipart/form-data")) return reply(201, await uploadMedia(app, actor, request));
+      if (type.startsWith("multipart/form-data"))
+        return reply(201, await (await loadCreate()).uploadMedia(app, actor, request));
       if (type.startsWith("application/json") || type === "")
-        return reply(201, await createMediaFromUrl(app, actor, await readJsonObject(request)));
+        return reply(
+          201,
+          await (await loadCreate()).createMediaFromUrl(app, actor, await readJsonObject(request)),
+        );
       throw badRequest(
         "form_invalid",
         "Send multipart/form-data with a part named file, or JSON with url.",
@@ -55,7 +63,7 @@ export const mediaRoutes: RouteDef[] = [
     summary: "Get a medium",
     scope: "posts:read",
     response: "Media",
-    handler: ({ app, actor, params }) => getMedia(app, actor, params.id!),
+    handler: async ({ app, actor, params }) => getMedia(app, actor, params.id!),
   },
   {
     method: "POST",
@@ -65,7 +73,7 @@ export const mediaRoutes: RouteDef[] = [
     scope: "posts:write",
     body: MediaUpdate,
     response: "Media",
-    handler: ({ app, actor, params, body }) => updateMedia(app, actor, params.id!, body),
+    handler: async ({ app, actor, params, body }) => updateMedia(app, actor, params.id!, body),
   },
   {
     method: "DELETE",
@@ -74,7 +82,7 @@ export const mediaRoutes: RouteDef[] = [
     summary: "Delete a medium (409 media_in_use while a post that is not finished uses it)",
     scope: "posts:write",
     response: "Deleted",
-    handler: ({ app, actor, params }) => deleteMedia(app, actor, params.id!),
+    handler: async ({ app, actor, params }) => deleteMedia(app, actor, params.id!),
   },
 ];
 

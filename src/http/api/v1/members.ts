@@ -1,21 +1,15 @@
 // Members, invitations and org settings: user tokens only (API keys are refused in the domain, guard.ts). Owner
 // changes and turning off required two-factor answer reauthentication_required here: they stay in the dashboard.
-import {
-  createInvitation,
-  InvitationCreate,
-  listInvitations,
-  revokeInvitation,
-} from "../../../domain/identity/invitations/service.ts";
-import {
-  deleteMember,
-  getMember,
-  listMembers,
-  MemberUpdate,
-  updateMember,
-} from "../../../domain/identity/members/service.ts";
+import { InvitationCreate, MemberUpdate } from "../../../domain/identity/members/schema.ts";
 import { getOrg, OrgUpdate, updateOrg } from "../../../domain/orgs/service.ts";
+import { once } from "../../../lib/once.ts";
 import { bool, nint, nstr, obj, str, time } from "../../openapi-schemas.ts";
 import { type RouteDef, reply } from "../../route.ts";
+
+// The use cases load on the first request that needs them, not at start (docs/performance.md, "Start and
+// idle memory").
+const loadInvitations = once(() => import("../../../domain/identity/invitations/service.ts"));
+const loadMembers = once(() => import("../../../domain/identity/members/service.ts"));
 
 export const memberRoutes: RouteDef[] = [
   {
@@ -27,7 +21,7 @@ export const memberRoutes: RouteDef[] = [
     response: "MemberList",
     handler: async ({ app, actor }) => ({
       object: "list",
-      data: await listMembers(app, actor),
+      data: await (await loadMembers()).listMembers(app, actor),
       has_more: false,
       url: "/v1/members",
     }),
@@ -39,7 +33,7 @@ export const memberRoutes: RouteDef[] = [
     userTokensOnly: true,
     summary: "A member by user ID",
     response: "Member",
-    handler: ({ app, actor, params }) => getMember(app, actor, params.id!),
+    handler: async ({ app, actor, params }) => (await loadMembers()).getMember(app, actor, params.id!),
   },
   {
     method: "POST",
@@ -50,7 +44,8 @@ export const memberRoutes: RouteDef[] = [
     scope: "members:write",
     body: MemberUpdate,
     response: "Member",
-    handler: ({ app, actor, params, body }) => updateMember(app, actor, params.id!, body),
+    handler: async ({ app, actor, params, body }) =>
+      (await loadMembers()).updateMember(app, actor, params.id!, body),
   },
   {
     method: "DELETE",
@@ -60,7 +55,7 @@ export const memberRoutes: RouteDef[] = [
     summary: "Remove a member (the last owner stays; removing an owner stays in the dashboard)",
     scope: "members:write",
     response: "Deleted",
-    handler: ({ app, actor, params }) => deleteMember(app, actor, params.id!),
+    handler: async ({ app, actor, params }) => (await loadMembers()).deleteMember(app, actor, params.id!),
   },
   {
     method: "GET",
@@ -71,7 +66,7 @@ export const memberRoutes: RouteDef[] = [
     scope: "members:write",
     list: true,
     response: "InvitationList",
-    handler: ({ app, actor, query }) => listInvitations(app, actor, query),
+    handler: async ({ app, actor, query }) => (await loadInvitations()).listInvitations(app, actor, query),
   },
   {
     method: "POST",
@@ -83,7 +78,8 @@ export const memberRoutes: RouteDef[] = [
     body: InvitationCreate,
     response: "Invitation",
     status: 201,
-    handler: async ({ app, actor, body }) => reply(201, await createInvitation(app, actor, body)),
+    handler: async ({ app, actor, body }) =>
+      reply(201, await (await loadInvitations()).createInvitation(app, actor, body)),
   },
   {
     method: "DELETE",
@@ -93,7 +89,8 @@ export const memberRoutes: RouteDef[] = [
     summary: "Withdraw an invitation: its link stops working",
     scope: "members:write",
     response: "Deleted",
-    handler: ({ app, actor, params }) => revokeInvitation(app, actor, params.id!),
+    handler: async ({ app, actor, params }) =>
+      (await loadInvitations()).revokeInvitation(app, actor, params.id!),
   },
   {
     method: "GET",
@@ -102,7 +99,7 @@ export const memberRoutes: RouteDef[] = [
     userTokensOnly: true,
     summary: "The org the token acts in",
     response: "Org",
-    handler: ({ app, actor }) => getOrg(app, actor),
+    handler: async ({ app, actor }) => getOrg(app, actor),
   },
   {
     method: "POST",
@@ -113,7 +110,7 @@ export const memberRoutes: RouteDef[] = [
     scope: "org:write",
     body: OrgUpdate,
     response: "Org",
-    handler: ({ app, actor, body }) => updateOrg(app, actor, body),
+    handler: async ({ app, actor, body }) => updateOrg(app, actor, body),
   },
 ];
 

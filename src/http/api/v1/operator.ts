@@ -1,17 +1,22 @@
 // The operator API (interface.md "Org hosting"): operator keys only, across the install's orgs.
 
 import * as v from "valibot";
-import { createInvitation, InvitationCreate } from "../../../domain/identity/invitations/service.ts";
+import { InvitationCreate } from "../../../domain/identity/members/schema.ts";
 import { operatorInOrg } from "../../../domain/operator/actor.ts";
-import { createOrgAsOperator } from "../../../domain/operator/create.ts";
-import { deleteOrg } from "../../../domain/operator/delete.ts";
 import { getOrg, listOrgs, loadOrg, operatorChangeOrg } from "../../../domain/operator/orgs.ts";
 import { Limits, OrgChange } from "../../../domain/operator/schema.ts";
-import { orgUsage } from "../../../domain/operator/usage.ts";
+import { once } from "../../../lib/once.ts";
 import { nint, nstr, obj, str, time } from "../../openapi-schemas.ts";
 import { type RouteDef, reply } from "../../route.ts";
 
 const op = { operator: true, tag: "Operator" } as const;
+
+// The use cases load on the first request that needs them, not at start (docs/performance.md, "Start and
+// idle memory").
+const loadCreate = once(() => import("../../../domain/operator/create.ts"));
+const loadDelete = once(() => import("../../../domain/operator/delete.ts"));
+const loadInvitations = once(() => import("../../../domain/identity/invitations/service.ts"));
+const loadUsage = once(() => import("../../../domain/operator/usage.ts"));
 
 export const operatorRoutes: RouteDef[] = [
   {
@@ -22,7 +27,7 @@ export const operatorRoutes: RouteDef[] = [
     list: true,
     query: ["external_ref"],
     response: "OperatorOrgList",
-    handler: ({ app, operator, query }) => listOrgs(app, operator!, query),
+    handler: async ({ app, operator, query }) => listOrgs(app, operator!, query),
   },
   {
     ...op,
@@ -38,7 +43,8 @@ export const operatorRoutes: RouteDef[] = [
     }),
     response: "OperatorOrgCreated",
     status: 201,
-    handler: async ({ app, operator, body }) => reply(201, await createOrgAsOperator(app, operator!, body)),
+    handler: async ({ app, operator, body }) =>
+      reply(201, await (await loadCreate()).createOrgAsOperator(app, operator!, body)),
   },
   {
     ...op,
@@ -50,7 +56,10 @@ export const operatorRoutes: RouteDef[] = [
     status: 201,
     handler: async ({ app, operator, params, body }) => {
       const org = await loadOrg(app.db, params.id!);
-      return reply(201, await createInvitation(app, operatorInOrg(operator!, org.id), body));
+      return reply(
+        201,
+        await (await loadInvitations()).createInvitation(app, operatorInOrg(operator!, org.id), body),
+      );
     },
   },
   {
@@ -59,7 +68,7 @@ export const operatorRoutes: RouteDef[] = [
     path: "/v1/operator/orgs/:id",
     summary: "Get an org with its status, note, limits and external reference",
     response: "OperatorOrg",
-    handler: ({ app, operator, params }) => getOrg(app, operator!, params.id!),
+    handler: async ({ app, operator, params }) => getOrg(app, operator!, params.id!),
   },
   {
     ...op,
@@ -68,7 +77,7 @@ export const operatorRoutes: RouteDef[] = [
     summary: "Change an org's name, status, status note, external reference or limits",
     body: OrgChange,
     response: "OperatorOrg",
-    handler: ({ app, operator, params, body }) => operatorChangeOrg(app, operator!, params.id!, body),
+    handler: async ({ app, operator, params, body }) => operatorChangeOrg(app, operator!, params.id!, body),
   },
   {
     ...op,
@@ -79,7 +88,7 @@ export const operatorRoutes: RouteDef[] = [
     response: "Deleted",
     handler: async ({ app, operator, params, query }) => {
       const org = await loadOrg(app.db, params.id!);
-      return deleteOrg(app, operatorInOrg(operator!, org.id), query.confirm);
+      return (await loadDelete()).deleteOrg(app, operatorInOrg(operator!, org.id), query.confirm);
     },
   },
   {
@@ -89,7 +98,8 @@ export const operatorRoutes: RouteDef[] = [
     summary: "An org's use in one UTC calendar month (?month=YYYY-MM, default this month)",
     query: ["month"],
     response: "Usage",
-    handler: ({ app, operator, params, query }) => orgUsage(app, operator!, params.id!, query),
+    handler: async ({ app, operator, params, query }) =>
+      (await loadUsage()).orgUsage(app, operator!, params.id!, query),
   },
 ];
 

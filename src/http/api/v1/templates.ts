@@ -1,20 +1,17 @@
-import { previewTemplate } from "../../../domain/templates/preview.ts";
 import {
   TemplateCreate,
   TemplatePreview,
   TemplateUpdate,
   TemplateVersionCreate,
 } from "../../../domain/templates/schema.ts";
-import {
-  createTemplate,
-  createTemplateVersion,
-  deleteTemplate,
-  getTemplate,
-  listTemplates,
-  updateTemplate,
-} from "../../../domain/templates/service.ts";
+import { once } from "../../../lib/once.ts";
 import { listSchema, nint, obj, str, time } from "../../openapi-schemas.ts";
 import { type RouteDef, reply } from "../../route.ts";
+
+// The use cases load on the first request that needs them, not at start (docs/performance.md, "Start and
+// idle memory").
+const loadPreview = once(() => import("../../../domain/templates/preview.ts"));
+const loadTemplates = once(() => import("../../../domain/templates/service.ts"));
 
 export const templateRoutes: RouteDef[] = [
   {
@@ -26,7 +23,7 @@ export const templateRoutes: RouteDef[] = [
     query: ["brand", "key"],
     list: true,
     response: "TemplateList",
-    handler: ({ app, actor, query }) => listTemplates(app, actor, query),
+    handler: async ({ app, actor, query }) => (await loadTemplates()).listTemplates(app, actor, query),
   },
   {
     method: "POST",
@@ -37,7 +34,8 @@ export const templateRoutes: RouteDef[] = [
     body: TemplateCreate,
     response: "Template",
     status: 201,
-    handler: async ({ app, actor, body }) => reply(201, await createTemplate(app, actor, body)),
+    handler: async ({ app, actor, body }) =>
+      reply(201, await (await loadTemplates()).createTemplate(app, actor, body)),
   },
   {
     method: "POST",
@@ -48,7 +46,7 @@ export const templateRoutes: RouteDef[] = [
     body: TemplatePreview,
     response: "Preview",
     safe: true,
-    handler: ({ app, actor, body }) => previewTemplate(app, actor, body),
+    handler: async ({ app, actor, body }) => (await loadPreview()).previewTemplate(app, actor, body),
   },
   {
     method: "GET",
@@ -58,7 +56,8 @@ export const templateRoutes: RouteDef[] = [
     scope: "templates:read",
     query: ["version"],
     response: "Template",
-    handler: ({ app, actor, params, query }) => getTemplate(app, actor, params.id!, query),
+    handler: async ({ app, actor, params, query }) =>
+      (await loadTemplates()).getTemplate(app, actor, params.id!, query),
   },
   {
     method: "POST",
@@ -68,7 +67,8 @@ export const templateRoutes: RouteDef[] = [
     scope: "templates:write",
     body: TemplateUpdate,
     response: "Template",
-    handler: ({ app, actor, params, body }) => updateTemplate(app, actor, params.id!, body),
+    handler: async ({ app, actor, params, body }) =>
+      (await loadTemplates()).updateTemplate(app, actor, params.id!, body),
   },
   {
     method: "DELETE",
@@ -77,7 +77,7 @@ export const templateRoutes: RouteDef[] = [
     summary: "Delete a template (its key becomes free)",
     scope: "templates:write",
     response: "Deleted",
-    handler: ({ app, actor, params }) => deleteTemplate(app, actor, params.id!),
+    handler: async ({ app, actor, params }) => (await loadTemplates()).deleteTemplate(app, actor, params.id!),
   },
   {
     method: "POST",
@@ -89,7 +89,7 @@ export const templateRoutes: RouteDef[] = [
     response: "Template",
     status: 201,
     handler: async ({ app, actor, params, body }) =>
-      reply(201, await createTemplateVersion(app, actor, params.id!, body)),
+      reply(201, await (await loadTemplates()).createTemplateVersion(app, actor, params.id!, body)),
   },
 ];
 

@@ -2,18 +2,12 @@
 
 import { EVENT_TYPES } from "../../../domain/events/types.ts";
 import { EndpointCreate, EndpointUpdate, SecretRoll } from "../../../domain/webhooks/schema.ts";
-import {
-  createEndpoint,
-  deleteEndpoint,
-  getEndpoint,
-  listDeliveries,
-  listEndpoints,
-  resendDelivery,
-  rollEndpointSecret,
-  updateEndpoint,
-} from "../../../domain/webhooks/service.ts";
+import { once } from "../../../lib/once.ts";
 import { nint, nstr, ntime, obj, str, time } from "../../openapi-schemas.ts";
 import { type RouteDef, reply } from "../../route.ts";
+
+// Loaded on the first request that needs it, not at start (docs/performance.md, "Start and idle memory").
+const loadWebhooks = once(() => import("../../../domain/webhooks/service.ts"));
 
 const tag = "Webhooks";
 
@@ -26,7 +20,7 @@ export const webhookRoutes: RouteDef[] = [
     scope: "webhooks:read",
     list: true,
     response: "WebhookEndpointList",
-    handler: ({ app, actor, query }) => listEndpoints(app, actor, query),
+    handler: async ({ app, actor, query }) => (await loadWebhooks()).listEndpoints(app, actor, query),
   },
   {
     method: "POST",
@@ -38,7 +32,8 @@ export const webhookRoutes: RouteDef[] = [
     body: EndpointCreate,
     response: "WebhookEndpoint",
     status: 201,
-    handler: async ({ app, actor, body }) => reply(201, await createEndpoint(app, actor, body)),
+    handler: async ({ app, actor, body }) =>
+      reply(201, await (await loadWebhooks()).createEndpoint(app, actor, body)),
   },
   {
     method: "GET",
@@ -47,7 +42,7 @@ export const webhookRoutes: RouteDef[] = [
     summary: "Get a webhook endpoint",
     scope: "webhooks:read",
     response: "WebhookEndpoint",
-    handler: ({ app, actor, params }) => getEndpoint(app, actor, params.id!),
+    handler: async ({ app, actor, params }) => (await loadWebhooks()).getEndpoint(app, actor, params.id!),
   },
   {
     method: "POST",
@@ -58,7 +53,8 @@ export const webhookRoutes: RouteDef[] = [
     scope: "webhooks:write",
     body: EndpointUpdate,
     response: "WebhookEndpoint",
-    handler: ({ app, actor, params, body }) => updateEndpoint(app, actor, params.id!, body),
+    handler: async ({ app, actor, params, body }) =>
+      (await loadWebhooks()).updateEndpoint(app, actor, params.id!, body),
   },
   {
     method: "DELETE",
@@ -67,7 +63,7 @@ export const webhookRoutes: RouteDef[] = [
     summary: "Delete a webhook endpoint and its deliveries",
     scope: "webhooks:write",
     response: "Deleted",
-    handler: ({ app, actor, params }) => deleteEndpoint(app, actor, params.id!),
+    handler: async ({ app, actor, params }) => (await loadWebhooks()).deleteEndpoint(app, actor, params.id!),
   },
   {
     method: "POST",
@@ -78,7 +74,8 @@ export const webhookRoutes: RouteDef[] = [
     scope: "webhooks:write",
     body: SecretRoll,
     response: "WebhookEndpoint",
-    handler: ({ app, actor, params, body }) => rollEndpointSecret(app, actor, params.id!, body),
+    handler: async ({ app, actor, params, body }) =>
+      (await loadWebhooks()).rollEndpointSecret(app, actor, params.id!, body),
   },
   {
     method: "GET",
@@ -88,7 +85,8 @@ export const webhookRoutes: RouteDef[] = [
     scope: "webhooks:read",
     list: true,
     response: "WebhookDeliveryList",
-    handler: ({ app, actor, params, query }) => listDeliveries(app, actor, params.id!, query),
+    handler: async ({ app, actor, params, query }) =>
+      (await loadWebhooks()).listDeliveries(app, actor, params.id!, query),
   },
   {
     method: "POST",
@@ -98,7 +96,8 @@ export const webhookRoutes: RouteDef[] = [
     scope: "webhooks:write",
     response: "WebhookDelivery",
     status: 202,
-    handler: async ({ app, actor, params }) => reply(202, await resendDelivery(app, actor, params.id!)),
+    handler: async ({ app, actor, params }) =>
+      reply(202, await (await loadWebhooks()).resendDelivery(app, actor, params.id!)),
   },
 ];
 
