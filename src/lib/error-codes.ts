@@ -297,6 +297,11 @@ export const ERROR_CODES = {
     meaning: "Only a scheduled or pending post with no attempts can be moved.",
   },
   post_unscheduled: { group: posts, status: 409, meaning: "A swap needs both posts to have a time." },
+  post_not_editable: {
+    group: posts,
+    status: 409,
+    meaning: "Only a draft, scheduled or pending post with no publish attempts can be edited.",
+  },
   swap_other_brand: {
     group: posts,
     status: 422,

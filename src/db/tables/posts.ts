@@ -26,6 +26,10 @@ export interface PostsTable {
   search_text: string;
   created_at: number;
   updated_at: number;
+  /** JSON: what the post was made from (migration 0026), so an edit changes only what it names; null before. */
+  input?: string | null;
+  /** JSON: a draft's rule problems at its last save (migration 0026); null for any other post. */
+  problems?: string | null;
 }
 
 export interface PostTargetsTable {

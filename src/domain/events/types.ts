@@ -7,6 +7,7 @@ export const EVENT_TYPES = [
   "post.approved",
   "post.rescheduled",
   "post.rejected",
+  "post.updated",
   "post.published",
   "post.partially_published",
   "post.failed",
@@ -42,5 +43,5 @@ export interface RecordedEvent {
   type: string;
   request_id: string | null;
   created_at: number;
-  data: { object: unknown };
+  data: { object: unknown; previous_attributes?: Record<string, unknown> };
 }

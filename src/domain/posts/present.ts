@@ -52,10 +52,18 @@ export const presentPost = (
     note: p.review_note,
   },
   media: JSON.parse(p.media) as Media[],
+  /** A draft's rule problems at its last save (shown, not refused); empty for any other post. */
+  problems: p.problems ? (JSON.parse(p.problems) as PostProblem[]) : [],
   targets: targets.map((t) => presentTarget(t, engagement?.get(t.id))),
   created_at: iso(p.created_at),
   updated_at: iso(p.updated_at),
 });
+export interface PostProblem {
+  code: string;
+  message: string;
+  param?: string | undefined;
+  detail?: unknown;
+}
 export type PresentedPost = ReturnType<typeof presentPost>;
 
 export const presentAttempt = (a: PostAttemptsTable) => ({

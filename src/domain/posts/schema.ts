@@ -39,8 +39,30 @@ export const PostCreate = v.strictObject({
   publish_at: v.optional(v.string()),
   publish_by: v.optional(v.nullable(v.string())),
   metadata: v.optional(v.record(v.string(), v.unknown())),
+  /** A draft: saved with its rule problems shown, not refused; no time needed; never published until scheduled. */
+  draft: v.optional(v.boolean()),
 });
 export type PostCreateInput = v.InferOutput<typeof PostCreate>;
+
+/**
+ * POST /v1/posts/{id}: what changes; anything left out stays as it was. `template` or `content` replaces the other
+ * (and `data` goes with the template). `draft: false` schedules a draft (checked as a create is); `draft: true`
+ * takes a scheduled or pending post back to a draft.
+ */
+export const PostUpdate = v.strictObject({
+  template: base.template,
+  data: base.data,
+  content: base.content,
+  channels: base.channels,
+  media: base.media,
+  overrides: base.overrides,
+  fit: base.fit,
+  publish_at: v.optional(v.string()),
+  publish_by: v.optional(v.nullable(v.string())),
+  metadata: v.optional(v.record(v.string(), v.unknown())),
+  draft: v.optional(v.boolean()),
+});
+export type PostUpdateInput = v.InferOutput<typeof PostUpdate>;
 
 export const PostPreview = v.strictObject({
   ...base,

@@ -5,7 +5,15 @@ import { previewPost } from "../../../domain/posts/preview.ts";
 import { getPost, listAttempts, listPosts } from "../../../domain/posts/read.ts";
 import { rejectPost } from "../../../domain/posts/reject.ts";
 import { reschedulePost } from "../../../domain/posts/reschedule.ts";
-import { MarkPublished, PostCreate, PostPreview, Reschedule, Review } from "../../../domain/posts/schema.ts";
+import {
+  MarkPublished,
+  PostCreate,
+  PostPreview,
+  PostUpdate,
+  Reschedule,
+  Review,
+} from "../../../domain/posts/schema.ts";
+import { updatePost } from "../../../domain/posts/update.ts";
 import { POST_STATUSES, TARGET_STATUSES } from "../../../domain/targets/post-status.ts";
 import { markTargetPublished, retryTarget } from "../../../domain/targets/resolve.ts";
 import { nstr, ntime, obj, str } from "../../openapi-schemas.ts";
@@ -56,6 +64,18 @@ export const postRoutes: RouteDef[] = [
     scope: "posts:read",
     response: "Post",
     handler: ({ app, actor, params }) => getPost(app, actor, params.id!),
+  },
+  {
+    method: "POST",
+    path: "/v1/posts/:id",
+    tag: "Posts",
+    summary:
+      "Edit a draft, scheduled or pending post before publishing; checked again (422 lists every problem); " +
+      "409 post_not_editable once publishing started",
+    scope: "posts:write",
+    body: PostUpdate,
+    response: "Post",
+    handler: ({ app, actor, params, body }) => updatePost(app, actor, params.id!, body),
   },
   {
     method: "POST",
@@ -169,6 +189,10 @@ export const postSchemas: Record<string, unknown> = {
       note: nstr,
     }),
     media: { type: "array", items: { $ref: "#/components/schemas/Media" } },
+    problems: {
+      type: "array",
+      items: obj({ code: str, message: str, param: str, detail: {} }, ["code", "message"]),
+    },
     targets: { type: "array", items: { $ref: "#/components/schemas/PostTarget" } },
     created_at: { type: "string", format: "date-time" },
     updated_at: { type: "string", format: "date-time" },
