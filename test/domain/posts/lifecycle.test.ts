@@ -103,9 +103,7 @@ describeEachDialect("drafts and editing before publishing", (dialect) => {
     const evs = await events(w.t, w.a.orgId, p.id);
     const updated = evs.find((e) => e.type === "post.updated")!;
     expect(updated.data.object.status).toBe("scheduled");
-    expect(
-      (updated.data as { previous_attributes: Record<string, unknown> }).previous_attributes.status,
-    ).toBe("draft");
+    expect(updated.data.previous_attributes!.status).toBe("draft");
   });
 
   test("a reschedule gives a draft its time and schedules it; cancel discards a draft", async () => {
@@ -151,7 +149,7 @@ describeEachDialect("drafts and editing before publishing", (dialect) => {
     ]);
     const ev = (await events(w.t, w.a.orgId, p.id)).filter((e) => e.type === "post.updated");
     expect(ev).toHaveLength(1);
-    const prev = (ev[0]!.data as { previous_attributes: Record<string, unknown> }).previous_attributes;
+    const prev = ev[0]!.data.previous_attributes!;
     expect(prev.content).toEqual({ body: "First words." });
     expect(prev.publish_at).toBeUndefined();
     const [row] = (await auditRows(w.t, w.a.orgId, "post.update")).filter((a) => a.target === p.id);
