@@ -193,6 +193,11 @@ export const ERROR_CODES = {
     status: 422,
     meaning: "Text exceeds a network's limit; `detail` has channel, part, measured length and limit.",
   },
+  first_comment_unsupported: {
+    group: posts,
+    status: 422,
+    meaning: "The network cannot take a first comment (a reply by the account itself) on the channel's post.",
+  },
   threads_unsupported: {
     group: posts,
     status: 422,

@@ -54,6 +54,8 @@ export interface PostTargetsTable {
   remote_parts: string;
   created_at: number;
   updated_at: number;
+  /** The account's own first reply, posted right after the post as its last part (migration 0026); or null. */
+  first_comment?: string | null;
 }
 
 export interface PostAttemptsTable {
@@ -142,4 +144,5 @@ export const POST_TARGET_COLUMNS = [
   "remote_parts",
   "created_at",
   "updated_at",
+  "first_comment",
 ] as const satisfies readonly (keyof PostTargetsTable)[];

@@ -175,6 +175,7 @@ export async function createPost(
       remote_parts: "[]",
       created_at: now,
       updated_at: now,
+      first_comment: prep.firstComment,
     }));
     await insertRows(tx, app.dialect, "post_targets", targets);
 

@@ -4,6 +4,7 @@ import type { PostAttemptsTable, PostsTable, PostTargetsTable } from "../../db/t
 import { iso, isoOrNull } from "../../lib/clock.ts";
 import { presentEngagement } from "../engagement/present.ts";
 import type { Media } from "../media/present.ts";
+import { presentFirstComment } from "./first-comment.ts";
 
 /** A target; its engagement is shown where the caller loaded it (reads), else null (events, actions). */
 export const presentTarget = (t: PostTargetsTable, engagement?: TargetEngagementTable) => ({
@@ -22,6 +23,7 @@ export const presentTarget = (t: PostTargetsTable, engagement?: TargetEngagement
   permalink: t.permalink,
   error: t.error_code ? { code: t.error_code, message: t.error_message ?? "" } : null,
   published_at: isoOrNull(t.published_at),
+  first_comment: presentFirstComment(t),
   engagement: engagement ? presentEngagement(engagement) : null,
 });
 export type PresentedTarget = ReturnType<typeof presentTarget>;

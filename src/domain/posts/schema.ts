@@ -32,6 +32,8 @@ const base = {
       v.pipe(v.string(), v.picklist(FITS, rule("fit_invalid", "fit must be error, truncate or thread."))),
     ),
   ),
+  /** The account's own first reply, right after the post, where the network allows one (null: none). */
+  first_comment: v.optional(v.nullable(v.string())),
 };
 
 export const PostCreate = v.strictObject({
@@ -57,6 +59,7 @@ export const PostUpdate = v.strictObject({
   media: base.media,
   overrides: base.overrides,
   fit: base.fit,
+  first_comment: base.first_comment,
   publish_at: v.optional(v.string()),
   publish_by: v.optional(v.nullable(v.string())),
   metadata: v.optional(v.record(v.string(), v.unknown())),

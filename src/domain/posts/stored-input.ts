@@ -16,6 +16,7 @@ export function storedInput(b: StoredInput): string {
     media: b.media,
     overrides: b.overrides,
     fit: b.fit,
+    first_comment: b.first_comment,
     publish_at: b.publish_at,
   } satisfies StoredInput);
 }
@@ -28,6 +29,7 @@ export function readInput(post: PostsTable, targets: readonly PostTargetsTable[]
     data: post.data === null ? undefined : (JSON.parse(post.data) as unknown),
     content: post.content === null ? undefined : JSON.parse(post.content),
     channels: targets.map((t) => t.channel_id),
+    first_comment: targets[0]?.first_comment ?? undefined,
     media: media.length ? media : undefined,
     publish_at: post.slot === 1 && post.publish_at === null ? "next_slot" : undefined,
   };

@@ -58,6 +58,7 @@ function merge(stored: StoredInput, b: PostUpdateInput): StoredInput {
   if (b.media !== undefined) out.media = b.media;
   if (b.overrides !== undefined) out.overrides = b.overrides;
   if (b.fit !== undefined) out.fit = b.fit;
+  if (b.first_comment !== undefined) out.first_comment = b.first_comment;
   if (b.publish_at !== undefined) out.publish_at = b.publish_at;
   return out;
 }
@@ -137,6 +138,7 @@ export async function updatePost(app: App, actor: Actor, id: string, input: unkn
         media: merged.media,
         overrides: merged.overrides,
         fit: merged.fit,
+        first_comment: merged.first_comment,
         metadata,
       },
       post.id,
@@ -262,6 +264,7 @@ export async function updatePost(app: App, actor: Actor, id: string, input: unkn
         next_attempt_at: nextAt,
         publish_by: publishBy,
         channel_name: channel.display_name ?? channel.provider,
+        first_comment: prep.firstComment,
         updated_at: now,
       };
       if (old) {

@@ -35,6 +35,10 @@ const POST_DOCS = {
   ],
   metadata:
     "Your own string pairs kept with the post (at most 50; keys 1-40 characters, values at most 500).",
+  first_comment:
+    "The account's own first reply, posted right after the post (a link, hashtags, a call to action), on " +
+    "networks that take replies (Bluesky, Mastodon, Gab, X, Threads); a channel whose network cannot is refused " +
+    "with first_comment_unsupported. At most the network's text limit.",
   draft:
     "true: save as a draft (status draft): no time needed, rule problems are shown in the post's `problems` " +
     "instead of refused, never published until scheduled with update_post (draft: false).",
@@ -58,6 +62,7 @@ const PreviewInput = v.strictObject(
     media: POST_DOCS.media,
     overrides: POST_DOCS.overrides,
     fit: POST_DOCS.fit,
+    first_comment: POST_DOCS.first_comment,
   }),
 );
 const createEntries = {
@@ -81,6 +86,7 @@ const UpdateInput = v.strictObject(
     publish_at: POST_DOCS.publish_at,
     publish_by: POST_DOCS.publish_by,
     metadata: "Your string pairs instead of the ones the post has.",
+    first_comment: `${POST_DOCS.first_comment} null removes it.`,
     draft:
       "false: schedule a draft (checked then like a new post; it takes its time, else `now`). true: take a " +
       "scheduled or pending post back to a draft.",

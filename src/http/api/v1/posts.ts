@@ -165,6 +165,16 @@ export const postSchemas: Record<string, unknown> = {
     permalink: nstr,
     error,
     published_at: ntime,
+    first_comment: {
+      oneOf: [
+        { type: "null" },
+        obj({
+          text: str,
+          status: { enum: ["pending", "published", "failed", "needs_attention", "canceled"] },
+          permalink: nstr,
+        }),
+      ],
+    },
     engagement: { oneOf: [{ type: "null" }, { $ref: "#/components/schemas/Engagement" }] },
   }),
   Post: obj({
