@@ -11,5 +11,7 @@ export default {
     "ALTER TABLE posts ADD COLUMN input TEXT",
     "ALTER TABLE posts ADD COLUMN problems TEXT",
     "ALTER TABLE post_targets ADD COLUMN first_comment TEXT",
+    // When svc deleted the target's post from its network (POST /v1/posts/{id}/delete_published); null before.
+    "ALTER TABLE post_targets ADD COLUMN deleted_at BIGINT",
   ],
 } satisfies Migration;

@@ -302,6 +302,7 @@ export const ERROR_CODES = {
     meaning: "Only a scheduled or pending post with no attempts can be moved.",
   },
   post_unscheduled: { group: posts, status: 409, meaning: "A swap needs both posts to have a time." },
+  post_not_published: { group: posts, status: 409, meaning: "Nothing of the post is published (to delete)." },
   post_not_editable: {
     group: posts,
     status: 409,

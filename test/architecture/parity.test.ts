@@ -76,6 +76,7 @@ const SPEC_CLI_VERBS: Record<string, Route | null> = {
   "posts reject": "POST /v1/posts/:id/reject",
   "posts retry": "POST /v1/post_targets/:id/retry",
   "posts mark-published": "POST /v1/post_targets/:id/mark_published",
+  "posts delete-published": "POST /v1/posts/:id/delete_published",
   "members list": "GET /v1/members",
   "members invite": "POST /v1/invitations",
   "members role": "POST /v1/members/:id",

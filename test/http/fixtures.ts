@@ -75,6 +75,10 @@ export const fixtures: Record<string, Make> = {
     modeScoped: true,
   }),
   "GET /v1/posts/:id": async (t, a) => ({ params: { id: (await post(t, a)).id }, modeScoped: true }),
+  "POST /v1/posts/:id/delete_published": async (t, a) => ({
+    params: { id: (await post(t, a)).id },
+    modeScoped: true,
+  }),
   "POST /v1/posts/:id": async (t, a) => ({
     params: { id: (await post(t, a)).id },
     body: { content: { body: "Edited." } },

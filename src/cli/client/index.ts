@@ -16,6 +16,7 @@ import { orgView } from "../org/view.ts";
 import { postsApprove } from "../posts/approve.ts";
 import { postsCancel } from "../posts/cancel.ts";
 import { postsCreate } from "../posts/create.ts";
+import { postsDeletePublished } from "../posts/delete-published.ts";
 import { postsEdit } from "../posts/edit.ts";
 import { postsGet } from "../posts/get.ts";
 import { postsList } from "../posts/list.ts";
@@ -48,6 +49,7 @@ export const clientCommands: ClientCommand[] = [
   postsCancel,
   postsRetry,
   postsMarkPublished,
+  postsDeletePublished,
   membersList,
   membersInvite,
   membersRole,

@@ -56,6 +56,8 @@ export interface PostTargetsTable {
   updated_at: number;
   /** The account's own first reply, posted right after the post as its last part (migration 0026); or null. */
   first_comment?: string | null;
+  /** When svc deleted the target's post from the network (migration 0026); null while it is there. */
+  deleted_at?: number | null;
 }
 
 export interface PostAttemptsTable {
@@ -145,4 +147,5 @@ export const POST_TARGET_COLUMNS = [
   "created_at",
   "updated_at",
   "first_comment",
+  "deleted_at",
 ] as const satisfies readonly (keyof PostTargetsTable)[];

@@ -16,6 +16,7 @@ export const EVENT_TYPES = [
   "post_target.failed",
   "post_target.needs_attention",
   "post_target.uncertain",
+  "post_target.deleted",
   "channel.connected",
   "channel.needs_reauth",
   "template.version_created",

@@ -24,6 +24,8 @@ export const presentTarget = (t: PostTargetsTable, engagement?: TargetEngagement
   error: t.error_code ? { code: t.error_code, message: t.error_message ?? "" } : null,
   published_at: isoOrNull(t.published_at),
   first_comment: presentFirstComment(t),
+  /** When svc deleted the post from the network (delete_published); null while it is there. */
+  deleted_at: isoOrNull(t.deleted_at ?? null),
   engagement: engagement ? presentEngagement(engagement) : null,
 });
 export type PresentedTarget = ReturnType<typeof presentTarget>;

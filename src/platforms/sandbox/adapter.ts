@@ -4,6 +4,7 @@
 import type { App } from "../../app/context.ts";
 import type {
   Adapter,
+  DeleteOutcome,
   EngagementOutcome,
   PublishedPart,
   PublishInput,
@@ -173,4 +174,17 @@ async function engagement(
   };
 }
 
-export const sandboxAdapter: Adapter = { provider: "sandbox", idempotent: false, publish, engagement };
+/** The sandbox deletes what it stored for the target: its permalink page shows nothing any more. */
+async function deletePublished(app: App, input: RemoteInput): Promise<DeleteOutcome> {
+  await app.db.deleteFrom("sandbox_media").where("target_id", "=", input.targetId).execute();
+  await app.db.deleteFrom("sandbox_posts").where("target_id", "=", input.targetId).execute();
+  return { kind: "deleted" };
+}
+
+export const sandboxAdapter: Adapter = {
+  provider: "sandbox",
+  idempotent: false,
+  publish,
+  engagement,
+  deletePublished,
+};

@@ -139,6 +139,34 @@ describeEachDialect("the post lifecycle on a local PDS", (dialect) => {
     expect(records.map((x) => x.value.text).sort()).toEqual(["Commented once", "Posted once"]);
   });
 
+  test("delete_published removes the post and its comment from the PDS, once", async () => {
+    const { acct, channel } = await setUp();
+    const r = await t.request("POST", "/v1/posts", {
+      key: a.liveKey,
+      body: {
+        brand: a.brandId,
+        channels: [channel],
+        content: { body: "Here today" },
+        first_comment: "Gone tomorrow",
+      },
+    });
+    await drain();
+    expect(await pds.records(acct.did)).toHaveLength(2);
+    const d = await t.request("POST", `/v1/posts/${r.body.id}/delete_published`, { key: a.liveKey });
+    expect(d.status).toBe(200);
+    expect(d.body.results.map((x: { result: string }) => x.result)).toEqual(["deleted"]);
+    expect(await pds.records(acct.did)).toHaveLength(0);
+    const again = await t.request("POST", `/v1/posts/${r.body.id}/delete_published`, { key: a.liveKey });
+    expect(again.body.results.map((x: { result: string }) => x.result)).toEqual(["deleted"]);
+    const evs = await t.app.db
+      .selectFrom("events")
+      .select("type")
+      .where("org_id", "=", a.orgId)
+      .where("type", "=", "post_target.deleted")
+      .execute();
+    expect(evs).toHaveLength(1);
+  });
+
   test("an edit accepted before publishing is what the PDS receives", async () => {
     const { acct, channel } = await setUp();
     const r = await t.request("POST", "/v1/posts", {

@@ -1,6 +1,7 @@
 import { approvePost } from "../../../domain/posts/approve.ts";
 import { cancelPost } from "../../../domain/posts/cancel.ts";
 import { createPost } from "../../../domain/posts/create.ts";
+import { deletePublished } from "../../../domain/posts/delete-published.ts";
 import { previewPost } from "../../../domain/posts/preview.ts";
 import { getPost, listAttempts, listPosts } from "../../../domain/posts/read.ts";
 import { rejectPost } from "../../../domain/posts/reject.ts";
@@ -85,6 +86,17 @@ export const postRoutes: RouteDef[] = [
     scope: "posts:write",
     response: "Post",
     handler: ({ app, actor, params }) => cancelPost(app, actor, params.id!),
+  },
+  {
+    method: "POST",
+    path: "/v1/posts/:id/delete_published",
+    tag: "Posts",
+    summary:
+      "Delete a published post (all its parts) from each network that allows it; a result per target " +
+      "(deleted, delete_failed, delete_unsupported); asking again deletes nothing twice",
+    scope: "posts:write",
+    response: "PostDeletion",
+    handler: ({ app, actor, params }) => deletePublished(app, actor, params.id!),
   },
   {
     method: "POST",
@@ -176,6 +188,21 @@ export const postSchemas: Record<string, unknown> = {
       ],
     },
     engagement: { oneOf: [{ type: "null" }, { $ref: "#/components/schemas/Engagement" }] },
+    deleted_at: ntime,
+  }),
+  PostDeletion: obj({
+    object: { const: "post_deletion" },
+    post: str,
+    results: {
+      type: "array",
+      items: obj({
+        target: str,
+        channel: str,
+        provider: str,
+        result: { enum: ["deleted", "delete_failed", "delete_unsupported"] },
+        message: nstr,
+      }),
+    },
   }),
   Post: obj({
     id: str,
