@@ -464,14 +464,14 @@ function EditForm(props: { f: Frame; post: PostRow; problems?: Problems | undefi
   const comment = p.targets[0]?.first_comment?.text ?? "";
   return (
     <form method="post" action={`/posts/${p.id}/edit`} class="card edit-post" id="edit-post">
-      <Csrf token={f.csrf} />
       <h2>Edit before publishing</h2>
+      <Csrf token={f.csrf} />
       <label for="edit-body">Text</label>
       <textarea id="edit-body" name="body" rows={5}>
         {body}
       </textarea>
       <label for="edit-comment">First comment (optional)</label>
-      <input id="edit-comment" name="first_comment" value={comment} />
+      <input id="edit-comment" type="text" name="first_comment" value={comment} />
       <p class="muted">Checked again against every channel's rules when saved.</p>
       <button type="submit" disabled={!canChange(f)}>
         Save
@@ -502,7 +502,11 @@ export function PostPage(props: DetailProps) {
         <dl class="facts">
           <dt>Time</dt>
           <dd id="post-time">
-            {p.publish_at ? whenIn(p.publish_at, brand.timezone) : "When it is approved"}
+            {p.publish_at
+              ? whenIn(p.publish_at, brand.timezone)
+              : p.status === "draft"
+                ? "Not scheduled yet (a draft)"
+                : "When it is approved"}
           </dd>
           {p.publish_by ? (
             <>
@@ -559,7 +563,7 @@ export function PostPage(props: DetailProps) {
           >
             <Csrf token={f.csrf} />
             <button type="submit" class="danger" disabled={!writable}>
-              Cancel post
+              {p.status === "draft" ? "Discard draft" : "Cancel post"}
             </button>
           </form>
         ) : null}
