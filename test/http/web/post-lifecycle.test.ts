@@ -19,6 +19,31 @@ describeEachDialect("dashboard: drafts, edit and delete from the networks", (dia
   });
   afterAll(() => t.close());
 
+  test("the composer saves a draft (no time, problems kept) with its first comment", async () => {
+    const a = await tenant(t.app, "Corner Shop");
+    const channel = (await t.request("GET", "/v1/channels", { key: a.testKey })).body.data[0].id;
+    const b = new TestBrowser(t);
+    await b.signIn(a.email, PASSWORD);
+    await b.get("/posts/new");
+    const r = await b.post("/posts/new", {
+      channels: channel,
+      body: "z".repeat(400),
+      first_comment: "More at https://example.com",
+      when: "next_slot",
+      idempotency_key: "composer-draft-1",
+      draft: "1",
+    });
+    expect(r.status).toBe(303);
+    const id = r.location!.split("/").pop()!;
+    const p = (await t.request("GET", `/v1/posts/${id}`, { key: a.testKey })).body;
+    expect([p.status, p.publish_at, p.problems[0].code, p.targets[0].first_comment.text]).toEqual([
+      "draft",
+      null,
+      "too_long",
+      "More at https://example.com",
+    ]);
+  });
+
   test("a draft is fixed, given a first comment and scheduled from its page; then deleted from the network", async () => {
     const a = await tenant(t.app, "Harbour Bakery");
     const d = await t.request("POST", "/v1/posts", {
