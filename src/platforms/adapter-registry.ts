@@ -29,7 +29,7 @@ export const deferredAdapters: DeferredAdapter[] = [
     provider: "mastodon",
     idempotent: true,
     consistencyWindowMs: 60_000,
-    has: mastodonLike,
+    has: [...mastodonLike, "deletePublished"],
     load: async () => (await import("./mastodon/adapter.ts")).mastodonAdapter,
   },
   {

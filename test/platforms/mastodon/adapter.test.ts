@@ -134,6 +134,45 @@ for (const dialect of dialects) {
         expect(target.first_comment.permalink).toBe(`${m.url}/@svcbot/${posted[1]!.id}`);
       });
 
+      test("delete_published deletes the post and its first comment, once", async () => {
+        const ch = await connectLive(t, a, provider, fields());
+        const r = await t.request("POST", "/v1/posts", {
+          key: a.liveKey,
+          body: {
+            brand: a.brandId,
+            channels: [ch.id],
+            content: { body: "Short-lived" },
+            first_comment: "Reply",
+          },
+        });
+        await drain(t);
+        const ids = (await t.request("GET", `/v1/posts/${r.body.id}`, { key: a.liveKey })).body.targets[0];
+        expect(ids.status).toBe("published");
+        const posted = mine()
+          .filter((s) => s.text === "Short-lived" || s.text === "Reply")
+          .slice(-2);
+        expect(posted.every((s) => !s.deleted)).toBe(true);
+        const d = await t.request("POST", `/v1/posts/${r.body.id}/delete_published`, { key: a.liveKey });
+        expect(d.status).toBe(200);
+        if (provider === "mastodon") {
+          expect(d.body.results.map((x: { result: string }) => x.result)).toEqual(["deleted"]);
+          expect(posted.map((s) => s.deleted)).toEqual([true, true]);
+          const deletes = m.requests.filter((q) => q.method === "DELETE").map((q) => q.path);
+          expect(deletes.slice(-2)).toEqual([
+            `/api/v1/statuses/${posted[1]!.id}`,
+            `/api/v1/statuses/${posted[0]!.id}`,
+          ]);
+          const again = await t.request("POST", `/v1/posts/${r.body.id}/delete_published`, {
+            key: a.liveKey,
+          });
+          expect(again.body.results[0].result).toBe("deleted");
+          expect(m.requests.filter((q) => q.method === "DELETE")).toHaveLength(deletes.length);
+        } else {
+          expect(d.body.results.map((x: { result: string }) => x.result)).toEqual(["delete_unsupported"]);
+          expect(posted.every((s) => !s.deleted)).toBe(true);
+        }
+      });
+
       test("a live post with images: uploaded with their descriptions, attached to the status", async () => {
         const ch = await connectLive(t, a, provider, fields());
         const chart = await upload(t, a.liveKey, {
