@@ -46,6 +46,8 @@ export interface ComposeForm {
   publish_by: string;
   media: string[];
   key: string;
+  /** The account's own first reply after the post (empty: none). */
+  first_comment?: string;
 }
 
 export const emptyForm = (key: string): ComposeForm => ({
@@ -429,11 +431,28 @@ export function ComposerPage(props: ComposeProps) {
             <FieldProblems id="f-body-error" problems={bodyBad} />
           </div>
           <MediaPicker {...props} />
+          <div class={(problems?.first_comment ?? []).length ? "field has-error" : "field"}>
+            <label for="f-first-comment">First comment (optional)</label>
+            <input
+              id="f-first-comment"
+              type="text"
+              name="first_comment"
+              value={form.first_comment ?? ""}
+              aria-describedby="f-first-comment-hint f-first-comment-error"
+            />
+            <p class="hint" id="f-first-comment-hint">
+              Posted by the account as a reply right after the post, where the network takes replies.
+            </p>
+            <FieldProblems id="f-first-comment-error" problems={problems?.first_comment ?? []} />
+          </div>
           <FitChoices {...props} />
           <Schedule {...props} />
           <div class="actions">
             <button type="submit" class="primary" id="schedule-post" disabled={!writable}>
               Create post
+            </button>
+            <button type="submit" name="draft" value="1" id="save-draft" disabled={!writable}>
+              Save as draft
             </button>
             <button type="submit" formaction="/posts/preview" id="preview-button">
               Preview

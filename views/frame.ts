@@ -79,6 +79,11 @@ export const FLASH: Record<string, { kind: "ok" | "error"; text: string }> = {
   posts_swapped: { kind: "ok", text: "The two posts traded times." },
   target_retried: { kind: "ok", text: "Queued again: it is tried once more." },
   target_marked: { kind: "ok", text: "Marked as published." },
+  post_updated: { kind: "ok", text: "Post saved." },
+  post_deleted: {
+    kind: "ok",
+    text: "Deleted from the networks that allow it; each channel shows its result.",
+  },
   no_org: {
     kind: "error",
     text: "You are signed in but not a member of any org. Ask an org's owner to invite you.",

@@ -44,6 +44,8 @@ export interface PostTarget {
     views: number | null;
     read_at: string | null;
   } | null;
+  first_comment?: { text: string; status: string; permalink: string | null } | null;
+  deleted_at?: string | null;
 }
 export interface PostRow {
   id: string;
@@ -55,6 +57,8 @@ export interface PostRow {
   media: { id: string; filename: string | null; alt: string | null; type: string }[];
   targets: PostTarget[];
   created_at: string;
+  content?: unknown;
+  problems?: { code: string; message: string; param?: string | undefined }[];
 }
 export interface Attempt {
   attempt: number;
@@ -69,6 +73,7 @@ export interface ChannelInfo extends ChannelLabel {
 
 export const POST_FILTERS = [
   ["", "Any status"],
+  ["draft", "Drafts"],
   ["scheduled", "Scheduled"],
   ["pending_approval", "Waiting for approval"],
   ["publishing", "Publishing"],
@@ -314,6 +319,27 @@ export function TargetCard(props: TargetProps) {
             </dd>
           </>
         ) : null}
+        {t.first_comment ? (
+          <>
+            <dt>First comment</dt>
+            <dd class="first-comment">
+              {t.first_comment.permalink ? (
+                <a href={t.first_comment.permalink} rel="noopener noreferrer">
+                  {t.first_comment.text}
+                </a>
+              ) : (
+                t.first_comment.text
+              )}{" "}
+              <span class="muted">({t.first_comment.status.replace("_", " ")})</span>
+            </dd>
+          </>
+        ) : null}
+        {t.deleted_at ? (
+          <>
+            <dt>Deleted</dt>
+            <dd>Removed from the network {whenIn(t.deleted_at, props.timezone)}</dd>
+          </>
+        ) : null}
         {t.engagement?.read_at ? (
           <>
             <dt>Engagement</dt>
@@ -420,7 +446,44 @@ export interface DetailProps {
   problems?: Problems | undefined;
 }
 
-const CANCELABLE = new Set(["held", "queued", "needs_attention"]);
+const CANCELABLE = new Set(["draft", "held", "queued", "needs_attention"]);
+const EDITABLE = new Set(["draft", "scheduled", "pending_approval"]);
+
+/** The text of a post made from content (a template post is edited through the API or the CLI). */
+function bodyOf(p: PostRow): string | null {
+  const c = p.content as { body?: string; parts?: string[] } | null | undefined;
+  if (!c) return null;
+  return c.body ?? (c.parts ? c.parts.join("\n{{thread}}\n") : null);
+}
+
+/** Edit a post before it is published: its text and first comment; a draft can be scheduled from here. */
+function EditForm(props: { f: Frame; post: PostRow; problems?: Problems | undefined }) {
+  const { f, post: p } = props;
+  const body = bodyOf(p);
+  if (!EDITABLE.has(p.status) || p.targets.some((t) => t.attempts > 0) || body === null) return null;
+  const comment = p.targets[0]?.first_comment?.text ?? "";
+  return (
+    <form method="post" action={`/posts/${p.id}/edit`} class="card edit-post" id="edit-post">
+      <h2>Edit before publishing</h2>
+      <Csrf token={f.csrf} />
+      <label for="edit-body">Text</label>
+      <textarea id="edit-body" name="body" rows={5}>
+        {body}
+      </textarea>
+      <label for="edit-comment">First comment (optional)</label>
+      <input id="edit-comment" type="text" name="first_comment" value={comment} />
+      <p class="muted">Checked again against every channel's rules when saved.</p>
+      <button type="submit" disabled={!canChange(f)}>
+        Save
+      </button>{" "}
+      {p.status === "draft" ? (
+        <button type="submit" name="schedule" value="1" class="secondary" disabled={!canChange(f)}>
+          Save and schedule
+        </button>
+      ) : null}
+    </form>
+  );
+}
 
 export function PostPage(props: DetailProps) {
   const { f, post: p, brand } = props;
@@ -439,7 +502,11 @@ export function PostPage(props: DetailProps) {
         <dl class="facts">
           <dt>Time</dt>
           <dd id="post-time">
-            {p.publish_at ? whenIn(p.publish_at, brand.timezone) : "When it is approved"}
+            {p.publish_at
+              ? whenIn(p.publish_at, brand.timezone)
+              : p.status === "draft"
+                ? "Not scheduled yet (a draft)"
+                : "When it is approved"}
           </dd>
           {p.publish_by ? (
             <>
@@ -474,6 +541,19 @@ export function PostPage(props: DetailProps) {
             </>
           ) : null}
         </dl>
+        {p.targets.some((t) => t.status === "published" && !t.deleted_at) ? (
+          <form
+            method="post"
+            action={`/posts/${p.id}/delete-published`}
+            class="inline"
+            data-confirm="Delete this post from every network that allows it? This cannot be undone."
+          >
+            <Csrf token={f.csrf} />
+            <button type="submit" class="danger" disabled={!writable}>
+              Delete from networks
+            </button>
+          </form>
+        ) : null}
         {cancelable ? (
           <form
             method="post"
@@ -483,12 +563,25 @@ export function PostPage(props: DetailProps) {
           >
             <Csrf token={f.csrf} />
             <button type="submit" class="danger" disabled={!writable}>
-              Cancel post
+              {p.status === "draft" ? "Discard draft" : "Cancel post"}
             </button>
           </form>
         ) : null}
       </div>
+      {p.problems?.length ? (
+        <div class="card notice" id="draft-problems">
+          <strong>What to fix before it can be scheduled</strong>
+          <ul>
+            {p.problems.map((x) => (
+              <li>
+                {x.message} <span class="muted">({x.code})</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       <OtherProblems problems={props.problems} shown={(k) => k.startsWith("permalink.")} />
+      <EditForm f={f} post={p} problems={props.problems} />
       <h2>Channels</h2>
       <ul class="targets" id="targets">
         {p.targets.map((t) => (

@@ -131,7 +131,7 @@ export const componentSchemas: Record<string, unknown> = {
     livemode: bool,
     request_id: nstr,
     created_at: time,
-    data: obj({ object: {} }),
+    data: obj({ object: {}, previous_attributes: { type: "object" } }, ["object"]),
   }),
   Deleted: obj({ id: str, object: str, deleted: { const: true } }),
 };

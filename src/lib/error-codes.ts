@@ -199,6 +199,11 @@ export const ERROR_CODES = {
     status: 422,
     meaning: "Text exceeds a network's limit; `detail` has channel, part, measured length and limit.",
   },
+  first_comment_unsupported: {
+    group: posts,
+    status: 422,
+    meaning: "The network cannot take a first comment (a reply by the account itself) on the channel's post.",
+  },
   threads_unsupported: {
     group: posts,
     status: 422,
@@ -303,6 +308,12 @@ export const ERROR_CODES = {
     meaning: "Only a scheduled or pending post with no attempts can be moved.",
   },
   post_unscheduled: { group: posts, status: 409, meaning: "A swap needs both posts to have a time." },
+  post_not_published: { group: posts, status: 409, meaning: "Nothing of the post is published (to delete)." },
+  post_not_editable: {
+    group: posts,
+    status: 409,
+    meaning: "Only a draft, scheduled or pending post with no publish attempts can be edited.",
+  },
   swap_other_brand: {
     group: posts,
     status: 422,

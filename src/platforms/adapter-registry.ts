@@ -11,7 +11,7 @@ import type { Adapter } from "./adapter.ts";
 import { sandboxAdapter } from "./sandbox/adapter.ts";
 
 export interface DeferredAdapter extends Pick<Adapter, "provider" | "idempotent" | "consistencyWindowMs"> {
-  has: readonly ("connect" | "engagement" | "find")[];
+  has: readonly ("connect" | "engagement" | "find" | "deletePublished")[];
   load(): Promise<Adapter>;
 }
 
@@ -22,14 +22,14 @@ export const deferredAdapters: DeferredAdapter[] = [
     provider: "bluesky",
     idempotent: true,
     consistencyWindowMs: 5000,
-    has: mastodonLike,
+    has: [...mastodonLike, "deletePublished"],
     load: async () => (await import("./bluesky/adapter.ts")).blueskyAdapter,
   },
   {
     provider: "mastodon",
     idempotent: true,
     consistencyWindowMs: 60_000,
-    has: mastodonLike,
+    has: [...mastodonLike, "deletePublished"],
     load: async () => (await import("./mastodon/adapter.ts")).mastodonAdapter,
   },
   {
@@ -97,6 +97,8 @@ function deferred(d: DeferredAdapter): Adapter {
   if (d.has.includes("engagement"))
     a.engagement = async (app, input) => (await load()).engagement!(app, input);
   if (d.has.includes("find")) a.find = async (app, input) => (await load()).find!(app, input);
+  if (d.has.includes("deletePublished"))
+    a.deletePublished = async (app, input) => (await load()).deletePublished!(app, input);
   return a;
 }
 

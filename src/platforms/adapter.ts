@@ -89,6 +89,11 @@ export interface Adapter {
   publish(app: App, input: PublishInput): Promise<PublishOutcome>;
   /** Checks credentials with the network and reads the account (connect, reconnect, `channels.check`). */
   connect?(app: App, input: ConnectInput): Promise<ConnectOutcome>;
+  /**
+   * Deletes a published target's parts from the network, the last first (replies before what they answer); a part
+   * already gone counts as deleted, so asking again is harmless. Without it the network's posts cannot be deleted.
+   */
+  deletePublished?(app: App, input: RemoteInput & { parts: PublishedPart[] }): Promise<DeleteOutcome>;
   /** Reads a published target's counts (a thread counts as one post: its first part). */
   engagement?(app: App, input: RemoteInput & { parts: PublishedPart[] }): Promise<EngagementOutcome>;
   /** Looks for a post an uncertain attempt may have made, among the account's recent posts. */
@@ -99,6 +104,9 @@ export interface Adapter {
   /** How long after an uncertain attempt `find` can be trusted to have seen the post. */
   consistencyWindowMs?: number;
 }
+
+/** Deleting a published target's post (all its parts) from the network. */
+export type DeleteOutcome = { kind: "deleted" } | { kind: "failed"; message: string };
 
 // ---- Connecting, checking, engagement and settling: optional, per network. ----
 // A network without `connect` is connected without a check; without `engagement` its targets' engagement state is

@@ -110,7 +110,8 @@ export type ViolationCode =
   | "video_too_short"
   | "video_too_long"
   | "video_frame_rate"
-  | "video_codec_unsupported";
+  | "video_codec_unsupported"
+  | "first_comment_unsupported";
 
 /** One broken platform rule, as listed in a preview rendition's `violations`. */
 export interface Violation {

@@ -46,6 +46,8 @@ const SPEC_MCP_TOOLS: Record<string, Route> = {
   preview_newsletter: "POST /v1/newsletters/preview",
   draft_newsletter: "POST /v1/newsletters",
   list_newsletters: "GET /v1/newsletters",
+  // Beyond the specification, in its style (issue 32, the post lifecycle): editing before publishing.
+  update_post: "POST /v1/posts/:id",
 };
 
 /**
@@ -67,6 +69,14 @@ const SPEC_CLI_VERBS: Record<string, Route | null> = {
   "posts preview": "POST /v1/posts/preview",
   "posts create": "POST /v1/posts",
   "posts cancel": "POST /v1/posts/:id/cancel",
+  // Beyond the specification's list, in its style (issue 32): every post action the API has.
+  "posts edit": "POST /v1/posts/:id",
+  "posts reschedule": "POST /v1/posts/:id/reschedule",
+  "posts approve": "POST /v1/posts/:id/approve",
+  "posts reject": "POST /v1/posts/:id/reject",
+  "posts retry": "POST /v1/post_targets/:id/retry",
+  "posts mark-published": "POST /v1/post_targets/:id/mark_published",
+  "posts delete-published": "POST /v1/posts/:id/delete_published",
   "members list": "GET /v1/members",
   "members invite": "POST /v1/invitations",
   "members role": "POST /v1/members/:id",

@@ -75,6 +75,25 @@ export const fixtures: Record<string, Make> = {
     modeScoped: true,
   }),
   "GET /v1/posts/:id": async (t, a) => ({ params: { id: (await post(t, a)).id }, modeScoped: true }),
+  "POST /v1/posts/:id/delete_published": async (t, a) => {
+    const p = await post(t, a);
+    // Published on the sandbox, as the worker leaves it: the owner's own request then deletes it.
+    await t.app.db
+      .updateTable("post_targets")
+      .set({
+        status: "published",
+        published_at: Date.now(),
+        remote_parts: JSON.stringify([{ index: 0, remote_id: "sandbox:fixture", remote_url: null }]),
+      })
+      .where("post_id", "=", p.id)
+      .execute();
+    return { params: { id: p.id }, modeScoped: true };
+  },
+  "POST /v1/posts/:id": async (t, a) => ({
+    params: { id: (await post(t, a)).id },
+    body: { content: { body: "Edited." } },
+    modeScoped: true,
+  }),
   "POST /v1/posts/:id/cancel": async (t, a) => ({ params: { id: (await post(t, a)).id }, modeScoped: true }),
   "POST /v1/posts/:id/reschedule": async (t, a) => ({
     params: { id: (await post(t, a)).id },

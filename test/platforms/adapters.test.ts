@@ -14,6 +14,7 @@ for (const d of deferredAdapters) {
       connect: typeof a.connect,
       engagement: typeof a.engagement,
       find: typeof a.find,
+      deletePublished: typeof a.deletePublished,
     });
     expect(shape(listed)).toEqual(shape(real));
   });

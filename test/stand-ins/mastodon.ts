@@ -340,6 +340,15 @@ export async function startMastodon(
         return { status: 200, body: mine.slice(0, limit).map(statusJson) };
       }
       const one = /^\/api\/v1\/statuses\/([^/]+)$/.exec(p);
+      if (req.method === "DELETE" && one) {
+        // Only the author deletes; the answer is the status as it was (its text kept for a redraft).
+        const me = accountOf(req);
+        if (!me) return error(401, "The access token is invalid");
+        const st = statuses.find((x) => x.id === one[1] && !x.deleted && x.account_id === me.id);
+        if (!st) return error(404, "Record not found");
+        st.deleted = true;
+        return { status: 200, body: statusJson(st) };
+      }
       if (req.method === "GET" && one) {
         if (!accountOf(req)) return error(401, "The access token is invalid");
         const st = statuses.find((x) => x.id === one[1] && !x.deleted);

@@ -13,11 +13,18 @@ import { membersRemove } from "../members/remove.ts";
 import { membersRole } from "../members/role.ts";
 import { orgUpdate } from "../org/update.ts";
 import { orgView } from "../org/view.ts";
+import { postsApprove } from "../posts/approve.ts";
 import { postsCancel } from "../posts/cancel.ts";
 import { postsCreate } from "../posts/create.ts";
+import { postsDeletePublished } from "../posts/delete-published.ts";
+import { postsEdit } from "../posts/edit.ts";
 import { postsGet } from "../posts/get.ts";
 import { postsList } from "../posts/list.ts";
+import { postsMarkPublished } from "../posts/mark-published.ts";
 import { postsPreview } from "../posts/preview.ts";
+import { postsReject } from "../posts/reject.ts";
+import { postsReschedule } from "../posts/reschedule.ts";
+import { postsRetry } from "../posts/retry.ts";
 import { templatesGet } from "../templates/get.ts";
 import { templatesList } from "../templates/list.ts";
 import type { ClientCommand } from "./command.ts";
@@ -35,7 +42,14 @@ export const clientCommands: ClientCommand[] = [
   postsGet,
   postsPreview,
   postsCreate,
+  postsEdit,
+  postsReschedule,
+  postsApprove,
+  postsReject,
   postsCancel,
+  postsRetry,
+  postsMarkPublished,
+  postsDeletePublished,
   membersList,
   membersInvite,
   membersRole,

@@ -26,11 +26,13 @@ export const postsCreate: ClientCommand = {
   name: "posts create",
   summary: "Create a post; prints its ID",
   usage:
-    "svc posts create --brand BRAND (--body TEXT | --body-file FILE|- | --template KEY[@N] --data JSON) [--media IDS|FILES [--alt TEXT]] [--fit NETWORK=MODE] [--at WHEN] [--by TIME] [--idempotency-key KEY]",
+    "svc posts create --brand BRAND (--body TEXT | --body-file FILE|- | --template KEY[@N] --data JSON) [--media IDS|FILES [--alt TEXT]] [--fit NETWORK=MODE] [--at WHEN] [--by TIME] [--draft] [--idempotency-key KEY]",
   help: `Flags:\n${INPUT_HELP}
   --at WHEN            next_slot (default: the brand's next free slot), now, "YYYY-MM-DD HH:MM" in the
                        brand's time zone, or an RFC 3339 time with an offset (2026-12-01T09:00:00+01:00)
   --by TIME            publish by this time or give up (same forms as --at)
+  --draft              save a draft: no time needed, rule problems are shown, not refused; schedule it later
+                       with 'svc posts edit ID --schedule' or 'svc posts reschedule ID --at WHEN'
   --idempotency-key KEY
                        a retry with the same key creates nothing new (API keys; files are uploaded again)
 
@@ -45,11 +47,13 @@ Examples:
   svc posts create --brand acme-shop --body "Before and after" --media media_01j…,./after.png
   svc posts create --brand acme-shop --template release --data '{"version":"2.0"}' --at "2026-12-01 09:00"
   svc posts create --brand acme-shop --body-file long.txt --fit bluesky=thread,x=thread
+  svc posts create --brand acme-shop --body "Idea for Friday" --draft
   svc posts create     # at a terminal: asks for everything`,
   options: {
     ...INPUT_OPTIONS,
     at: { type: "string" },
     by: { type: "string" },
+    draft: { type: "boolean" },
     "idempotency-key": { type: "string" },
   },
   fields: POST_FIELDS,
@@ -58,6 +62,7 @@ Examples:
     const given = await inputFromFlags(ctx);
     const complete = given.brand && (given.content || given.template || given.attach?.length);
     const guided = !complete && ctx.interactive;
+    const draft = ctx.flags.draft === true;
     // Every flag is checked before a file is uploaded.
     let at: At | undefined = ctx.flags.at !== undefined ? parseAt(ctx.flags.at) : undefined;
     const by: At | undefined = ctx.flags.by !== undefined ? parseAt(ctx.flags.by, "--by") : undefined;
@@ -69,7 +74,7 @@ Examples:
       let attach: MediaSource[] = [];
       if (guided) {
         input = await guidedInput(ctx, given, uploaded);
-        at ??= await askWhen(ctx, input.brand);
+        if (!draft) at ??= await askWhen(ctx, input.brand);
       } else ({ input, attach } = requireInput(given));
       // A time without a zone is read in the brand's zone before any file is uploaded, so a credential that cannot
       // read the zone stops here with nothing to undo.
@@ -77,17 +82,23 @@ Examples:
         values: [publish_at, publish_by],
         brand,
       } = await resolveAt(ctx, input.brand, [
-        { flag: "--at", at: at ?? "next_slot" },
+        // A draft needs no time: it keeps one only when given.
+        { flag: "--at", at: at ?? (draft ? undefined : "next_slot") },
         { flag: "--by", at: by },
       ]);
       if (attach.length) input.media = await attachMedia(ctx, input.brand, attach, uploaded);
       const key = ctx.flags["idempotency-key"];
       const r = await ctx.api("POST", "/v1/posts", {
-        body: { ...input, publish_at, ...(publish_by ? { publish_by } : {}) },
+        body: {
+          ...input,
+          ...(publish_at ? { publish_at } : {}),
+          ...(publish_by ? { publish_by } : {}),
+          ...(draft ? { draft: true } : {}),
+        },
         headers: key ? { "Idempotency-Key": key } : undefined,
       });
       made = true;
-      if (publish_at === "next_slot" && ctx.stderrTty) {
+      if (publish_at === "next_slot" && !draft && ctx.stderrTty) {
         // The slot is chosen by the server; say which, in the brand's zone, so nobody has to look it up.
         const tz = (brand ?? (await brandInfo(ctx, r.body.brand)))?.timezone;
         const said = r.body.publish_at

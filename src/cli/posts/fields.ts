@@ -20,6 +20,7 @@ export const POST_FIELDS = [
   "metadata",
   "approval",
   "media",
+  "problems",
   "targets",
   "created_at",
   "updated_at",
@@ -71,3 +72,23 @@ export function postColumns(ctx: Ctx, brands: ReadonlyMap<string, BrandInfo> = n
     { header: "ID", value: (p) => p.id },
   ];
 }
+
+/** The PostTarget's fields (what retry and mark-published answer). */
+export const TARGET_FIELDS = [
+  "id",
+  "object",
+  "post",
+  "channel",
+  "channel_name",
+  "provider",
+  "livemode",
+  "parts",
+  "status",
+  "attempts",
+  "next_attempt_at",
+  "publish_by",
+  "permalink",
+  "error",
+  "published_at",
+  "engagement",
+] as const;

@@ -17,6 +17,7 @@ export const INPUT_OPTIONS = {
   media: { type: "string", multiple: true },
   alt: { type: "string", multiple: true },
   fit: { type: "string", multiple: true },
+  "first-comment": { type: "string" },
 } as const;
 
 export const INPUT_HELP = `  --brand BRAND        the brand (ID or slug)
@@ -30,7 +31,8 @@ export const INPUT_HELP = `  --brand BRAND        the brand (ID or slug)
   --alt TEXT           alt text for an uploaded file (repeated: the n-th --alt for the n-th file)
   --fit NETWORK=MODE   what to do with text too long for a network: error (default), truncate, or thread
                        (split into a thread where the network has threads); comma-separated or repeated,
-                       for example --fit bluesky=thread,x=truncate`;
+                       for example --fit bluesky=thread,x=truncate
+  --first-comment TEXT the account's own first reply, posted right after the post (networks with replies)`;
 
 export interface PostInput {
   brand: string;
@@ -40,6 +42,7 @@ export interface PostInput {
   channels?: string[];
   media?: string[];
   fit?: Record<string, Fit>;
+  first_comment?: string;
 }
 
 const FITS = ["error", "truncate", "thread"] as const;
@@ -117,6 +120,7 @@ export async function inputFromFlags(ctx: Ctx): Promise<GivenInput> {
   if (channels?.length) input.channels = channels;
   const fit = parseFit(f.fit);
   if (fit) input.fit = fit;
+  if (f["first-comment"] !== undefined) input.first_comment = f["first-comment"];
   const attach = mediaSources(f.media, f.alt);
   if (attach.length) input.attach = attach;
   return input;

@@ -26,6 +26,10 @@ export interface PostsTable {
   search_text: string;
   created_at: number;
   updated_at: number;
+  /** JSON: what the post was made from (migration 0026), so an edit changes only what it names; null before. */
+  input?: string | null;
+  /** JSON: a draft's rule problems at its last save (migration 0026); null for any other post. */
+  problems?: string | null;
 }
 
 export interface PostTargetsTable {
@@ -50,6 +54,10 @@ export interface PostTargetsTable {
   remote_parts: string;
   created_at: number;
   updated_at: number;
+  /** The account's own first reply, posted right after the post as its last part (migration 0026); or null. */
+  first_comment?: string | null;
+  /** When svc deleted the target's post from the network (migration 0026); null while it is there. */
+  deleted_at?: number | null;
 }
 
 export interface PostAttemptsTable {
@@ -138,4 +146,6 @@ export const POST_TARGET_COLUMNS = [
   "remote_parts",
   "created_at",
   "updated_at",
+  "first_comment",
+  "deleted_at",
 ] as const satisfies readonly (keyof PostTargetsTable)[];

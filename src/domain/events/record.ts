@@ -29,11 +29,17 @@ export interface NewEvent {
   object: unknown;
   /** `object` as JSON, when the caller has serialized it already (a create's answer is the same object). */
   json?: string;
+  /** What an update changed, as it was before (`post.updated`): carried as `data.previous_attributes`. */
+  previous?: Record<string, unknown>;
 }
 
 /** The stored data column: `{"object": …}`, reusing the object's JSON when the caller has it. */
 const dataText = (e: NewEvent): string =>
-  e.json === undefined ? JSON.stringify({ object: e.object }) : `{"object":${e.json}}`;
+  e.previous !== undefined
+    ? JSON.stringify({ object: e.object, previous_attributes: e.previous })
+    : e.json === undefined
+      ? JSON.stringify({ object: e.object })
+      : `{"object":${e.json}}`;
 
 /**
  * Writes several events in one statement (a worker's batch of outcomes), then runs the hooks once. On Postgres,
@@ -55,7 +61,8 @@ export async function recordEvents(
     type: e.type,
     request_id: e.scope.requestId,
     created_at: now,
-    data: { object: e.object },
+    data:
+      e.previous === undefined ? { object: e.object } : { object: e.object, previous_attributes: e.previous },
   }));
   // The change's writes and the events' insert go together: on Postgres in one statement, run here or handed on
   // in `pending`; on SQLite one after the other.

@@ -7,6 +7,7 @@ export const EVENT_TYPES = [
   "post.approved",
   "post.rescheduled",
   "post.rejected",
+  "post.updated",
   "post.published",
   "post.partially_published",
   "post.failed",
@@ -15,6 +16,7 @@ export const EVENT_TYPES = [
   "post_target.failed",
   "post_target.needs_attention",
   "post_target.uncertain",
+  "post_target.deleted",
   "channel.connected",
   "channel.needs_reauth",
   "template.version_created",
@@ -42,5 +44,5 @@ export interface RecordedEvent {
   type: string;
   request_id: string | null;
   created_at: number;
-  data: { object: unknown };
+  data: { object: unknown; previous_attributes?: Record<string, unknown> };
 }

@@ -11,7 +11,7 @@ import { refreshPosts } from "../targets/refresh-posts.ts";
 import { inTx } from "../tx.ts";
 import { loadPost, presentedPost } from "./load.ts";
 
-const CANCELABLE = ["held", "queued", "needs_attention"];
+const CANCELABLE = ["draft", "held", "queued", "needs_attention"];
 
 export async function cancelPost(app: App, actor: Actor, id: string) {
   requireScope(actor, "posts:write");
@@ -26,7 +26,15 @@ export async function cancelPost(app: App, actor: Actor, id: string) {
       .where("post_id", "=", post.id)
       .where("status", "in", CANCELABLE)
       .executeTakeFirst();
-    if (Number(r.numUpdatedRows) === 0)
+    // A draft stays a draft in the derived status (post-status.ts) and may have no target at all (saved before it
+    // had text or channels): canceling one sets it canceled outright.
+    if (post.status === "draft")
+      await tx
+        .updateTable("posts")
+        .set({ status: "canceled", updated_at: now })
+        .where("id", "=", post.id)
+        .execute();
+    else if (Number(r.numUpdatedRows) === 0)
       throw conflict("post_not_cancelable", "Nothing in this post is left to cancel.");
     await releaseSlots(tx, post.id);
     const became = await refreshPosts(tx, app, [post.id], actor.requestId);

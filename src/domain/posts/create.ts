@@ -25,6 +25,7 @@ import { preparePost } from "./prepare.ts";
 import { presentPost } from "./present.ts";
 import { DEFAULT_WINDOW_MS, isProblem, parsePublishAt, parsePublishBy } from "./publish-time.ts";
 import { PostCreate } from "./schema.ts";
+import { storedInput } from "./stored-input.ts";
 
 /** Live posts of an org from an ID on (the month's first possible ID): a range of the posts_org index. */
 export const MONTH_COUNT = "SELECT COUNT(*) AS n FROM posts WHERE org_id = ? AND livemode = 1 AND id >= ?";
@@ -51,9 +52,11 @@ export async function createPost(
     if (isProblem(at)) problems.push(at);
     const by = parsePublishBy(b.publish_by, now, !isProblem(at) && at.kind === "at" ? at.ms : now);
     if (isProblem(by)) problems.push(by);
-    if (problems.length) throw invalid(problems);
-    const publishAtKind = at as Exclude<typeof at, Problem>;
-    const deadline = by as number | null;
+    // A draft is saved with its problems shown, not refused (posts/update.ts schedules it, checked then).
+    const draft = b.draft === true;
+    if (problems.length && !draft) throw invalid(problems);
+    const publishAtKind: Exclude<typeof at, Problem> = isProblem(at) ? { kind: "now" } : at;
+    const deadline = isProblem(by) ? null : by;
 
     if (actor.livemode) {
       const from = monthStart(now);
@@ -68,18 +71,16 @@ export async function createPost(
       });
     }
 
-    const approval = needsApproval(
-      prep.template?.template.approval ?? null,
-      prep.brand.approval_policy,
-      actor,
-    );
+    // A draft asks for approval when it is scheduled, not before.
+    const approval =
+      !draft && needsApproval(prep.template?.template.approval ?? null, prep.brand.approval_policy, actor);
     // The post row exists before its slot: the slot row refers to it.
     const post: PostsTable = {
       id: postId,
       org_id: actor.orgId,
       brand_id: prep.brand.id,
       livemode: actor.livemode ? 1 : 0,
-      status: approval ? "pending_approval" : "scheduled",
+      status: draft ? "draft" : approval ? "pending_approval" : "scheduled",
       template_id: prep.template?.template.id ?? null,
       template_key: prep.template?.template.key ?? null,
       template_version: prep.template?.version ?? null,
@@ -104,18 +105,25 @@ export async function createPost(
         .toLowerCase(),
       created_at: now,
       updated_at: now,
+      input: storedInput(b),
+      problems: draft ? JSON.stringify(problems) : null,
     };
     // Times are settled before the row is written, so it is written once; only a next_slot post learns its time
     // after insert (the slot row refers to the post).
     const onSlot =
       publishAtKind.kind === "at" &&
       isSlotTime(JSON.parse(prep.brand.slots) as Slot[], prep.brand.timezone, publishAtKind.ms);
-    if (publishAtKind.kind === "next_slot") post.slot = 1;
+    if (draft) {
+      // A draft keeps the time it was given but takes no slot and is never due.
+      post.publish_at = publishAtKind.kind === "at" ? publishAtKind.ms : null;
+      post.slot = publishAtKind.kind === "next_slot" ? 1 : 0;
+    } else if (publishAtKind.kind === "next_slot") post.slot = 1;
     else {
       post.publish_at = publishAtKind.kind === "now" ? now : Math.max(publishAtKind.ms, now);
       post.slot = onSlot ? 1 : 0;
     }
-    post.publish_by = deadline ?? (post.publish_at === null ? null : post.publish_at + DEFAULT_WINDOW_MS);
+    post.publish_by =
+      deadline ?? (post.publish_at === null || draft ? null : post.publish_at + DEFAULT_WINDOW_MS);
     await insertRows(tx, app.dialect, "posts", [post]);
     if (prep.mediaRows.length)
       await tx
@@ -123,7 +131,8 @@ export async function createPost(
         .values(prep.mediaRows.map((m, position) => ({ post_id: post.id, media_id: m.id, position })))
         .execute();
 
-    if (publishAtKind.kind === "next_slot" && !approval) {
+    // A draft takes no slot: it is not on the brand's slots until it is scheduled.
+    if (!draft && publishAtKind.kind === "next_slot" && !approval) {
       // A post waiting for approval holds no slot; approval takes the next free one (slot order = approval order).
       post.publish_at = await takeNextSlot(
         tx,
@@ -140,7 +149,7 @@ export async function createPost(
         .set({ publish_at: post.publish_at, publish_by: post.publish_by })
         .where("id", "=", post.id)
         .execute();
-    } else if (onSlot && publishAtKind.kind === "at") {
+    } else if (onSlot && publishAtKind.kind === "at" && !draft) {
       await takeExactSlot(tx, prep.brand.id, actor.livemode, post.id, publishAtKind.ms);
     }
 
@@ -153,9 +162,9 @@ export async function createPost(
       provider: channel.provider,
       channel_name: channel.display_name ?? channel.provider,
       parts: JSON.stringify(rendition.parts),
-      status: approval ? "held" : "queued",
+      status: draft ? "draft" : approval ? "held" : "queued",
       attempts: 0,
-      next_attempt_at: post.publish_at,
+      next_attempt_at: draft ? null : post.publish_at,
       publish_by: post.publish_by,
       permalink: null,
       error_code: null,
@@ -166,6 +175,7 @@ export async function createPost(
       remote_parts: "[]",
       created_at: now,
       updated_at: now,
+      first_comment: prep.firstComment,
     }));
     await insertRows(tx, app.dialect, "post_targets", targets);
 
@@ -179,9 +189,9 @@ export async function createPost(
     await audit(tx, app, actor, {
       action: "post.create",
       target: post.id,
-      detail: { channels: targets.length, approval },
+      detail: { channels: targets.length, approval, ...(draft ? { draft } : {}) },
     });
-    if (!approval) await notifyDue(tx, app);
+    if (!approval && !draft) await notifyDue(tx, app);
     if (idempotency) await storeAnswer(tx, app, idempotency, presented, json);
     return presented;
   });

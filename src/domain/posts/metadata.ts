@@ -1,8 +1,11 @@
 // metadata: at most 50 string pairs, keys 1-40 characters, values at most 500 (metadata_invalid);
-// metadata.svc_simulate is reserved for test mode and known values (reference §3).
+// metadata.svc_simulate is reserved for test mode and known values (reference §3); svc_simulate_channels, which
+// limits it to some channels, for test mode.
 import { type Problem, problem } from "../../lib/errors.ts";
 
 export const SIMULATE_KEY = "svc_simulate";
+/** Limits svc_simulate to some channels (IDs or emulated networks, comma-separated): partial publishing. */
+export const SIMULATE_CHANNELS_KEY = "svc_simulate_channels";
 
 export function checkMetadata(
   input: Record<string, unknown> | undefined,
@@ -45,5 +48,13 @@ export function checkMetadata(
       );
     }
   }
+  if (metadata[SIMULATE_CHANNELS_KEY] !== undefined && livemode)
+    problems.push(
+      problem(
+        "simulation_in_live_mode",
+        "svc_simulate_channels works in test mode only.",
+        `metadata.${SIMULATE_CHANNELS_KEY}`,
+      ),
+    );
   return { metadata, problems };
 }

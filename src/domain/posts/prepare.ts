@@ -8,12 +8,13 @@ import type { MediaTable } from "../../db/tables/media.ts";
 import { type Problem, problem } from "../../lib/errors.ts";
 import { isProvider, rulesFor } from "../../platforms/rules-registry.ts";
 import { SIMULATIONS } from "../../platforms/sandbox/adapter.ts";
-import type { Notice, Provider } from "../../platforms/types.ts";
+import { measure } from "../../platforms/text/counting.ts";
+import type { Notice, PlatformRules, Provider } from "../../platforms/types.ts";
 import type { Actor } from "../actor.ts";
 import { loadBrand } from "../brands/service.ts";
 import { channelsForPost, type PostChannel } from "../channels/service.ts";
 import { checkMediaFor, loadPostMedia } from "../media/for-post.ts";
-import { loadRender, type Rendition } from "../render/lazy.ts";
+import { loadRender, type RenderViolation, type Rendition } from "../render/lazy.ts";
 import { findTemplate, type ResolvedTemplate } from "../templates/resolve.ts";
 import { validateData } from "../templates/variables.ts";
 import { checkMetadata } from "./metadata.ts";
@@ -32,6 +33,7 @@ export interface PrepareInput {
   overrides?: Record<string, string> | undefined;
   fit?: Record<string, "error" | "truncate" | "thread"> | undefined;
   metadata?: Record<string, unknown> | undefined;
+  first_comment?: string | null | undefined;
 }
 
 export interface Prepared {
@@ -50,6 +52,40 @@ export interface Prepared {
   problems: Problem[];
   /** Broken platform rules, per channel. */
   violations: Problem[];
+  /** The account's own first reply after the post, or null. */
+  firstComment: string | null;
+}
+
+/**
+ * A first comment is the account's own reply right after the post, posted the way a thread's next part is: a
+ * network that takes threads (replies by the account) takes one; any other cannot, and says so rather than
+ * dropping it. It is measured as a part is.
+ */
+function commentViolations(rules: PlatformRules, comment: string, index: number): RenderViolation[] {
+  if (!rules.threads)
+    return [
+      {
+        code: "first_comment_unsupported",
+        message: `${rules.name} cannot take a first comment: svc cannot post a reply by the account there.`,
+        part: index,
+        media: null,
+        length: null,
+        limit: null,
+      },
+    ];
+  const length = measure(comment, rules.counting);
+  if (rules.max_length !== null && length > rules.max_length)
+    return [
+      {
+        code: "too_long",
+        message: `The first comment measures ${length}; ${rules.name} takes at most ${rules.max_length}.`,
+        part: index,
+        media: null,
+        length,
+        limit: rules.max_length,
+      },
+    ];
+  return [];
 }
 
 function checkProviders(map: Record<string, unknown> | undefined, param: string, out: Problem[]) {
@@ -98,6 +134,11 @@ export async function preparePost(
   checkProviders(input.fit, "fit", problems);
   const textProblems = postTextBounds(input);
   problems.push(...textProblems);
+  const firstComment = input.first_comment ?? null;
+  if (firstComment !== null && firstComment.trim() === "")
+    problems.push(
+      problem("empty", "first_comment is empty; leave it out (or null) for none.", "first_comment"),
+    );
 
   if (media.length > MAX_MEDIA)
     problems.push(problem("too_much_media", `A post carries at most ${MAX_MEDIA} media.`, "media"));
@@ -151,12 +192,14 @@ export async function preparePost(
           mediaCount: media.length,
           utm,
         });
-        const checked = checkMediaFor(
-          rulesFor(channel.provider as Provider, (channel.emulates as Provider | null) ?? null),
-          listed.rows,
-        );
+        const rules = rulesFor(channel.provider as Provider, (channel.emulates as Provider | null) ?? null);
+        const checked = checkMediaFor(rules, listed.rows);
+        const comment =
+          firstComment !== null && firstComment.trim() !== ""
+            ? commentViolations(rules, firstComment, text.parts.length)
+            : [];
         rendered = {
-          rendition: { ...text, violations: [...text.violations, ...checked.violations] },
+          rendition: { ...text, violations: [...text.violations, ...checked.violations, ...comment] },
           notices: checked.notices,
         };
         byNetwork.set(network, rendered);
@@ -177,5 +220,6 @@ export async function preparePost(
     mediaRows: listed.rows,
     problems,
     violations,
+    firstComment,
   };
 }

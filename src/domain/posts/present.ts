@@ -4,6 +4,7 @@ import type { PostAttemptsTable, PostsTable, PostTargetsTable } from "../../db/t
 import { iso, isoOrNull } from "../../lib/clock.ts";
 import { presentEngagement } from "../engagement/present.ts";
 import type { Media } from "../media/present.ts";
+import { presentFirstComment } from "./first-comment.ts";
 
 /** A target; its engagement is shown where the caller loaded it (reads), else null (events, actions). */
 export const presentTarget = (t: PostTargetsTable, engagement?: TargetEngagementTable) => ({
@@ -22,6 +23,9 @@ export const presentTarget = (t: PostTargetsTable, engagement?: TargetEngagement
   permalink: t.permalink,
   error: t.error_code ? { code: t.error_code, message: t.error_message ?? "" } : null,
   published_at: isoOrNull(t.published_at),
+  first_comment: presentFirstComment(t),
+  /** When svc deleted the post from the network (delete_published); null while it is there. */
+  deleted_at: isoOrNull(t.deleted_at ?? null),
   engagement: engagement ? presentEngagement(engagement) : null,
 });
 export type PresentedTarget = ReturnType<typeof presentTarget>;
@@ -52,10 +56,18 @@ export const presentPost = (
     note: p.review_note,
   },
   media: JSON.parse(p.media) as Media[],
+  /** A draft's rule problems at its last save (shown, not refused); empty for any other post. */
+  problems: p.problems ? (JSON.parse(p.problems) as PostProblem[]) : [],
   targets: targets.map((t) => presentTarget(t, engagement?.get(t.id))),
   created_at: iso(p.created_at),
   updated_at: iso(p.updated_at),
 });
+export interface PostProblem {
+  code: string;
+  message: string;
+  param?: string | undefined;
+  detail?: unknown;
+}
 export type PresentedPost = ReturnType<typeof presentPost>;
 
 export const presentAttempt = (a: PostAttemptsTable) => ({

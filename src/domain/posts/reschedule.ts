@@ -18,6 +18,7 @@ import { loadPost, presentedPost } from "./load.ts";
 import { notifyDue, wakeLocal } from "./notify.ts";
 import { DEFAULT_WINDOW_MS, isProblem, parsePublishAt, parsePublishBy } from "./publish-time.ts";
 import { Reschedule } from "./schema.ts";
+import { updatePost } from "./update.ts";
 
 async function movable(tx: Tx, post: PostsTable): Promise<void> {
   if (post.status !== "scheduled" && post.status !== "pending_approval")
@@ -72,6 +73,16 @@ export async function reschedulePost(app: App, actor: Actor, id: string, input: 
   }
   if (b.swap_with === undefined && b.publish_at === undefined && b.publish_by === undefined) {
     throw invalid([problem("reschedule_invalid", "Give publish_at, publish_by or swap_with.")]);
+  }
+  // A draft is scheduled by giving it a time: checked as a new post is (posts/update.ts).
+  if (b.swap_with === undefined && b.publish_at !== undefined) {
+    const post = await loadPost(app.db, actor, id);
+    if (post.status === "draft")
+      return updatePost(app, actor, id, {
+        draft: false,
+        publish_at: b.publish_at,
+        ...(b.publish_by === undefined ? {} : { publish_by: b.publish_by }),
+      });
   }
   const out = await inTx(app, async (tx) => {
     const post = await loadPost(tx, actor, id);

@@ -32,6 +32,8 @@ const base = {
       v.pipe(v.string(), v.picklist(FITS, rule("fit_invalid", "fit must be error, truncate or thread."))),
     ),
   ),
+  /** The account's own first reply, right after the post, where the network allows one (null: none). */
+  first_comment: v.optional(v.nullable(v.string())),
 };
 
 export const PostCreate = v.strictObject({
@@ -39,8 +41,31 @@ export const PostCreate = v.strictObject({
   publish_at: v.optional(v.string()),
   publish_by: v.optional(v.nullable(v.string())),
   metadata: v.optional(v.record(v.string(), v.unknown())),
+  /** A draft: saved with its rule problems shown, not refused; no time needed; never published until scheduled. */
+  draft: v.optional(v.boolean()),
 });
 export type PostCreateInput = v.InferOutput<typeof PostCreate>;
+
+/**
+ * POST /v1/posts/{id}: what changes; anything left out stays as it was. `template` or `content` replaces the other
+ * (and `data` goes with the template). `draft: false` schedules a draft (checked as a create is); `draft: true`
+ * takes a scheduled or pending post back to a draft.
+ */
+export const PostUpdate = v.strictObject({
+  template: base.template,
+  data: base.data,
+  content: base.content,
+  channels: base.channels,
+  media: base.media,
+  overrides: base.overrides,
+  fit: base.fit,
+  first_comment: base.first_comment,
+  publish_at: v.optional(v.string()),
+  publish_by: v.optional(v.nullable(v.string())),
+  metadata: v.optional(v.record(v.string(), v.unknown())),
+  draft: v.optional(v.boolean()),
+});
+export type PostUpdateInput = v.InferOutput<typeof PostUpdate>;
 
 export const PostPreview = v.strictObject({
   ...base,

@@ -12,6 +12,7 @@ import type {
   PublishOutcome,
 } from "../../platforms/adapter.ts";
 import { signInSpec } from "../../platforms/signin/specs.ts";
+import { withFirstComment } from "../posts/first-comment.ts";
 import type { Settlement } from "../posts/present.ts";
 import type { Claimed } from "./claimed.ts";
 
@@ -61,12 +62,11 @@ export async function prepare(
         settings: c.channel.settings ? (JSON.parse(c.channel.settings) as Record<string, unknown>) : {},
         secrets,
       },
-      // Media attach to the first part.
-      parts: (JSON.parse(c.target.parts) as string[]).map((text, index) => ({
-        index,
-        text,
-        media: index === 0 ? media : [],
-      })),
+      // Media attach to the first part; a first comment is the part after the last, so it is posted as the
+      // account's reply right after the post, and resumed, never repeated, as any part is.
+      parts: withFirstComment(JSON.parse(c.target.parts) as string[], c.target.first_comment ?? null).map(
+        (text, index) => ({ index, text, media: index === 0 ? media : [] }),
+      ),
       metadata: c.metadata,
     },
   };

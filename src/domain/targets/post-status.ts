@@ -1,8 +1,10 @@
 // A post's status is derived from its targets (reference §3): any held → pending_approval; all published →
 // published; all finished → partially_published if any published, else failed if any failed, else canceled;
-// any publishing/needs_attention or some finished → publishing; else scheduled. `rejected` is final.
+// any publishing/needs_attention or some finished → publishing; else scheduled. `rejected` is final; `draft`
+// lasts until the draft is scheduled.
 
 export const TARGET_STATUSES = [
+  "draft",
   "held",
   "queued",
   "publishing",
@@ -13,6 +15,7 @@ export const TARGET_STATUSES = [
 ] as const;
 export type TargetStatus = (typeof TARGET_STATUSES)[number];
 export const POST_STATUSES = [
+  "draft",
   "pending_approval",
   "scheduled",
   "publishing",
@@ -28,6 +31,8 @@ const FINISHED = new Set<string>(["published", "failed", "canceled"]);
 
 export function derivePostStatus(current: string, targets: readonly string[]): PostStatus {
   if (current === "rejected") return "rejected";
+  // A draft stays one until it is scheduled (posts/update.ts): its targets are never claimed.
+  if (current === "draft") return "draft";
   if (targets.length === 0) return "canceled";
   if (targets.includes("held")) return "pending_approval";
   if (targets.every((s) => s === "published")) return "published";

@@ -45,6 +45,7 @@ function readForm(w: Web): ComposeForm {
     publish_by: f.get("publish_by") ?? "",
     media: f.getAll("media"),
     key: f.get("idempotency_key") || newKey(),
+    first_comment: f.get("first_comment") ?? "",
   };
 }
 
@@ -96,6 +97,7 @@ function toInput(form: ComposeForm, lib: Library) {
     content: { body: form.body },
     ...(Object.keys(form.fit).length ? { fit: form.fit } : {}),
     ...(form.media.length ? { media: form.media } : {}),
+    ...(form.first_comment?.trim() ? { first_comment: form.first_comment.trim() } : {}),
   };
   return {
     content,
@@ -192,7 +194,13 @@ async function preview(w: Web) {
 async function create(w: Web) {
   const form = readForm(w);
   const lib = await library(w);
-  const { input, problems } = toInput(form, lib);
+  const made = toInput(form, lib);
+  // "Save as draft": no time needed, and what breaks a rule is shown on the draft's page rather than refused.
+  const draft = w.form.get("draft") === "1";
+  const input = draft
+    ? { ...made.content, draft: true, ...(form.when === "at" ? { publish_at: made.input.publish_at } : {}) }
+    : made.input;
+  const problems = made.problems;
   if (problems.length) return page(w, lib, form, byParam(problems), 422);
   const actor = w.member!.actor;
   try {

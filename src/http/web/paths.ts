@@ -69,6 +69,8 @@ export const webPaths: readonly (readonly ["GET" | "POST", string])[] = [
   ["GET", "/posts/:id"],
   ["GET", "/posts/:id/targets/:tid"],
   ["POST", "/posts/:id/cancel"],
+  ["POST", "/posts/:id/edit"],
+  ["POST", "/posts/:id/delete-published"],
   ["POST", "/posts/:id/targets/:tid/retry"],
   ["POST", "/posts/:id/targets/:tid/mark-published"],
   ["GET", "/approvals"],

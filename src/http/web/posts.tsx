@@ -14,7 +14,9 @@ import type { Problems } from "../../../views/publishing.tsx";
 import { getBrand, listBrands } from "../../domain/brands/service.ts";
 import { listChannels } from "../../domain/channels/service.ts";
 import { cancelPost } from "../../domain/posts/cancel.ts";
+import { deletePublished } from "../../domain/posts/delete-published.ts";
 import { getPost, listAttempts, listPosts } from "../../domain/posts/read.ts";
+import { updatePost } from "../../domain/posts/update.ts";
 import { markTargetPublished, retryTarget } from "../../domain/targets/resolve.ts";
 import { notFound, type Problem, ServiceError } from "../../lib/errors.ts";
 import { fragment, frame, redirect, render, setFlash, type Web } from "./page.ts";
@@ -167,7 +169,7 @@ async function targetOfPost(w: Web): Promise<string> {
 async function act(
   w: Web,
   change: () => Promise<unknown>,
-  flash: "post_canceled" | "target_retried" | "target_marked",
+  flash: "post_canceled" | "target_retried" | "target_marked" | "post_updated" | "post_deleted",
   param?: string,
 ) {
   try {
@@ -197,11 +199,45 @@ const mark = (w: Web) => {
   );
 };
 
+/** The edit form: the text (content.body) and the first comment; "Save and schedule" schedules a draft. */
+const editPost = (w: Web) => {
+  const comment = (w.form.get("first_comment") ?? "").trim();
+  const input: Record<string, unknown> = {
+    content: { body: w.form.get("body") ?? "" },
+    first_comment: comment === "" ? null : comment,
+  };
+  if (w.form.get("schedule") === "1") input.draft = false;
+  return act(w, () => updatePost(w.app, w.member!.actor, w.params.id ?? "", input), "post_updated");
+};
+
+/** Deleting from the networks: each target's result shows on its card (deleted_at), a failure on the page. */
+const deleteFromNetworks = async (w: Web) => {
+  let failed: string[] = [];
+  const r = await act(
+    w,
+    async () => {
+      const out = await deletePublished(w.app, w.member!.actor, w.params.id ?? "");
+      failed = out.results.filter((x) => x.result !== "deleted").map((x) => `${x.provider}: ${x.message}`);
+    },
+    "post_deleted",
+  );
+  if (failed.length === 0) return r;
+  return detail(w, { "": failed.map((message) => ({ code: "delete_failed", message })) }, 200);
+};
+
 export const postRoutes: WebRoute[] = [
   { method: "GET", path: "/posts", access: "member", org: "read", handler: list },
   { method: "GET", path: "/posts/:id", access: "member", org: "read", handler: (w) => detail(w) },
   { method: "GET", path: "/posts/:id/targets/:tid", access: "member", org: "read", handler: targetCard },
   { method: "POST", path: "/posts/:id/cancel", access: "member", org: "write", handler: cancel },
+  { method: "POST", path: "/posts/:id/edit", access: "member", org: "write", handler: editPost },
+  {
+    method: "POST",
+    path: "/posts/:id/delete-published",
+    access: "member",
+    org: "write",
+    handler: deleteFromNetworks,
+  },
   { method: "POST", path: "/posts/:id/targets/:tid/retry", access: "member", org: "write", handler: retry },
   {
     method: "POST",

@@ -1,7 +1,7 @@
 // Posts: preview, create, find, cancel and move. The inputs are the API's own post schemas (src/domain/posts/
 // schema.ts) with `body` standing for `content.body`, so an agent writes one text and svc fits it per network.
 import * as v from "valibot";
-import { PostCreate, PostPreview, Reschedule } from "../../domain/posts/schema.ts";
+import { PostCreate, PostPreview, PostUpdate, Reschedule } from "../../domain/posts/schema.ts";
 import { type ApiCall, segment } from "../api.ts";
 import { BRAND, described, describedEntries, FIT_DOC, OVERRIDES_DOC, POST } from "../fields.ts";
 import { READ, type Tool } from "../tool.ts";
@@ -35,6 +35,13 @@ const POST_DOCS = {
   ],
   metadata:
     "Your own string pairs kept with the post (at most 50; keys 1-40 characters, values at most 500).",
+  first_comment:
+    "The account's own first reply, posted right after the post (a link, hashtags, a call to action), on " +
+    "networks that take replies (Bluesky, Mastodon, Gab, X, Threads); a channel whose network cannot is refused " +
+    "with first_comment_unsupported. At most the network's text limit.",
+  draft:
+    "true: save as a draft (status draft): no time needed, rule problems are shown in the post's `problems` " +
+    "instead of refused, never published until scheduled with update_post (draft: false).",
   idempotency_key:
     "Reuse the same value when you retry after an error or a timeout, so a retry cannot create a second post " +
     "(at most 255 characters). One is generated when you give none, and returned.",
@@ -55,6 +62,7 @@ const PreviewInput = v.strictObject(
     media: POST_DOCS.media,
     overrides: POST_DOCS.overrides,
     fit: POST_DOCS.fit,
+    first_comment: POST_DOCS.first_comment,
   }),
 );
 const createEntries = {
@@ -63,6 +71,27 @@ const createEntries = {
   idempotency_key: v.optional(v.string()),
 };
 const CreateInput = v.strictObject(describedEntries(createEntries, POST_DOCS));
+
+const updateEntries = { post: v.string(), ...v.omit(PostUpdate, ["content"]).entries, body };
+const UpdateInput = v.strictObject(
+  describedEntries(updateEntries, {
+    post: POST,
+    body: "The new text (replaces the text or template the post had).",
+    template: "A template instead of the text: its id (tmpl_…), key or `key@N`, with `data`.",
+    data: POST_DOCS.data,
+    channels: "The channel ids (chan_…) to post to instead of the ones the post has.",
+    media: "Media ids (media_…) instead of the ones the post has ([] for none).",
+    overrides: OVERRIDES_DOC,
+    fit: FIT_DOC,
+    publish_at: POST_DOCS.publish_at,
+    publish_by: POST_DOCS.publish_by,
+    metadata: "Your string pairs instead of the ones the post has.",
+    first_comment: `${POST_DOCS.first_comment} null removes it.`,
+    draft:
+      "false: schedule a draft (checked then like a new post; it takes its time, else `now`). true: take a " +
+      "scheduled or pending post back to a draft.",
+  }),
+);
 
 /** The API's post input from a tool's: `body` goes into `content`. */
 function postBody(a: Record<string, unknown>): Record<string, unknown> {
@@ -112,9 +141,31 @@ export const postTools: Tool[] = [
     },
   },
   {
+    name: "update_post",
+    description:
+      "Edit a draft, scheduled or pending post before any of it is published: give only what changes (`body` or " +
+      "`template` + `data`, `channels`, `media`, `overrides`, `fit`, `publish_at`, `publish_by`, `metadata`); the " +
+      "rest stays. The whole post is checked again like create_post (on 422 the error lists every problem). " +
+      "`draft: false` schedules a draft. An approved post of a brand that requires approval goes back to " +
+      "pending_approval. Fails with post_not_editable (409) once publishing started: then cancel_post or leave it. " +
+      "Needs posts:write.",
+    annotations: {
+      title: "Edit a post",
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+    input: UpdateInput,
+    run: (api, a: { post: string } & Record<string, unknown>) => {
+      const { post, ...rest } = a;
+      return api({ method: "POST", path: `/v1/posts/${segment(post)}`, body: postBody(rest) });
+    },
+  },
+  {
     name: "list_posts",
     description:
-      "List posts, newest first: optionally of one `brand`, with one `status` (pending_approval, scheduled, " +
+      "List posts, newest first: optionally of one `brand`, with one `status` (draft, pending_approval, scheduled, " +
       "publishing, published, partially_published, failed, canceled, rejected) or whose text contains `q` (at most " +
       "200 characters). `limit` 1-100, default 20. Each post embeds its targets with their status, permalink and " +
       "error. Needs posts:read.",
@@ -133,6 +184,7 @@ export const postTools: Tool[] = [
             "Only posts with this status.",
             {
               enum: [
+                "draft",
                 "pending_approval",
                 "scheduled",
                 "publishing",
@@ -155,7 +207,7 @@ export const postTools: Tool[] = [
   {
     name: "get_post",
     description:
-      "Get one post by id (post_…) with its targets: per channel the status (queued, publishing, published, " +
+      "Get one post by id (post_…) with its targets: per channel the status (draft, queued, publishing, published, " +
       "failed, needs_attention, held, canceled), permalink once published, and the error when it failed. A " +
       "target in needs_attention may or may not have been posted: look at the network, then call " +
       "mark_target_published or retry_target. Needs posts:read.",

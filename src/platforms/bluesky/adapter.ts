@@ -9,6 +9,7 @@ import type {
   Adapter,
   ConnectInput,
   ConnectOutcome,
+  DeleteOutcome,
   EngagementOutcome,
   FindOutcome,
   PublishedPart,
@@ -258,6 +259,28 @@ async function engagement(
   }
 }
 
+/** Deletes each part's record from the account's repo, the last first; a record already gone is no error. */
+async function deletePublished(
+  app: App,
+  input: RemoteInput & { parts: PublishedPart[] },
+): Promise<DeleteOutcome> {
+  const c = credentialsOf(input.channel.settings, input.channel.secrets);
+  try {
+    return await withAgent(app, c, async (agent) => {
+      const did = agent.session!.did;
+      for (const part of [...input.parts].sort((a, b) => b.index - a.index))
+        await agent.com.atproto.repo.deleteRecord({
+          repo: did,
+          collection: "app.bsky.feed.post",
+          rkey: rkeyOf(part.remote_id),
+        });
+      return { kind: "deleted" as const };
+    });
+  } catch (e) {
+    return { kind: "failed", message: e instanceof Error ? e.message : String(e) };
+  }
+}
+
 export const blueskyAdapter: Adapter = {
   provider: "bluesky",
   idempotent: true,
@@ -265,6 +288,7 @@ export const blueskyAdapter: Adapter = {
   connect,
   find,
   engagement,
+  deletePublished,
   // A record is readable from the account's own repo as soon as createRecord answers.
   consistencyWindowMs: 5000,
 };

@@ -7,6 +7,7 @@ import {
   connectMastodon,
   findMastodon,
   type MastodonFlavour,
+  mastodonDelete,
   mastodonEngagement,
   publishMastodon,
 } from "./api.ts";
@@ -32,6 +33,7 @@ export const mastodonAdapter: Adapter = {
   connect: (app, input) => connectMastodon(app, flavour, input),
   engagement: (app, input) => mastodonEngagement(app, flavour, input),
   find: (app, input) => findMastodon(app, flavour, input),
+  deletePublished: (app, input) => mastodonDelete(app, flavour, input),
   // A status is in the author's own timeline as soon as the POST is answered.
   consistencyWindowMs: 60_000,
 };

@@ -9,6 +9,7 @@ import type { App } from "../../app/context.ts";
 import type {
   ConnectInput,
   ConnectOutcome,
+  DeleteOutcome,
   EngagementOutcome,
   FindOutcome,
   PublishedPart,
@@ -245,6 +246,33 @@ export async function mastodonEngagement(
       views: null,
     },
   };
+}
+
+/**
+ * Deletes each part's status, the last first (a reply before what it answers). A status already gone (404) counts
+ * as deleted, so asking again is harmless.
+ */
+export async function mastodonDelete(
+  app: App,
+  f: MastodonFlavour,
+  input: RemoteInput & { parts: PublishedPart[] },
+): Promise<DeleteOutcome> {
+  for (const part of [...input.parts].sort((a, b) => b.index - a.index)) {
+    let res: NetworkResponse;
+    try {
+      res = await networkRequest(app, {
+        method: "DELETE",
+        url: `${base(app, f, input.channel.settings)}/api/v1/statuses/${encodeURIComponent(part.remote_id)}`,
+        headers: auth(input.channel),
+        timeoutMs: 15_000,
+      });
+    } catch (err) {
+      return { kind: "failed", message: `${f.name}: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    if (res.status !== 200 && res.status !== 404)
+      return { kind: "failed", message: `${f.name} answered ${res.status}: ${errorText(res)}` };
+  }
+  return { kind: "deleted" };
 }
 
 /** Whitespace-insensitive comparison, since the server renders text to HTML and back loses line structure. */

@@ -19,7 +19,7 @@ export interface NetworkResponse {
 }
 
 export interface NetworkRequest {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   url: string;
   headers?: Record<string, string>;
   /** A JSON body (sent as application/json). */

@@ -4,6 +4,7 @@
 import type { App } from "../../app/context.ts";
 import type {
   Adapter,
+  DeleteOutcome,
   EngagementOutcome,
   PublishedPart,
   PublishInput,
@@ -48,6 +49,20 @@ function wait(ms: number, signal: AbortSignal): Promise<boolean> {
   });
 }
 
+/**
+ * metadata.svc_simulate_channels (comma-separated channel IDs or emulated networks) limits the simulation to those
+ * channels, so a post to several sandbox channels can fail on some and publish on the rest (partly published).
+ */
+function simulatedOn(input: PublishInput): boolean {
+  const only = input.metadata.svc_simulate_channels;
+  if (only === undefined) return true;
+  const names = only.split(",").map((s) => s.trim());
+  return (
+    names.includes(input.channel.id) ||
+    (input.channel.emulates !== null && names.includes(input.channel.emulates))
+  );
+}
+
 async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
   if (input.livemode)
     return {
@@ -55,7 +70,7 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
       code: "provider_unsupported",
       message: "The sandbox is test mode only; a live post never reaches it.",
     };
-  const simulate = input.metadata.svc_simulate;
+  const simulate = simulatedOn(input) ? input.metadata.svc_simulate : undefined;
   switch (simulate) {
     case "rate_limited":
       if (input.attempt === 1)
@@ -159,4 +174,17 @@ async function engagement(
   };
 }
 
-export const sandboxAdapter: Adapter = { provider: "sandbox", idempotent: false, publish, engagement };
+/** The sandbox deletes what it stored for the target: its permalink page shows nothing any more. */
+async function deletePublished(app: App, input: RemoteInput): Promise<DeleteOutcome> {
+  await app.db.deleteFrom("sandbox_media").where("target_id", "=", input.targetId).execute();
+  await app.db.deleteFrom("sandbox_posts").where("target_id", "=", input.targetId).execute();
+  return { kind: "deleted" };
+}
+
+export const sandboxAdapter: Adapter = {
+  provider: "sandbox",
+  idempotent: false,
+  publish,
+  engagement,
+  deletePublished,
+};

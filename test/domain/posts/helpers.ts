@@ -88,7 +88,13 @@ export async function events(t: TestApp, orgId: string, objectId?: string) {
   let q = t.app.db.selectFrom("events").selectAll().where("org_id", "=", orgId);
   if (objectId) q = q.where("data", "like", `%${objectId}%`);
   const rows = await q.orderBy("seq").execute();
-  return rows.map((e) => ({ ...e, data: JSON.parse(e.data) as { object: Record<string, unknown> } }));
+  return rows.map((e) => ({
+    ...e,
+    data: JSON.parse(e.data) as {
+      object: Record<string, unknown>;
+      previous_attributes?: Record<string, unknown>;
+    },
+  }));
 }
 
 export const eventTypes = async (t: TestApp, orgId: string, objectId?: string) =>

@@ -10,7 +10,14 @@ import { type TestApp, testApp } from "../../helpers/app.ts";
 import { dialects } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
 import { jpeg, upload } from "../../helpers/media.ts";
-import { connectLive, liveVideo, networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
+import {
+  connectLive,
+  drain,
+  liveVideo,
+  networkApp,
+  publishDirect,
+  publishLive,
+} from "../../helpers/networks.ts";
 import { type LocalS3, localS3 } from "../../helpers/s3.ts";
 import { sha256 } from "../../helpers/video.ts";
 import { type MastodonAccount, type MastodonStandIn, startMastodon } from "../../stand-ins/mastodon.ts";
@@ -99,6 +106,71 @@ for (const dialect of dialects) {
         if (provider === "mastodon") {
           expect(keys.slice(-3)).toEqual([0, 1, 2].map((i) => `svc-${thread.targets[0].id}-${i}`));
         } else expect(keys.every((k) => k === undefined)).toBe(true);
+      });
+
+      test("a first comment is the account's own reply to the post, right after it", async () => {
+        const ch = await connectLive(t, a, provider, fields());
+        const before = mine().length;
+        const r = await t.request("POST", "/v1/posts", {
+          key: a.liveKey,
+          body: {
+            brand: a.brandId,
+            channels: [ch.id],
+            content: { body: "Spring release" },
+            first_comment: "Changelog: https://example.com/changes",
+          },
+        });
+        expect(r.status).toBe(201);
+        await drain(t);
+        const target = (await t.request("GET", `/v1/posts/${r.body.id}`, { key: a.liveKey })).body.targets[0];
+        expect([target.status, target.first_comment.status]).toEqual(["published", "published"]);
+        const posted = mine().slice(before);
+        expect(posted.map((s) => s.text)).toEqual([
+          "Spring release",
+          "Changelog: https://example.com/changes",
+        ]);
+        expect(posted[1]!.in_reply_to_id).toBe(posted[0]!.id);
+        expect(target.permalink).toBe(`${m.url}/@svcbot/${posted[0]!.id}`);
+        expect(target.first_comment.permalink).toBe(`${m.url}/@svcbot/${posted[1]!.id}`);
+      });
+
+      test("delete_published deletes the post and its first comment, once", async () => {
+        const ch = await connectLive(t, a, provider, fields());
+        const r = await t.request("POST", "/v1/posts", {
+          key: a.liveKey,
+          body: {
+            brand: a.brandId,
+            channels: [ch.id],
+            content: { body: "Short-lived" },
+            first_comment: "Reply",
+          },
+        });
+        await drain(t);
+        const ids = (await t.request("GET", `/v1/posts/${r.body.id}`, { key: a.liveKey })).body.targets[0];
+        expect(ids.status).toBe("published");
+        const posted = mine()
+          .filter((s) => s.text === "Short-lived" || s.text === "Reply")
+          .slice(-2);
+        expect(posted.every((s) => !s.deleted)).toBe(true);
+        const d = await t.request("POST", `/v1/posts/${r.body.id}/delete_published`, { key: a.liveKey });
+        expect(d.status).toBe(200);
+        if (provider === "mastodon") {
+          expect(d.body.results.map((x: { result: string }) => x.result)).toEqual(["deleted"]);
+          expect(posted.map((s) => s.deleted)).toEqual([true, true]);
+          const deletes = m.requests.filter((q) => q.method === "DELETE").map((q) => q.path);
+          expect(deletes.slice(-2)).toEqual([
+            `/api/v1/statuses/${posted[1]!.id}`,
+            `/api/v1/statuses/${posted[0]!.id}`,
+          ]);
+          const again = await t.request("POST", `/v1/posts/${r.body.id}/delete_published`, {
+            key: a.liveKey,
+          });
+          expect(again.body.results[0].result).toBe("deleted");
+          expect(m.requests.filter((q) => q.method === "DELETE")).toHaveLength(deletes.length);
+        } else {
+          expect(d.body.results.map((x: { result: string }) => x.result)).toEqual(["delete_unsupported"]);
+          expect(posted.every((s) => !s.deleted)).toBe(true);
+        }
       });
 
       test("a live post with images: uploaded with their descriptions, attached to the status", async () => {

@@ -1,11 +1,20 @@
 import { approvePost } from "../../../domain/posts/approve.ts";
 import { cancelPost } from "../../../domain/posts/cancel.ts";
 import { createPost } from "../../../domain/posts/create.ts";
+import { deletePublished } from "../../../domain/posts/delete-published.ts";
 import { previewPost } from "../../../domain/posts/preview.ts";
 import { getPost, listAttempts, listPosts } from "../../../domain/posts/read.ts";
 import { rejectPost } from "../../../domain/posts/reject.ts";
 import { reschedulePost } from "../../../domain/posts/reschedule.ts";
-import { MarkPublished, PostCreate, PostPreview, Reschedule, Review } from "../../../domain/posts/schema.ts";
+import {
+  MarkPublished,
+  PostCreate,
+  PostPreview,
+  PostUpdate,
+  Reschedule,
+  Review,
+} from "../../../domain/posts/schema.ts";
+import { updatePost } from "../../../domain/posts/update.ts";
 import { POST_STATUSES, TARGET_STATUSES } from "../../../domain/targets/post-status.ts";
 import { markTargetPublished, retryTarget } from "../../../domain/targets/resolve.ts";
 import { nstr, ntime, obj, str } from "../../openapi-schemas.ts";
@@ -59,12 +68,35 @@ export const postRoutes: RouteDef[] = [
   },
   {
     method: "POST",
+    path: "/v1/posts/:id",
+    tag: "Posts",
+    summary:
+      "Edit a draft, scheduled or pending post before publishing; checked again (422 lists every problem); " +
+      "409 post_not_editable once publishing started",
+    scope: "posts:write",
+    body: PostUpdate,
+    response: "Post",
+    handler: ({ app, actor, params, body }) => updatePost(app, actor, params.id!, body),
+  },
+  {
+    method: "POST",
     path: "/v1/posts/:id/cancel",
     tag: "Posts",
     summary: "Cancel every target not yet published",
     scope: "posts:write",
     response: "Post",
     handler: ({ app, actor, params }) => cancelPost(app, actor, params.id!),
+  },
+  {
+    method: "POST",
+    path: "/v1/posts/:id/delete_published",
+    tag: "Posts",
+    summary:
+      "Delete a published post (all its parts) from each network that allows it; a result per target " +
+      "(deleted, delete_failed, delete_unsupported); asking again deletes nothing twice",
+    scope: "posts:write",
+    response: "PostDeletion",
+    handler: ({ app, actor, params }) => deletePublished(app, actor, params.id!),
   },
   {
     method: "POST",
@@ -145,7 +177,32 @@ export const postSchemas: Record<string, unknown> = {
     permalink: nstr,
     error,
     published_at: ntime,
+    first_comment: {
+      oneOf: [
+        { type: "null" },
+        obj({
+          text: str,
+          status: { enum: ["pending", "published", "failed", "needs_attention", "canceled"] },
+          permalink: nstr,
+        }),
+      ],
+    },
     engagement: { oneOf: [{ type: "null" }, { $ref: "#/components/schemas/Engagement" }] },
+    deleted_at: ntime,
+  }),
+  PostDeletion: obj({
+    object: { const: "post_deletion" },
+    post: str,
+    results: {
+      type: "array",
+      items: obj({
+        target: str,
+        channel: str,
+        provider: str,
+        result: { enum: ["deleted", "delete_failed", "delete_unsupported"] },
+        message: nstr,
+      }),
+    },
   }),
   Post: obj({
     id: str,
@@ -169,6 +226,10 @@ export const postSchemas: Record<string, unknown> = {
       note: nstr,
     }),
     media: { type: "array", items: { $ref: "#/components/schemas/Media" } },
+    problems: {
+      type: "array",
+      items: obj({ code: str, message: str, param: str, detail: {} }, ["code", "message"]),
+    },
     targets: { type: "array", items: { $ref: "#/components/schemas/PostTarget" } },
     created_at: { type: "string", format: "date-time" },
     updated_at: { type: "string", format: "date-time" },
