@@ -12,6 +12,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers (List-Unsubscribe, List-Unsubscribe-Post on notification emails). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -55,6 +57,7 @@ export function mailerOf(app: MailHost): Mailer | null {
           subject: msg.subject,
           text: msg.text,
           html: msg.html,
+          ...(msg.headers ? { headers: msg.headers } : {}),
         });
       },
     };

@@ -16,7 +16,7 @@ const LEASE_MS = 2 * 60_000;
 export async function enqueueMail(
   tx: Tx | Db,
   app: MailHost,
-  m: { userId: string | null; to: string; kind: string; view: MailView },
+  m: { userId: string | null; to: string; kind: string; view: MailView; headers?: Record<string, string> },
 ): Promise<string> {
   const now = app.clock.now();
   const id = newId("mail", now);
@@ -36,6 +36,7 @@ export async function enqueueMail(
       last_error: null,
       created_at: now,
       sent_at: null,
+      headers: m.headers ? JSON.stringify(m.headers) : null,
     })
     .execute();
   return id;
@@ -72,6 +73,7 @@ export async function deliverDueMail(app: MailHost, limit = 50): Promise<number>
         subject: row.subject,
         text: row.body_text,
         html: row.body_html,
+        ...(row.headers ? { headers: JSON.parse(row.headers) as Record<string, string> } : {}),
       });
       await app.db
         .updateTable("mail_outbox")
