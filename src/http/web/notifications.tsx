@@ -135,8 +135,10 @@ async function unsubscribeNow(w: Web) {
 }
 
 export const notificationPageRoutes: WebRoute[] = [
-  { method: "GET", path: "/notifications", access: "member", org: "none", handler: list },
-  { method: "POST", path: "/notifications/read-all", access: "member", org: "none", handler: readAll },
+  // The list shows the org's posts and channels: read (a suspended org shows only its notice). Marking read changes
+  // the person's own state, never the org's, so a read-only org allows it.
+  { method: "GET", path: "/notifications", access: "member", org: "read", handler: list },
+  { method: "POST", path: "/notifications/read-all", access: "member", org: "read", handler: readAll },
   {
     method: "GET",
     path: "/notifications/preferences",
@@ -151,7 +153,7 @@ export const notificationPageRoutes: WebRoute[] = [
     org: "none",
     handler: savePreferences,
   },
-  { method: "POST", path: "/notifications/:id/read", access: "member", org: "none", handler: readOne },
+  { method: "POST", path: "/notifications/:id/read", access: "member", org: "read", handler: readOne },
   { method: "GET", path: "/unsubscribe/:token", access: "guest", handler: unsubscribePage },
   { method: "POST", path: "/unsubscribe/:token", access: "guest", handler: unsubscribeNow },
 ];
