@@ -102,7 +102,7 @@ describeEachDialect("notification emails", (dialect) => {
     // Replayed: refused, nothing changes.
     const again = await click();
     expect(again.status).toBe(404);
-    expect((await again.json()).code).toBe("unsubscribe_link_invalid");
+    expect(((await again.json()) as { code: string }).code).toBe("unsubscribe_link_invalid");
     // The type is off for this person now: the next one is kept in the dashboard only.
     await reauth();
     expect(await emailState(person)).toEqual(["queued", "none"]);
@@ -131,7 +131,7 @@ describeEachDialect("notification emails", (dialect) => {
       t.http.handle(new Request(`http://localhost/v1/unsubscribe/${tok}`, { method: "POST" }));
     const rf = await click(foreign);
     expect(rf.status).toBe(404);
-    expect((await rf.json()).code).toBe("unsubscribe_link_invalid");
+    expect(((await rf.json()) as { code: string }).code).toBe("unsubscribe_link_invalid");
     expect((await click(flipped)).status).toBe(404);
     // Someone else's valid link signed with another install's key is refused too (signature).
     const elsewhere = await testApp(dialect);
