@@ -176,6 +176,7 @@ export function PreferencesPage(props: {
           </p>
           <input
             id="f-timezone"
+            type="text"
             name="timezone"
             list="zones"
             value={props.timezone}

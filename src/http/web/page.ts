@@ -54,7 +54,7 @@ export interface Web {
   /** Set-Cookie lines added to whatever response the handler returns. */
   cookies: string[];
   flashKey: string | null;
-  /** The bell's count (pages shown with GET only); null otherwise. */
+  /** The bell's count (whole pages, not htmx fragments); null otherwise. */
   unread: number | null;
 }
 
@@ -124,15 +124,16 @@ export async function webContext(
   };
   if (flash) w.cookies.push(cookieLine(app, "svc_flash", "", 0));
   if (session?.stage === "active" && session.user_id) {
-    // A page shown with GET has the bell: its count runs beside the member look-up, not after it.
-    const count =
-      request.method === "GET" && session.org_id ? unreadCount(app, session.user_id, session.org_id) : null;
+    // A whole page has the bell (an htmx fragment does not): its count runs beside the member look-up, not after.
+    const bell = request.headers.get("hx-request") !== "true";
+    const count = bell && session.org_id ? unreadCount(app, session.user_id, session.org_id) : null;
     const [member, unread] = await Promise.all([sessionMember(app, session, requestId), count]);
     w.member = member;
-    if (member && request.method === "GET")
+    if (member && bell)
       w.unread =
         member.org.id === session.org_id ? unread : await unreadCount(app, session.user_id, member.org.id);
   }
+
   return w;
 }
 

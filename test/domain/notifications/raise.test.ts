@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import type { App } from "../../../src/app/context.ts";
 import { recordEvent } from "../../../src/domain/events/record.ts";
 import { addMember } from "../../../src/domain/identity/members/service.ts";
+import { unreadCount } from "../../../src/domain/notifications/list.ts";
 import { presentTarget } from "../../../src/domain/posts/present.ts";
 import { FakeClock } from "../../../src/lib/clock.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
@@ -12,6 +13,7 @@ import { describeEachDialect } from "../../helpers/db.ts";
 import { member, type Tenant, tenant, userToken } from "../../helpers/factories.ts";
 import { connectLive, drain, networkApp } from "../../helpers/networks.ts";
 import { personActor } from "../../helpers/person.ts";
+import { explain, statementsOf } from "../../helpers/sqlite-plans.ts";
 import { type DiscordStandIn, startDiscord } from "../../stand-ins/discord.ts";
 import { expectClean } from "../../stand-ins/server.ts";
 
@@ -176,6 +178,15 @@ describeEachDialect("notifications raised", (dialect) => {
     expect((await t.request("GET", "/v1/notifications?unread=true", { key: editorLive })).body.data).toEqual(
       [],
     );
+  });
+
+  test("the bell's count is one statement over the partial index of unread rows", async () => {
+    expect(await unreadCount(t.app, admin, a.orgId)).toBeGreaterThan(0);
+    if (dialect !== "sqlite") return;
+    const seen = await statementsOf(t, (app) => unreadCount(app, admin, a.orgId));
+    expect(seen.length).toBe(1);
+    const plan = explain(t, seen[0]!.sql, seen[0]!.parameters).join(" ");
+    expect(plan).toContain("notifications_unread");
   });
 
   test("bad input: API keys refused, another member's or another org's notification is 404, nothing changes", async () => {
