@@ -5,6 +5,7 @@ import { LocalMasterKeys, parseMasterKeys } from "../crypto/master.ts";
 import { type Database, type Db, type Dialect, openDatabase } from "../db/index.ts";
 import { latestVersion, migrate, schemaVersion } from "../db/migrate.ts";
 import { type Clock, systemClock } from "../lib/clock.ts";
+import { closeMailer } from "../mail/mailer.ts";
 import { type Config, ConfigError } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { Signals } from "./signals.ts";
@@ -50,7 +51,7 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
     opts.database ??
     openDatabase(config.dialect === "sqlite" ? `sqlite:${config.sqlitePath}` : config.databaseUrl);
   let ready = false;
-  return {
+  const app: App = {
     config,
     db: database.db,
     dialect: database.dialect,
@@ -67,6 +68,10 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
     migrate: () => migrate(database.db, database.dialect),
     listen: (channel, fn) => database.listen(channel, fn),
     syncWrites: async () => database.syncWrites?.(),
-    close: () => database.close(),
+    close: async () => {
+      closeMailer(app);
+      await database.close();
+    },
   };
+  return app;
 }

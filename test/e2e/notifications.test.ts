@@ -75,7 +75,8 @@ describeEachDialect("notifications in a browser", (dialect) => {
 
       // Mark one read: htmx swaps the row and the bell, no reload.
       await page.getByRole("button", { name: /^Mark read: LinkedIn/ }).click();
-      await expect(page.locator("#bell-count").textContent()).resolves.toBe("2");
+      await page.waitForFunction(`document.querySelector("#bell-count")?.textContent === "2"`);
+      expect(await page.locator("#bell").getAttribute("aria-label")).toBe("Notifications, 2 unread");
       expect(await page.locator("li.note.unread").count()).toBe(2);
 
       await page.locator("#read-all").click();

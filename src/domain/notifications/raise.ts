@@ -4,6 +4,7 @@
 // (one preference look-up, one insert): raising must stay cheap for the request that causes it.
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
+import { insertRows } from "../../db/insert-rows.ts";
 import type { NotificationEmail, NotificationsTable } from "../../db/tables/notifications.ts";
 import { newId } from "../../lib/ids.ts";
 import { mailerOf } from "../../mail/mailer.ts";
@@ -60,6 +61,9 @@ export async function raiseNotifications(tx: Tx, app: App, items: NewNotificatio
       });
     }
   }
-  await tx.insertInto("notifications").values(rows).execute();
+  // Plain text in chunks (each a bounded number of parameters): building Kysely's tree for every row cost more
+  // than inserting it.
+  for (let i = 0; i < rows.length; i += 500)
+    await insertRows(tx, app.dialect, "notifications", rows.slice(i, i + 500));
   return rows.length;
 }
