@@ -3,10 +3,17 @@
 // set look-up.
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
+import {
+  adminsWithPreference,
+  postAuthor,
+  recentNotificationAbout,
+} from "../../db/sql/notification-recipients.ts";
+import { run } from "../../db/sql/statement.ts";
 import type { EventHook } from "../events/hooks.ts";
 import type { RecordedEvent } from "../events/types.ts";
-import { type NewNotification, raiseNotifications } from "./raise.ts";
-import { except, membersWithRoles } from "./recipients.ts";
+import { type KnownPreferences, type NewNotification, raiseNotifications } from "./raise.ts";
+import { except } from "./recipients.ts";
+import type { NotificationType } from "./types.ts";
 
 const NOTIFYING = new Set([
   "approval.requested",
@@ -16,7 +23,6 @@ const NOTIFYING = new Set([
   "channel.needs_reauth",
 ]);
 
-const ADMINS = ["admin", "owner"];
 const DAY_MS = 86400_000;
 
 type Obj = Record<string, unknown>;
@@ -30,25 +36,30 @@ export const notifyOnEvents: EventHook = async (tx: Tx, app: App, events: Record
     relevant.push(e);
   }
   if (!relevant) return;
-  // One look-up per org and per post in the batch (a worker's batch is usually one org).
-  const admins = new Map<string, Promise<string[]>>();
-  const adminsOf = (orgId: string) => {
-    let p = admins.get(orgId);
-    if (!p) {
-      p = membersWithRoles(tx, orgId, ADMINS);
-      admins.set(orgId, p);
+  // One look-up per org and type and per post in the batch (a worker's batch is usually one org); the admins
+  // come with their preference for the type, so raising reads no preference again.
+  const known: KnownPreferences = new Map();
+  const admins = new Map<string, string[]>();
+  const adminsOf = async (orgId: string, type: NotificationType) => {
+    const key = `${orgId}|${type}`;
+    let ids = admins.get(key);
+    if (!ids) {
+      const rows = await run(tx, app.dialect, adminsWithPreference, [type, orgId]);
+      for (const r of rows)
+        known.set(
+          `${r.user_id}|${orgId}|${type}`,
+          r.email === null ? null : { email: r.email, delivery: r.delivery },
+        );
+      ids = rows.map((r) => r.user_id);
+      admins.set(key, ids);
     }
-    return p;
+    return ids;
   };
   const authors = new Map<string, string | null>();
   const authorOf = async (postId: string | null): Promise<string | null> => {
     if (!postId) return null;
     if (!authors.has(postId)) {
-      const row = await tx
-        .selectFrom("posts")
-        .select("created_by_user")
-        .where("id", "=", postId)
-        .executeTakeFirst();
+      const [row] = await run(tx, app.dialect, postAuthor, [postId]);
       authors.set(postId, row?.created_by_user ?? null);
     }
     return authors.get(postId) ?? null;
@@ -67,7 +78,7 @@ export const notifyOnEvents: EventHook = async (tx: Tx, app: App, events: Record
           subject: "A post waits for your approval",
           body: `A live post (${id}) waits for approval before it takes its slot.`,
           link: `/approvals`,
-          recipients: except(await adminsOf(e.org_id), requester),
+          recipients: except(await adminsOf(e.org_id, "post.approval_requested"), requester),
         });
         break;
       }
@@ -80,7 +91,7 @@ export const notifyOnEvents: EventHook = async (tx: Tx, app: App, events: Record
           subject: `A newsletter waits for your approval${str(o.subject) ? `: ${str(o.subject)}` : ""}`,
           body: `A newsletter issue (${id}) waits for approval before it is sent.`,
           link: `/newsletters/${id}`,
-          recipients: except(await adminsOf(e.org_id), requester),
+          recipients: except(await adminsOf(e.org_id, "newsletter.approval_requested"), requester),
         });
         break;
       }
@@ -94,7 +105,7 @@ export const notifyOnEvents: EventHook = async (tx: Tx, app: App, events: Record
           subject: `A post needs attention on ${str(o.channel_name) ?? str(o.provider) ?? "a channel"}`,
           body: `The network may or may not have published post ${post}: check the channel, then mark it published or retry it.`,
           link: `/posts/${post}/targets/${id}`,
-          recipients: [...(author ? [author] : []), ...(await adminsOf(e.org_id))],
+          recipients: [...(author ? [author] : []), ...(await adminsOf(e.org_id, "post.needs_attention"))],
         });
         break;
       }
@@ -116,14 +127,13 @@ export const notifyOnEvents: EventHook = async (tx: Tx, app: App, events: Record
       case "channel.needs_reauth": {
         // At most daily per channel: a channel that keeps failing its renewal is not news every time.
         const recent = id
-          ? await tx
-              .selectFrom("notifications")
-              .select("id")
-              .where("object_id", "=", id)
-              .where("type", "=", "channel.needs_reauth")
-              .where("created_at", ">", e.created_at - DAY_MS)
-              .limit(1)
-              .executeTakeFirst()
+          ? (
+              await run(tx, app.dialect, recentNotificationAbout, [
+                id,
+                "channel.needs_reauth",
+                e.created_at - DAY_MS,
+              ])
+            )[0]
           : undefined;
         if (recent || items.some((n) => n.type === "channel.needs_reauth" && n.objectId === id)) break;
         const name = str(o.display_name) ?? str(o.provider) ?? "A channel";
@@ -134,11 +144,11 @@ export const notifyOnEvents: EventHook = async (tx: Tx, app: App, events: Record
           subject: `${name} must be connected again`,
           body: `The network refused svc's access to ${name} (${str(o.provider) ?? "channel"}); posts to it wait until it is connected again.`,
           link: `/connect`,
-          recipients: await adminsOf(e.org_id),
+          recipients: await adminsOf(e.org_id, "channel.needs_reauth"),
         });
         break;
       }
     }
   }
-  await raiseNotifications(tx, app, items);
+  await raiseNotifications(tx, app, items, known);
 };

@@ -23,18 +23,31 @@ export interface NewNotification {
   recipients: string[];
 }
 
-export async function raiseNotifications(tx: Tx, app: App, items: NewNotification[]): Promise<number> {
+/** A preference already read with the recipients (`user|org|type`); null: none set, the default applies. */
+export type KnownPreferences = Map<string, { email: number | null; delivery: string | null } | null>;
+
+export async function raiseNotifications(
+  tx: Tx,
+  app: App,
+  items: NewNotification[],
+  known: KnownPreferences = new Map(),
+): Promise<number> {
   const wanted = items.filter((n) => n.recipients.length > 0);
   if (wanted.length === 0) return 0;
-  const users = [...new Set(wanted.flatMap((n) => n.recipients))];
-  const orgs = [...new Set(wanted.map((n) => n.orgId))];
-  const prefs = await tx
-    .selectFrom("notification_preferences")
-    .select(["user_id", "org_id", "type", "email", "delivery"])
-    .where("user_id", "in", users)
-    .where("org_id", "in", orgs)
-    .execute();
-  const prefOf = new Map(prefs.map((p) => [`${p.user_id}|${p.org_id}|${p.type}`, p]));
+  const prefOf: KnownPreferences = new Map(known);
+  // Only recipients whose preference was not read with them cost a look-up.
+  const unknown = wanted.flatMap((n) =>
+    n.recipients.filter((u) => !prefOf.has(`${u}|${n.orgId}|${n.type}`)).map((u) => [u, n.orgId] as const),
+  );
+  if (unknown.length) {
+    const prefs = await tx
+      .selectFrom("notification_preferences")
+      .select(["user_id", "org_id", "type", "email", "delivery"])
+      .where("user_id", "in", [...new Set(unknown.map(([u]) => u))])
+      .where("org_id", "in", [...new Set(unknown.map(([, o]) => o))])
+      .execute();
+    for (const p of prefs) prefOf.set(`${p.user_id}|${p.org_id}|${p.type}`, p);
+  }
   // Without SMTP nothing is owed an email: a mail server configured later does not get a year's backlog.
   const mail = mailerOf(app) !== null;
   const now = app.clock.now();
@@ -42,7 +55,7 @@ export async function raiseNotifications(tx: Tx, app: App, items: NewNotificatio
   for (const n of wanted) {
     for (const userId of new Set(n.recipients)) {
       const p = prefOf.get(`${userId}|${n.orgId}|${n.type}`);
-      const on = p ? p.email === 1 : EMAIL_DEFAULT[n.type];
+      const on = p && p.email !== null ? Number(p.email) === 1 : EMAIL_DEFAULT[n.type];
       const email: NotificationEmail =
         !mail || !on ? "none" : p?.delivery === "daily" ? "digest" : "immediate";
       rows.push({

@@ -17,6 +17,8 @@ import { unsubscribeToken, unsubscribeUrls } from "./unsubscribe.ts";
 export const HOURLY_CAP = 30;
 const HOUR_MS = 3600_000;
 const BATCH = 500;
+/** Summary rows read per run; a person's rows past it go in a second summary a minute later. */
+const DIGEST_BATCH = 20_000;
 
 interface Owed {
   id: string;
@@ -137,29 +139,28 @@ export async function sendNotifications(
       .orderBy("n.created_at")
       .limit(BATCH)
       .execute()) as Owed[];
-    const groups = await app.db
+    // Every row waiting for a summary, in one read (with its person's zone), grouped by person and org here: a
+    // group is due once 08:00 in the person's zone has come since its oldest row.
+    const waiting = (await app.db
       .selectFrom("notifications as n")
       .innerJoin("users as u", "u.id", "n.user_id")
-      .select((eb) => ["n.user_id", "n.org_id", "u.timezone", eb.fn.min("n.created_at").as("first")])
+      .innerJoin("orgs as o", "o.id", "n.org_id")
+      .select([...owedColumns, "u.timezone"])
       .where("n.email", "=", "digest")
-      .groupBy(["n.user_id", "n.org_id", "u.timezone"])
-      .execute();
-    const due = groups.filter((g) => now >= nextSummaryAt(Number(g.first), g.timezone));
-    const messages = immediate.map((n) => immediateMessage(app, n));
-    for (const g of due) {
-      const rows = (await app.db
-        .selectFrom("notifications as n")
-        .innerJoin("users as u", "u.id", "n.user_id")
-        .innerJoin("orgs as o", "o.id", "n.org_id")
-        .select(owedColumns)
-        .where("n.email", "=", "digest")
-        .where("n.user_id", "=", g.user_id)
-        .where("n.org_id", "=", g.org_id)
-        .orderBy("n.created_at")
-        .limit(200)
-        .execute()) as Owed[];
-      if (rows.length) messages.push(summaryMessage(app, rows));
+      .orderBy("n.created_at")
+      .limit(DIGEST_BATCH)
+      .execute()) as (Owed & { timezone: string })[];
+    const groups = new Map<string, (Owed & { timezone: string })[]>();
+    for (const r of waiting) {
+      const key = `${r.user_id}|${r.org_id}`;
+      const g = groups.get(key);
+      if (g) g.push(r);
+      else groups.set(key, [r]);
     }
+    const messages = immediate.map((n) => immediateMessage(app, n));
+    for (const rows of groups.values())
+      if (now >= nextSummaryAt(rows[0]!.created_at, rows[0]!.timezone))
+        messages.push(summaryMessage(app, rows.slice(0, 200)));
     if (messages.length === 0) break;
     messages.sort((x, y) => x.at - y.at);
     const r = await queue(app, messages, now);
