@@ -75,7 +75,9 @@ describeEachDialect("notifications in a browser", (dialect) => {
 
       // Mark one read: htmx swaps the row and the bell, no reload.
       await page.getByRole("button", { name: /^Mark read: LinkedIn/ }).click();
-      await page.waitForFunction(`document.querySelector("#bell-count")?.textContent === "2"`);
+      await page.locator("#bell-count", { hasText: /^2$/ }).waitFor();
+      // The bell is swapped out of band, the row in the main swap: wait for both.
+      await page.locator("li.note.unread").nth(2).waitFor({ state: "detached" });
       expect(await page.locator("#bell").getAttribute("aria-label")).toBe("Notifications, 2 unread");
       expect(await page.locator("li.note.unread").count()).toBe(2);
 
