@@ -28,11 +28,11 @@ describeEachDialect("notifications.prune", (dialect) => {
       ).map((r) => r.id);
     // Three people join: three notifications for the owner, raised now.
     for (const n of ["p1", "p2", "p3"]) await member(t.app, a.orgId, `${n}-${dialect}@example.com`, "viewer");
-    const [read, unread, readLate] = await ids();
+    const [read, unread, readLate] = (await ids()) as [string, string, string];
     await t.app.db
       .updateTable("notifications")
       .set({ read_at: clock.now() })
-      .where("id", "=", read!)
+      .where("id", "=", read)
       .execute();
     await t.app.db
       .insertInto("unsubscribe_uses")
@@ -42,7 +42,7 @@ describeEachDialect("notifications.prune", (dialect) => {
     await t.app.db
       .updateTable("notifications")
       .set({ read_at: clock.now() })
-      .where("id", "=", readLate!)
+      .where("id", "=", readLate)
       .execute();
     await notificationsPrune.run(t.app);
     expect(await ids()).toEqual([read, unread, readLate]);
