@@ -10,6 +10,9 @@ import { onBootstrap } from "./domain/bootstrap/hooks.ts";
 import { sandboxChannel } from "./domain/channels/bootstrap.ts";
 import { onEvents } from "./domain/events/hooks.ts";
 import { wakeStreams } from "./domain/events/stream.ts";
+import { onMemberJoined } from "./domain/identity/members/hooks.ts";
+import { notifyOnEvents } from "./domain/notifications/on-events.ts";
+import { notifyOnJoin } from "./domain/notifications/on-join.ts";
 import { enqueueDeliveries } from "./domain/webhooks/outbox.ts";
 import { createHttp } from "./http/server.ts";
 import { tasks, workerLoops } from "./queue/registry.ts";
@@ -22,10 +25,14 @@ import { TaskRunner } from "./queue/tasks.ts";
 export function registerHooks(): void {
   // In each event's own transaction: one webhook delivery per subscribed endpoint (the outbox).
   onEvents(enqueueDeliveries);
+  // In the same transaction: live-mode events that people must hear about become notifications.
+  onEvents(notifyOnEvents);
   // After it: wake this process's event streams.
   onEvents(wakeStreams);
   // The first brand of a new install gets a test-mode sandbox channel.
   onBootstrap(sandboxChannel);
+  // A new member: the org's owners hear of it (not the one who added them).
+  onMemberJoined(notifyOnJoin);
 }
 
 export interface Running {

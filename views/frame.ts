@@ -28,6 +28,8 @@ export interface Frame {
   mail: boolean;
   /** The scopes the member's role holds in this org: the nav offers only the pages they can use. */
   scopes: string[];
+  /** The person's unread notifications in this org (the bell); null where the page has no bell. */
+  unread?: number | null;
   /** An owner on an install with a billing page: the Billing link (/org/billing) is offered, even when suspended. */
   billing?: boolean;
 }
@@ -56,6 +58,8 @@ export const FLASH: Record<string, { kind: "ok" | "error"; text: string }> = {
   passkey_renamed: { kind: "ok", text: "Passkey renamed." },
   passkey_removed: { kind: "ok", text: "Passkey removed." },
   key_revoked: { kind: "ok", text: "API key revoked. It stops working now." },
+  notifications_read: { kind: "ok", text: "All notifications marked read." },
+  preferences_saved: { kind: "ok", text: "Notification preferences saved." },
   mfa_required_first: {
     kind: "error",
     text: "An org you belong to requires two-factor sign-in: set up an authenticator app or a passkey first.",

@@ -61,6 +61,34 @@ function OrgStatus(props: { f: Frame }) {
   );
 }
 
+/** The bell: unread notifications in this org, on every page (the count is one indexed query per page). */
+export function Bell(props: { unread: number; oob?: boolean }) {
+  const n = props.unread;
+  const label = n === 0 ? "Notifications, none unread" : `Notifications, ${n} unread`;
+  return (
+    <a
+      href="/notifications"
+      class={n > 0 ? "bell has-unread" : "bell"}
+      id="bell"
+      aria-label={label}
+      title={label}
+      {...(props.oob ? { "hx-swap-oob": "true" } : {})}
+    >
+      <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+        <path
+          fill="currentColor"
+          d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2Z"
+        />
+      </svg>
+      {n > 0 ? (
+        <span class="bell-count" id="bell-count">
+          {n > 99 ? "99+" : String(n)}
+        </span>
+      ) : null}
+    </a>
+  );
+}
+
 function Header(props: { f: Frame }) {
   const f = props.f;
   if (!f.signedIn) {
@@ -89,6 +117,7 @@ function Header(props: { f: Frame }) {
         </ul>
       </nav>
       <div class="switchers">
+        {typeof f.unread === "number" ? <Bell unread={f.unread} /> : null}
         {f.orgs.length > 1 ? (
           <form method="post" action="/org" class="inline">
             <Csrf token={f.csrf} />

@@ -5,6 +5,7 @@ import { LocalMasterKeys, parseMasterKeys } from "../crypto/master.ts";
 import { type Database, type Db, type Dialect, openDatabase } from "../db/index.ts";
 import { latestVersion, migrate, schemaVersion } from "../db/migrate.ts";
 import { type Clock, systemClock } from "../lib/clock.ts";
+import { closeMailer } from "../mail/mailer.ts";
 import { type Config, ConfigError } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { Signals } from "./signals.ts";
@@ -73,6 +74,7 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
     syncWrites: async () => database.syncWrites?.(),
     telemetry: NO_TELEMETRY,
     close: async () => {
+      closeMailer(app);
       await app.telemetry.shutdown();
       await database.close();
     },

@@ -72,6 +72,23 @@ export const publicOperations = [
       },
     },
   },
+  {
+    method: "POST",
+    path: "/v1/unsubscribe/:id",
+    summary:
+      "One-click unsubscribe (RFC 8058) from a notification email's List-Unsubscribe header: turns email off for " +
+      "that person, org and type; the signed link is the permission and works once",
+    responses: {
+      "200": {
+        description: "Email is off for the link's types",
+        content: { "application/json": { schema: { type: "object" } } },
+      },
+      "404": {
+        description: "unsubscribe_link_invalid: changed, used, expired, or not a member any more",
+        content: { "application/problem+json": { schema: { type: "object" } } },
+      },
+    },
+  },
 ] as const;
 
 function jsonStatus(values: string[]) {

@@ -28,6 +28,8 @@ const loadWeb = once(() => import("./web/index.tsx"));
 // So do the browser's error page and the sandbox's post page (views with hono's JSX runtime).
 const loadBrowserError = once(() => import("./web/browser-error.tsx"));
 const loadSandbox = once(() => import("./web/sandbox.ts"));
+// And the one-click unsubscribe of notification emails.
+const loadUnsubscribe = once(() => import("./unsubscribe.ts"));
 
 /** Routes outside the credential pipeline: [method, path] (documented in the OpenAPI document too). */
 export const publicRoutes: [string, string][] = [
@@ -104,6 +106,11 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
     .get(ERROR_CODES_PATH, () => errorCodesPage())
     .get("/v1/media/:id/content", ({ params, request }: { params: { id: string }; request: Request }) =>
       mediaContent(app, params.id, request),
+    )
+    .post(
+      "/v1/unsubscribe/:id",
+      async ({ params }: { params: { id: string } }) => (await loadUnsubscribe()).oneClick(app, params.id),
+      { parse: "none" },
     )
     .get(
       "/v1/openapi.yaml",

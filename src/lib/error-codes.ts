@@ -483,6 +483,17 @@ export const ERROR_CODES = {
     status: 404,
     meaning: "The invitation link is unknown, used or expired.",
   },
+  notification_type_invalid: {
+    group: people,
+    status: 422,
+    meaning: "Not a notification type (post.approval_requested, post.needs_attention, …).",
+  },
+  unsubscribe_link_invalid: {
+    group: people,
+    status: 404,
+    meaning:
+      "The unsubscribe link was changed, is for another person, org or type, was used already, or expired.",
+  },
   reset_link_invalid: {
     group: people,
     status: 404,

@@ -16,7 +16,7 @@ const LEASE_MS = 2 * 60_000;
 export async function enqueueMail(
   tx: Tx | Db,
   app: MailHost,
-  m: { userId: string | null; to: string; kind: string; view: MailView },
+  m: { userId: string | null; to: string; kind: string; view: MailView; headers?: Record<string, string> },
 ): Promise<string> {
   const now = app.clock.now();
   const id = newId("mail", now);
@@ -36,35 +36,65 @@ export async function enqueueMail(
       last_error: null,
       created_at: now,
       sent_at: null,
+      headers: m.headers ? JSON.stringify(m.headers) : null,
     })
     .execute();
   return id;
 }
 
-/** Sends every due row once; returns how many were sent. Safe to run in several processes at once. */
+/** Sent rows are recorded this many at a time: a crash re-sends at most these after the lease. */
+const RECORD_EVERY = 10;
+
+/**
+ * Sends every due row once; returns how many were sent. Safe to run in several processes at once: the due rows
+ * are claimed in one statement (moving next_attempt_at past the lease), and each process sends only what its
+ * claim returned. Successes are recorded in small groups, failures one by one.
+ */
 export async function deliverDueMail(app: MailHost, limit = 50): Promise<number> {
   const mailer = mailerOf(app);
   if (!mailer) return 0;
   const now = app.clock.now();
   const due = await app.db
     .selectFrom("mail_outbox")
-    .selectAll()
+    .select("id")
     .where("status", "=", "pending")
     .where("next_attempt_at", "<=", now)
     .orderBy("next_attempt_at")
     .limit(limit)
     .execute();
+  if (due.length === 0) return 0;
+  const rows = await app.db
+    .updateTable("mail_outbox")
+    .set({ next_attempt_at: now + LEASE_MS })
+    .where(
+      "id",
+      "in",
+      due.map((d) => d.id),
+    )
+    .where("status", "=", "pending")
+    .where("next_attempt_at", "<=", now)
+    .returningAll()
+    .execute();
+  rows.sort((a, b) => (a.id < b.id ? -1 : 1));
   let sent = 0;
-  for (const row of due) {
-    // Claim by moving next_attempt_at past the lease: only one process wins the row.
-    const claimed = await app.db
+  let done: { id: string; attempts: number }[] = [];
+  const record = async () => {
+    if (done.length === 0) return;
+    const ids = done.map((d) => d.id);
+    done = [];
+    await app.db
       .updateTable("mail_outbox")
-      .set({ next_attempt_at: now + LEASE_MS })
-      .where("id", "=", row.id)
-      .where("status", "=", "pending")
-      .where("next_attempt_at", "=", row.next_attempt_at)
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) continue;
+      .set((eb) => ({
+        status: "sent",
+        attempts: eb("attempts", "+", 1),
+        sent_at: app.clock.now(),
+        next_attempt_at: null,
+        last_error: null,
+      }))
+      .where("id", "in", ids)
+      .execute();
+  };
+  for (const row of rows) {
     const attempts = row.attempts + 1;
     try {
       await mailer.send({
@@ -72,13 +102,11 @@ export async function deliverDueMail(app: MailHost, limit = 50): Promise<number>
         subject: row.subject,
         text: row.body_text,
         html: row.body_html,
+        ...(row.headers ? { headers: JSON.parse(row.headers) as Record<string, string> } : {}),
       });
-      await app.db
-        .updateTable("mail_outbox")
-        .set({ status: "sent", attempts, sent_at: app.clock.now(), next_attempt_at: null, last_error: null })
-        .where("id", "=", row.id)
-        .execute();
+      done.push({ id: row.id, attempts });
       sent++;
+      if (done.length >= RECORD_EVERY) await record();
     } catch (e) {
       const giveUp = isPermanentSmtpError(e) || attempts > RETRY_AFTER_MS.length;
       const error = e instanceof Error ? e.message : String(e);
@@ -95,6 +123,7 @@ export async function deliverDueMail(app: MailHost, limit = 50): Promise<number>
         .execute();
     }
   }
+  await record();
   return sent;
 }
 

@@ -11,6 +11,8 @@ import { idempotencyPrune } from "./tasks/idempotency-prune.ts";
 import { identityPrune } from "./tasks/identity-prune.ts";
 import { mailSend } from "./tasks/mail-send.ts";
 import { mediaPrune } from "./tasks/media-prune.ts";
+import { notificationsPrune } from "./tasks/notifications-prune.ts";
+import { notificationsSend } from "./tasks/notifications-send.ts";
 import { oauthPrune } from "./tasks/oauth-prune.ts";
 import { publishExpire } from "./tasks/publish-expire.ts";
 import { publishReclaim } from "./tasks/publish-reclaim.ts";
@@ -38,6 +40,8 @@ export const tasks: TaskDef[] = [
   oauthPrune,
   engagementCollect,
   mediaPrune,
+  notificationsSend,
+  notificationsPrune,
 ];
 
 export const workerLoops: WorkerLoop[] = [

@@ -112,11 +112,6 @@ const EXEMPTIONS: readonly Exemption[] = [
     reason: "reports (/v1/reports, share links, reports.mail)",
   },
   {
-    pair: "mcp list_notifications",
-    kind: "not landed",
-    reason: "notifications (/v1/notifications, notifications.send)",
-  },
-  {
     pair: "mcp preview_newsletter",
     kind: "not landed",
     reason: "newsletters (mail accounts, /v1/newsletters)",

@@ -28,6 +28,17 @@ export const fixtures: Record<string, Make> = {
     modeScoped: false,
   }),
   "DELETE /v1/members/:id": async (t, a) => ({ params: { id: await memberId(t, a) }, modeScoped: false }),
+  // A new member makes a notification for A's owner (someone joined); notifications belong to a person, not a mode.
+  "POST /v1/notifications/:id/read": async (t, a) => {
+    await memberId(t, a);
+    const n = await t.app.db
+      .selectFrom("notifications")
+      .select("id")
+      .where("user_id", "=", a.userId)
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
+    return { params: { id: n.id }, modeScoped: false };
+  },
   "DELETE /v1/invitations/:id": async (t, a) => {
     const inv = await createInvitation(t.app, adminActor(a.orgId, "test", scopesOfRole("owner")), {
       email: `invited-${++members}@example.com`,

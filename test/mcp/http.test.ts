@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { type Running, start } from "../../src/boot.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { describeEachDialect, dropCreatedDatabases } from "../helpers/db.ts";
-import { key, type Tenant, tenant } from "../helpers/factories.ts";
+import { key, member, type Tenant, tenant, userToken } from "../helpers/factories.ts";
 import { jpeg } from "../helpers/media.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: tool results are JSON
@@ -64,6 +64,7 @@ describeEachDialect("MCP over HTTP", (dialect) => {
       "retry_target",
       "mark_target_published",
       "engagement_summary",
+      "list_notifications",
     ]);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe("object");
@@ -381,5 +382,24 @@ describeEachDialect("MCP over HTTP", (dialect) => {
     expect([huge.status, ((await huge.json()) as Json).code]).toEqual([400, "body_too_large"]);
     const get = await fetch(`${running.url}/v1/mcp`, { headers: { authorization: `Bearer ${a.testKey}` } });
     expect([get.status, get.headers.get("allow")]).toEqual([405, "POST"]);
+  });
+
+  test("list_notifications: a person's sign-in lists theirs; an API key is refused clearly", async () => {
+    // A new member: the owner hears of it.
+    await member(t.app, a.orgId, `mcp-joined-${dialect}@example.com`, "viewer");
+    const person = await connect(running.url!, (await userToken(t.app, a.userId)).secret);
+    try {
+      const r = (await person.callTool({ name: "list_notifications", arguments: { unread: true } })) as Json;
+      expect(r.isError).toBeUndefined();
+      const list = JSON.parse(r.content[0].text);
+      expect(list.data.map((n: Json) => n.type)).toContain("member.joined");
+      expect(list.data.every((n: Json) => n.read_at === null && n.org === a.orgId)).toBe(true);
+    } finally {
+      await person.close();
+    }
+    const refused = (await agent.callTool({ name: "list_notifications", arguments: {} })) as Json;
+    expect(refused.isError).toBe(true);
+    expect(problemOf(refused)).toMatchObject({ status: 403, code: "forbidden" });
+    expect(problemOf(refused).detail ?? problemOf(refused).title).toBeTruthy();
   });
 });

@@ -70,6 +70,8 @@ export interface MailOutboxTable {
   last_error: string | null;
   created_at: number;
   sent_at: number | null;
+  /** Extra headers as a JSON object (List-Unsubscribe on notification emails); null for none. */
+  headers?: string | null;
 }
 
 export interface IdentityTables {

@@ -12,7 +12,7 @@ import { presentAudit } from "./present.ts";
 export interface AuditEntry {
   action: string;
   target?: string | null;
-  outcome?: "success" | "denied";
+  outcome?: "success" | "denied" | "failure";
   detail?: Record<string, unknown> | null;
 }
 
@@ -116,6 +116,37 @@ export async function auditAccount(tx: Tx | Db, app: App, userId: string, entry:
       outcome: entry.outcome ?? "success",
       request_id: null,
       detail: entry.detail ? JSON.stringify(entry.detail) : null,
+      created_at: app.clock.now(),
+    })
+    .execute();
+}
+
+/**
+ * A dashboard sign-in attempt (`account.sign_in`): success, or failure with why (wrong password, unknown address,
+ * paused guesses, wrong code, passkey refused). It belongs to no org, like every account row; `userId` is null when
+ * the typed address has no account (the address is kept in detail so a guessing run can be seen).
+ */
+export async function auditSignIn(
+  app: App,
+  userId: string | null,
+  outcome: "success" | "failure",
+  detail: Record<string, unknown>,
+): Promise<void> {
+  await app.db
+    .insertInto("audit_events")
+    .values({
+      id: newId("audit"),
+      org_id: null,
+      livemode: null,
+      action: "account.sign_in",
+      target: userId,
+      user_id: userId,
+      api_key_id: null,
+      user_token_id: null,
+      operator: null,
+      outcome,
+      request_id: null,
+      detail: JSON.stringify(detail),
       created_at: app.clock.now(),
     })
     .execute();

@@ -21,6 +21,7 @@ import { deviceListRoutes } from "./devices.tsx";
 import { homeRoutes } from "./home.tsx";
 import { inviteRoutes } from "./invite.tsx";
 import { memberPageRoutes } from "./members.tsx";
+import { notificationPageRoutes } from "./notifications.tsx";
 import { orgPageRoutes } from "./org.tsx";
 import {
   checkCsrf,
@@ -64,6 +65,7 @@ export const webRoutes: WebRoute[] = [
   ...approvalRoutes,
   ...queueRoutes,
   ...connectRoutes,
+  ...notificationPageRoutes,
 ];
 
 function allowed(w: Web, access: Access): boolean {

@@ -11,6 +11,7 @@ import {
   loadSession,
   type Session,
 } from "../../domain/identity/sessions/service.ts";
+import { unreadCount } from "../../domain/notifications/list.ts";
 import { type Role, scopesOfRole } from "../../domain/scopes.ts";
 import { ServiceError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
@@ -53,6 +54,8 @@ export interface Web {
   /** Set-Cookie lines added to whatever response the handler returns. */
   cookies: string[];
   flashKey: string | null;
+  /** The bell's count (whole pages, not htmx fragments); null otherwise. */
+  unread: number | null;
 }
 
 export const cookieName = (app: App) => (app.config.insecureCookies ? "svc_session" : "__Host-svc_session");
@@ -117,9 +120,20 @@ export async function webContext(
     form,
     cookies: [],
     flashKey: flash && flash in FLASH ? flash : null,
+    unread: null,
   };
   if (flash) w.cookies.push(cookieLine(app, "svc_flash", "", 0));
-  if (session?.stage === "active") w.member = await sessionMember(app, session, requestId);
+  if (session?.stage === "active" && session.user_id) {
+    // A whole page has the bell (an htmx fragment does not): its count runs beside the member look-up, not after.
+    const bell = request.headers.get("hx-request") !== "true";
+    const count = bell && session.org_id ? unreadCount(app, session.user_id, session.org_id) : null;
+    const [member, unread] = await Promise.all([sessionMember(app, session, requestId), count]);
+    w.member = member;
+    if (member && bell)
+      w.unread =
+        member.org.id === session.org_id ? unread : await unreadCount(app, session.user_id, member.org.id);
+  }
+
   return w;
 }
 
@@ -194,6 +208,7 @@ export function frame(w: Web, title: string, section?: string): Frame {
     mail: w.app.config.smtp !== null,
     scopes: m ? [...scopesOfRole(m.org.role as Role)] : [],
     billing: m?.org.role === "owner" && !!w.app.config.billingUrl && !!w.app.config.billingLinkKey,
+    unread: m ? w.unread : null,
   };
 }
 

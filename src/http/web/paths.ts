@@ -84,4 +84,11 @@ export const webPaths: readonly (readonly ["GET" | "POST", string])[] = [
   ["GET", "/connect/:provider/callback"],
   ["GET", "/connect/choose/:id"],
   ["POST", "/connect/choose/:id"],
+  ["GET", "/notifications"],
+  ["POST", "/notifications/read-all"],
+  ["GET", "/notifications/preferences"],
+  ["POST", "/notifications/preferences"],
+  ["POST", "/notifications/:id/read"],
+  ["GET", "/unsubscribe/:token"],
+  ["POST", "/unsubscribe/:token"],
 ];

@@ -4,6 +4,7 @@ import type { Tool } from "../tool.ts";
 import { catalogTools } from "./catalog.ts";
 import { engagementTools } from "./engagement.ts";
 import { mediaTools } from "./media.ts";
+import { notificationTools } from "./notifications.ts";
 import { postTools } from "./posts.ts";
 import { targetTools } from "./targets.ts";
 import { templateTools } from "./templates.ts";
@@ -15,4 +16,5 @@ export const tools: Tool[] = [
   ...postTools,
   ...targetTools,
   ...engagementTools,
+  ...notificationTools,
 ];

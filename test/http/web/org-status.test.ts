@@ -34,6 +34,8 @@ const PERSONAL = [
   "POST /mode",
   "POST /org",
   "GET /org/billing",
+  "GET /notifications/preferences",
+  "POST /notifications/preferences",
 ].sort();
 
 const name = (r: WebRoute) => `${r.method} ${r.path}`;

@@ -228,7 +228,7 @@ export async function acceptInvitation(
       .executeTakeFirst();
     if (Number(taken.numUpdatedRows) !== 1) throw invitationInvalid();
     const r = inv.role as Role;
-    const joined = await insertMember(tx, app, inv.org_id, user.id, r);
+    const joined = await insertMember(tx, app, inv.org_id, user.id, r, inv.invited_by);
     // The new member acts in the audit row: the change is theirs, by the invitation's authority.
     const actor: Actor = {
       kind: "user",

@@ -21,6 +21,8 @@ import { MemberUpdate, role } from "./schema.ts";
 
 export { MemberUpdate, role };
 
+import { memberJoinedHooks } from "./hooks.ts";
+
 const MemberAdd = v.strictObject({ email, role, password: v.optional(v.nullable(v.string())) });
 
 type MemberRow = {
@@ -94,13 +96,14 @@ export async function listMembers(app: App, actor: Actor) {
   return (await memberRows(app.db as unknown as Tx, actor.orgId)).map(presentMember);
 }
 
-/** Inserts the membership; the caller has checked the limit. */
+/** Inserts the membership (and runs the joined hooks); the caller has checked the limit. */
 export async function insertMember(
   tx: Tx,
   app: App,
   orgId: string,
   userId: string,
   r: Role,
+  addedBy: string | null = null,
 ): Promise<boolean> {
   const exists = await tx
     .selectFrom("members")
@@ -113,6 +116,7 @@ export async function insertMember(
     .insertInto("members")
     .values({ org_id: orgId, user_id: userId, role: r, created_at: app.clock.now() })
     .execute();
+  for (const hook of memberJoinedHooks) await hook(tx, app, { orgId, userId, role: r, addedBy });
   return true;
 }
 
@@ -133,7 +137,7 @@ export async function addMember(app: App, actor: Actor, input: unknown, opts?: S
     let password: string | null = null;
     if (!user)
       ({ user, password } = await createUser(tx, app, { email: b.email, password: b.password ?? null }));
-    if (!(await insertMember(tx, app, actor.orgId, user.id, b.role)))
+    if (!(await insertMember(tx, app, actor.orgId, user.id, b.role, actor.userId)))
       throw conflict("member_exists", `${b.email} is already a member.`, { param: "email" });
     await audit(tx, app, actor, {
       action: "member.add",

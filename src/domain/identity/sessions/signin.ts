@@ -5,6 +5,7 @@
 import type { App } from "../../../app/context.ts";
 import type { SessionStage } from "../../../db/tables/sessions.ts";
 import { ServiceError } from "../../../lib/errors.ts";
+import { auditSignIn } from "../../audit/service.ts";
 import { inTx } from "../../tx.ts";
 import {
   accountSubject,
@@ -93,15 +94,38 @@ export async function signInWithPassword(
   const ticket = await beginGuess(app, { kind: "password", subject, address: meta.ip });
   const found = await findUserByEmail(app.db, input.email);
   const user = found && found.disabled_at === null && found.password_hash ? found : null;
-  if (ticket.lockedUntil !== null)
-    return signInWhilePaused(app, session, user, input, meta, ticket.lockedUntil);
+  const client = { ip: meta.ip, user_agent: meta.userAgent };
+  if (ticket.lockedUntil !== null) {
+    try {
+      const s = await signInWhilePaused(app, session, user, input, meta, ticket.lockedUntil);
+      await auditSignIn(app, user!.id, "success", { method: "password+code", ...client });
+      return s;
+    } catch (e) {
+      await auditSignIn(app, user?.id ?? null, "failure", {
+        method: "password",
+        reason: "paused",
+        ...(user ? {} : { address: subject }),
+        ...client,
+      });
+      throw e;
+    }
+  }
   if (!(await passwordMatches(input.password, user?.password_hash)) || !user) {
     const until = await ticket.wrong();
+    await auditSignIn(app, user?.id ?? null, "failure", {
+      method: "password",
+      reason: user ? "password_wrong" : "no_account",
+      ...(user ? {} : { address: subject }),
+      ...(until !== null ? { paused_until: new Date(until).toISOString() } : {}),
+      ...client,
+    });
     if (until !== null) throw guessesLocked("password", until, app.clock.now(), "email");
     throw wrongPassword();
   }
   await ticket.right();
   const stage = await stageAfterPassword(app, user.id);
+  // The password was right; a second factor may still be due (the stage says so, and its own row follows).
+  await auditSignIn(app, user.id, "success", { method: "password", stage, ...client });
   const orgs = await membershipsOf(app, user.id);
   return rotateSession(
     app,
@@ -188,15 +212,23 @@ export async function completeWithCode(
   meta: ClientMeta,
 ): Promise<Session> {
   const userId = session.user_id!;
-  await guarded(
-    app,
-    "second_factor",
-    accountSubject(userId),
-    meta.ip,
-    () => codeMatches(app, userId, code),
-    codeInvalid,
-    "code",
-  );
+  const client = { ip: meta.ip, user_agent: meta.userAgent };
+  try {
+    await guarded(
+      app,
+      "second_factor",
+      accountSubject(userId),
+      meta.ip,
+      () => codeMatches(app, userId, code),
+      codeInvalid,
+      "code",
+    );
+  } catch (e) {
+    if (e instanceof ServiceError)
+      await auditSignIn(app, userId, "failure", { method: "code", reason: e.code, ...client });
+    throw e;
+  }
+  await auditSignIn(app, userId, "success", { method: "code", stage: "active", ...client });
   return activate(app, session, meta);
 }
 
@@ -264,7 +296,20 @@ export async function signInWithPasskey(
   response: unknown,
   meta: ClientMeta,
 ): Promise<Session> {
-  const userId = await verifyPasskeySignIn(app, session, response);
+  const client = { ip: meta.ip, user_agent: meta.userAgent };
+  let userId: string;
+  try {
+    userId = await verifyPasskeySignIn(app, session, response);
+  } catch (e) {
+    if (e instanceof ServiceError)
+      await auditSignIn(app, session.user_id ?? null, "failure", {
+        method: "passkey",
+        reason: e.code,
+        ...client,
+      });
+    throw e;
+  }
+  await auditSignIn(app, userId, "success", { method: "passkey", stage: "active", ...client });
   if (session.stage === "second_factor") return activate(app, session, meta);
   const orgs = await membershipsOf(app, userId);
   return rotateSession(

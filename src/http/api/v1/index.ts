@@ -13,6 +13,7 @@ import { eventRoutes, eventSchemas } from "./events.ts";
 import { meRoutes } from "./me.ts";
 import { mediaRoutes, mediaSchemas } from "./media.ts";
 import { memberRoutes, memberSchemas } from "./members.ts";
+import { notificationRoutes, notificationSchemas } from "./notifications.ts";
 import { operatorRoutes, operatorSchemas } from "./operator.ts";
 import { platformRoutes, platformSchemas } from "./platforms.ts";
 import { postRoutes, postSchemas } from "./posts.ts";
@@ -36,6 +37,7 @@ export const v1Routes: RouteDef[] = [
   ...engagementRoutes,
   ...mediaRoutes,
   ...developerAppRoutes,
+  ...notificationRoutes,
 ];
 
 /**
@@ -64,4 +66,5 @@ export const v1Schemas: Record<string, unknown> = {
   ...engagementSchemas,
   ...mediaSchemas,
   ...developerAppSchemas,
+  ...notificationSchemas,
 };

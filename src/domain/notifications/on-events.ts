@@ -1,0 +1,154 @@
+// The hook that turns live-mode events into notifications, inside the event's own transaction (registered in
+// src/boot.ts). Org notifications are raised in live mode only (interface.md); events of other types cost one
+// set look-up.
+import type { App } from "../../app/context.ts";
+import type { Tx } from "../../db/index.ts";
+import {
+  adminsWithPreference,
+  postAuthor,
+  recentNotificationAbout,
+} from "../../db/sql/notification-recipients.ts";
+import { run } from "../../db/sql/statement.ts";
+import type { EventHook } from "../events/hooks.ts";
+import type { RecordedEvent } from "../events/types.ts";
+import { type KnownPreferences, type NewNotification, raiseNotifications } from "./raise.ts";
+import { except } from "./recipients.ts";
+import type { NotificationType } from "./types.ts";
+
+const NOTIFYING = new Set([
+  "approval.requested",
+  "newsletter.approval_requested",
+  "post_target.needs_attention",
+  "post_target.failed",
+  "channel.needs_reauth",
+]);
+
+const DAY_MS = 86400_000;
+
+type Obj = Record<string, unknown>;
+const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
+
+export const notifyOnEvents: EventHook = async (tx: Tx, app: App, events: RecordedEvent[]) => {
+  let relevant: RecordedEvent[] | null = null;
+  for (const e of events) {
+    if (!e.livemode || !NOTIFYING.has(e.type)) continue;
+    relevant ??= [];
+    relevant.push(e);
+  }
+  if (!relevant) return;
+  // One look-up per org and type and per post in the batch (a worker's batch is usually one org); the admins
+  // come with their preference for the type, so raising reads no preference again.
+  const known: KnownPreferences = new Map();
+  const admins = new Map<string, string[]>();
+  const adminsOf = async (orgId: string, type: NotificationType) => {
+    const key = `${orgId}|${type}`;
+    let ids = admins.get(key);
+    if (!ids) {
+      const rows = await run(tx, app.dialect, adminsWithPreference, [type, orgId]);
+      for (const r of rows)
+        known.set(
+          `${r.user_id}|${orgId}|${type}`,
+          r.email === null ? null : { email: r.email, delivery: r.delivery },
+        );
+      ids = rows.map((r) => r.user_id);
+      admins.set(key, ids);
+    }
+    return ids;
+  };
+  const authors = new Map<string, string | null>();
+  const authorOf = async (postId: string | null): Promise<string | null> => {
+    if (!postId) return null;
+    if (!authors.has(postId)) {
+      const [row] = await run(tx, app.dialect, postAuthor, [postId]);
+      authors.set(postId, row?.created_by_user ?? null);
+    }
+    return authors.get(postId) ?? null;
+  };
+  const items: NewNotification[] = [];
+  for (const e of relevant) {
+    const o = (e.data.object ?? {}) as Obj;
+    const id = str(o.id);
+    switch (e.type) {
+      case "approval.requested": {
+        const requester = await authorOf(id);
+        items.push({
+          orgId: e.org_id,
+          type: "post.approval_requested",
+          objectId: id,
+          subject: "A post waits for your approval",
+          body: `A live post (${id}) waits for approval before it takes its slot.`,
+          link: `/approvals`,
+          recipients: except(await adminsOf(e.org_id, "post.approval_requested"), requester),
+        });
+        break;
+      }
+      case "newsletter.approval_requested": {
+        const requester = str(o.created_by_user) ?? str(o.requested_by);
+        items.push({
+          orgId: e.org_id,
+          type: "newsletter.approval_requested",
+          objectId: id,
+          subject: `A newsletter waits for your approval${str(o.subject) ? `: ${str(o.subject)}` : ""}`,
+          body: `A newsletter issue (${id}) waits for approval before it is sent.`,
+          link: `/newsletters/${id}`,
+          recipients: except(await adminsOf(e.org_id, "newsletter.approval_requested"), requester),
+        });
+        break;
+      }
+      case "post_target.needs_attention": {
+        const post = str(o.post);
+        const author = await authorOf(post);
+        items.push({
+          orgId: e.org_id,
+          type: "post.needs_attention",
+          objectId: id,
+          subject: `A post needs attention on ${str(o.channel_name) ?? str(o.provider) ?? "a channel"}`,
+          body: `The network may or may not have published post ${post}: check the channel, then mark it published or retry it.`,
+          link: `/posts/${post}/targets/${id}`,
+          recipients: [...(author ? [author] : []), ...(await adminsOf(e.org_id, "post.needs_attention"))],
+        });
+        break;
+      }
+      case "post_target.failed": {
+        const post = str(o.post);
+        const author = await authorOf(post);
+        const err = (o.error ?? null) as { message?: string } | null;
+        items.push({
+          orgId: e.org_id,
+          type: "post.target_failed",
+          objectId: id,
+          subject: `Your post failed on ${str(o.channel_name) ?? str(o.provider) ?? "a channel"}`,
+          body: `Post ${post} could not be published there${err?.message ? `: ${err.message}` : "."}`,
+          link: `/posts/${post}/targets/${id}`,
+          recipients: author ? [author] : [],
+        });
+        break;
+      }
+      case "channel.needs_reauth": {
+        // At most daily per channel: a channel that keeps failing its renewal is not news every time.
+        const recent = id
+          ? (
+              await run(tx, app.dialect, recentNotificationAbout, [
+                id,
+                "channel.needs_reauth",
+                e.created_at - DAY_MS,
+              ])
+            )[0]
+          : undefined;
+        if (recent || items.some((n) => n.type === "channel.needs_reauth" && n.objectId === id)) break;
+        const name = str(o.display_name) ?? str(o.provider) ?? "A channel";
+        items.push({
+          orgId: e.org_id,
+          type: "channel.needs_reauth",
+          objectId: id,
+          subject: `${name} must be connected again`,
+          body: `The network refused svc's access to ${name} (${str(o.provider) ?? "channel"}); posts to it wait until it is connected again.`,
+          link: `/connect`,
+          recipients: await adminsOf(e.org_id, "channel.needs_reauth"),
+        });
+        break;
+      }
+    }
+  }
+  await raiseNotifications(tx, app, items, known);
+};

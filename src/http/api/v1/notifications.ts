@@ -1,0 +1,94 @@
+// Notifications (user tokens only; API keys are refused in the domain, notifications/guard.ts): the person's list,
+// marking read, and their email preferences in the org.
+import { listNotifications } from "../../../domain/notifications/list.ts";
+import {
+  getPreferences,
+  PreferencesUpdate,
+  updatePreferences,
+} from "../../../domain/notifications/preferences.ts";
+import { readAllNotifications, readNotification } from "../../../domain/notifications/read.ts";
+import { NOTIFICATION_TYPES } from "../../../domain/notifications/types.ts";
+import { bool, ntime, obj, str, time } from "../../openapi-schemas.ts";
+import type { RouteDef } from "../../route.ts";
+
+export const notificationRoutes: RouteDef[] = [
+  {
+    method: "GET",
+    path: "/v1/notifications",
+    tag: "Notifications",
+    userTokensOnly: true,
+    summary: "List your notifications in this org, newest first (?unread for unread only)",
+    list: true,
+    query: ["unread"],
+    response: "NotificationList",
+    handler: ({ app, actor, query }) => listNotifications(app, actor, query),
+  },
+  {
+    method: "POST",
+    path: "/v1/notifications/read_all",
+    tag: "Notifications",
+    userTokensOnly: true,
+    summary: "Mark all your notifications in this org read",
+    response: "NotificationReadAll",
+    handler: ({ app, actor }) => readAllNotifications(app, actor),
+  },
+  {
+    method: "GET",
+    path: "/v1/notifications/preferences",
+    tag: "Notifications",
+    userTokensOnly: true,
+    summary: "Your email preferences in this org and your time zone",
+    response: "NotificationPreferences",
+    handler: ({ app, actor }) => getPreferences(app, actor),
+  },
+  {
+    method: "POST",
+    path: "/v1/notifications/preferences",
+    tag: "Notifications",
+    userTokensOnly: true,
+    summary:
+      "Change your email preferences per type (email on or off, immediate or the 08:00 summary) or time zone",
+    body: PreferencesUpdate,
+    response: "NotificationPreferences",
+    handler: ({ app, actor, body }) => updatePreferences(app, actor, body),
+  },
+  {
+    method: "POST",
+    path: "/v1/notifications/:id/read",
+    tag: "Notifications",
+    userTokensOnly: true,
+    summary: "Mark one of your notifications read",
+    response: "Notification",
+    handler: ({ app, actor, params }) => readNotification(app, actor, params.id!),
+  },
+];
+
+export const notificationSchemas: Record<string, unknown> = {
+  Notification: obj({
+    id: str,
+    object: { const: "notification" },
+    type: { enum: [...NOTIFICATION_TYPES] },
+    org: str,
+    org_name: str,
+    subject: str,
+    body: str,
+    link: str,
+    read_at: ntime,
+    created_at: time,
+  }),
+  NotificationReadAll: obj({ object: { const: "notification_read_all" }, marked: { type: "integer" } }),
+  NotificationPreferences: obj({
+    object: { const: "notification_preferences" },
+    org: str,
+    timezone: str,
+    types: {
+      type: "array",
+      items: obj({
+        type: { enum: [...NOTIFICATION_TYPES] },
+        label: str,
+        email: bool,
+        delivery: { enum: ["immediate", "daily"] },
+      }),
+    },
+  }),
+};
