@@ -5,6 +5,7 @@ import { Elysia } from "elysia";
 import { loadConfig } from "../src/app/config.ts";
 import { createApp } from "../src/app/context.ts";
 import { silentLogger } from "../src/app/log.ts";
+import { startTelemetry } from "../src/app/start-telemetry.ts";
 import { registerHooks } from "../src/boot.ts";
 import { createHttp } from "../src/http/server.ts";
 
@@ -24,6 +25,7 @@ if (process.argv[2] === "bare") {
 } else {
   registerHooks();
   const app = createApp(loadConfig(), { log: silentLogger });
+  await startTelemetry(app); // only when the bench passes OTEL_* variables (bench/telemetry.ts)
   const http = createHttp(app);
   Bun.serve({ hostname: "127.0.0.1", port, fetch: (r) => http.handle(r) });
 }
