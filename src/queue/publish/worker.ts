@@ -13,6 +13,7 @@ import { type PublishRun, publishClaimed, unsent, VIDEO_TIMEOUT_MS } from "../..
 import type { Adapter } from "../../platforms/adapter.ts";
 import { claimIn } from "./claim.ts";
 import { renewEvery } from "./lease.ts";
+import type { OrgShare } from "./share.ts";
 import { inStepTx } from "./step-tx.ts";
 import { Pauses, Wakeup } from "./wakeup.ts";
 
@@ -21,6 +22,11 @@ export const PUBLISH_CHANNEL = "svc_publish";
 export interface PublishWorkerOptions {
   adapterFor: (provider: string) => Adapter | null;
   maxInFlight?: number;
+  /**
+   * The most slots one org's publishes may hold in this worker (default: all but 2 of maxInFlight), so another
+   * org's due post always finds a slot while one org's servers are slow.
+   */
+  maxPerOrg?: number;
   pollMs?: number;
   timeoutMs?: number;
   /** The deadline of a publish that carries a video (the network processes it). Default 20 minutes. */
@@ -52,6 +58,14 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
    */
   let videos = 0;
   const busy = () => inflight.size - videos;
+  /** Each org's publishes holding a slot now (videos hold none): the claim shares slots by it (share.ts). */
+  const byOrg = new Map<string, number>();
+  const share: OrgShare = { inFlight: byOrg, perOrg: opts.maxPerOrg ?? Math.max(1, max - 2) };
+  const count = (org: string, by: number) => {
+    const n = (byOrg.get(org) ?? 0) + by;
+    if (n > 0) byOrg.set(org, n);
+    else byOrg.delete(org);
+  };
   const settlements = new Map<string, Settlement>();
   const run: PublishRun = {
     app,
@@ -60,8 +74,9 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
     videoTimeoutMs: opts.videoTimeoutMs ?? VIDEO_TIMEOUT_MS,
     pause: (ms) => pauses.pause(ms),
     stopping: () => stopped,
-    video(started) {
+    video(started, org) {
       videos += started ? 1 : -1;
+      count(org, started ? -1 : 1);
       if (started) wake(); // room for another claim
     },
     settlements,
@@ -108,7 +123,7 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
           // On Postgres the outcomes' post and event writes travel with the claim: one round trip less a step.
           const pending = app.dialect === "postgres" && free > 0 ? pendingWrites() : undefined;
           await record(tx, batch, postsLocked, pending);
-          return free > 0 ? claimIn(tx, app, free, undefined, pending) : [];
+          return free > 0 ? claimIn(tx, app, free, undefined, pending, share) : [];
         },
         postsOf(batch),
       );
@@ -130,9 +145,12 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
     const synced = claimed.length ? app.syncWrites() : Promise.resolve();
     for (const c of claimed) {
       publishing.add(c.target.id);
+      const org = c.target.org_id;
+      count(org, 1);
       const p: Promise<void> = runOne(c, synced)
         .catch((e) => app.log.error("publish run failed", { target: c.target.id, error: String(e) }))
         .finally(() => {
+          count(org, -1);
           inflight.delete(p);
           publishing.delete(c.target.id);
           wake();
