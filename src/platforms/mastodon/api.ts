@@ -186,6 +186,7 @@ export async function publishMastodon(
         method: "POST",
         url: `${origin}/api/v1/statuses`,
         headers,
+        signal: input.signal,
         json: {
           status: part.text,
           ...(mediaIds.length ? { media_ids: mediaIds } : {}),
@@ -273,6 +274,7 @@ export async function findMastodon(
       method: "GET",
       url: `${origin}/api/v1/accounts/${encodeURIComponent(accountId)}/statuses?limit=40&exclude_reblogs=true`,
       headers: auth(input.channel),
+      signal: input.signal,
       timeoutMs: 15_000,
     });
     if (res.status !== 200 || !Array.isArray(res.json))

@@ -31,7 +31,13 @@ export interface NetworkRequest {
    * whole first; a StreamedForm (a video) is sent as it is read, never whole in memory.
    */
   multipart?: FormData | StreamedForm;
+  /** The total bound of this call, connection to the last byte of the answer (default 30 s). */
   timeoutMs?: number;
+  /**
+   * The publish's own signal (PublishInput.signal): when its deadline passes, the call in flight is cut at once,
+   * not left running after the worker has moved on.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -109,6 +115,7 @@ export async function networkRequest(app: App, req: NetworkRequest): Promise<Net
       ...(body !== undefined ? { body } : {}),
       timeoutMs: req.timeoutMs ?? 30_000,
       allow: networksAllow(app.config),
+      ...(req.signal ? { signal: req.signal } : {}),
     });
   } catch (err) {
     if (!(err instanceof OutboundError)) throw err;

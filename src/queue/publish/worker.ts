@@ -21,12 +21,13 @@ export const PUBLISH_CHANNEL = "svc_publish";
 
 export interface PublishWorkerOptions {
   adapterFor: (provider: string) => Adapter | null;
+  /** Publishes in flight for any one org (reference §6: 10). */
   maxInFlight?: number;
   /**
-   * The most slots one org's publishes may hold in this worker (default: all but 2 of maxInFlight), so another
-   * org's due post always finds a slot while one org's servers are slow.
+   * Slots beyond maxInFlight that only orgs below it may take (default 2): while one org's servers are slow and
+   * its publishes hold maxInFlight slots, another org's due post still starts at once (share.ts).
    */
-  maxPerOrg?: number;
+  reservedForOthers?: number;
   pollMs?: number;
   timeoutMs?: number;
   /** The deadline of a publish that carries a video (the network processes it). Default 20 minutes. */
@@ -42,7 +43,9 @@ export interface PublishWorker {
 }
 
 export function startPublishWorker(app: App, opts: PublishWorkerOptions): PublishWorker {
-  const max = opts.maxInFlight ?? 10;
+  const perOrg = opts.maxInFlight ?? 10;
+  /** Slots in all: one org's maxInFlight and the ones kept for the others. */
+  const max = perOrg + (opts.reservedForOthers ?? 2);
   const pollMs = opts.pollMs ?? 5000;
   const wakeup = new Wakeup();
   const wake = () => wakeup.wake();
@@ -60,7 +63,7 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
   const busy = () => inflight.size - videos;
   /** Each org's publishes holding a slot now (videos hold none): the claim shares slots by it (share.ts). */
   const byOrg = new Map<string, number>();
-  const share: OrgShare = { inFlight: byOrg, perOrg: opts.maxPerOrg ?? Math.max(1, max - 2) };
+  const share: OrgShare = { inFlight: byOrg, perOrg };
   const count = (org: string, by: number) => {
     const n = (byOrg.get(org) ?? 0) + by;
     if (n > 0) byOrg.set(org, n);
