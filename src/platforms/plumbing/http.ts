@@ -169,18 +169,19 @@ export function remainingParts<P extends { index: number }>(parts: P[], done: { 
 }
 
 /**
- * For adapters that send text only (Slack, for now). A part that carries media is refused as a whole rather than
- * sent without its images, which would publish something other than what was approved.
+ * For channels that carry text only (a Slack incoming webhook). A part that carries media is refused as a whole
+ * rather than sent without its images, which would publish something other than what was approved.
  */
 export function mediaNotSent(
   network: string,
   parts: { index: number; media: unknown[] }[],
+  why = `svc does not send media to ${network} yet`,
 ): PublishOutcome | null {
   const withMedia = parts.find((p) => p.media.length > 0);
   if (!withMedia) return null;
   return {
     kind: "rejected",
     code: "media_rejected",
-    message: `svc does not send media to ${network} yet (part ${withMedia.index + 1} has ${withMedia.media.length}); nothing was posted.`,
+    message: `${why} (part ${withMedia.index + 1} has ${withMedia.media.length}); nothing was posted.`,
   };
 }
