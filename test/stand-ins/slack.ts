@@ -197,7 +197,10 @@ export async function startSlack(): Promise<SlackStandIn> {
         : { ...req, query: { ...req.query, token } };
     },
     invalid: () => fail("invalid_arg_name"),
-    failsOn: (req) => req.path === "/chat.postMessage" || req.path.startsWith("/services/"),
+    failsOn: (req) =>
+      req.path === "/chat.postMessage" ||
+      req.path === "/files.completeUploadExternal" ||
+      req.path.startsWith("/services/"),
     failure(kind, req) {
       const hook = req.path.startsWith("/services/");
       if (kind === "rate_limited")
