@@ -1,13 +1,15 @@
-// Fair sharing of a worker's publish slots between orgs (reference §6 gives a worker up to 10 publishes in flight):
-// one org whose servers answer slowly must not hold every slot while another org's post is due. The claim takes
-// targets in turns by org and gives no org more than its share; the SQLite claim picks here, the Postgres claim
+// Fair sharing of a worker's publish slots between orgs: one org whose servers answer slowly must not hold every
+// slot while another org's post is due. Reference §6 gives a worker up to 10 publishes in flight; that is what one
+// org may hold, and the worker keeps 2 slots more that only other orgs may take (worker.ts), so an org alone on
+// the install still publishes 10 at a time (no smaller batches, no cost per target) while another org's due post
+// always finds a slot. The claim takes targets in turns by org; the SQLite claim picks here, the Postgres claim
 // computes the same turns in its statement (claim-pg.ts).
 
 /**
- * `inFlight` counts each org's publishes the worker is
- * running now (those that hold a slot), and no org is given more than `perOrg` of them. Within one claim the
- * targets are taken in turns, the org with the fewest in flight first (due order within an org and between
- * equals), so a slot that frees goes to an org waiting behind another org's slow servers.
+ * `inFlight` counts each org's publishes the worker is running now (those that hold a slot), and no org is given
+ * more than `perOrg` of them. Within one claim the targets are taken in turns, the org with the fewest in flight
+ * first (due order within an org and between equals), so a slot that frees goes to an org waiting behind another
+ * org's slow servers.
  */
 export interface OrgShare {
   inFlight: ReadonlyMap<string, number>;

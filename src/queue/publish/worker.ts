@@ -1,5 +1,6 @@
-// The publish worker: claims due targets in batches (up to 10 in flight), publishes each (domain/targets/
-// publish.ts) with a renewed lease and a deadline, and records outcomes in batches, each with the next claim.
+// The publish worker: claims due targets in batches (up to 10 in flight for one org, 2 more kept for the others:
+// share.ts), publishes each (domain/targets/publish.ts) with a renewed lease and a deadline, and records outcomes
+// in batches, each with the next claim.
 // Woken at once when something becomes due (NOTIFY on Postgres, an in-process signal on SQLite), else it polls
 // every 5 s.
 import type { App } from "../../app/context.ts";
