@@ -65,6 +65,22 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
   /** Each org's publishes holding a slot now (videos hold none): the claim shares slots by it (share.ts). */
   const byOrg = new Map<string, number>();
   const share: OrgShare = { inFlight: byOrg, perOrg };
+  const atShare = () => {
+    for (const n of byOrg.values()) if (n >= perOrg) return true;
+    return false;
+  };
+  /**
+   * When a claim made while an org held its share found nothing: the room left is the other orgs', and none of
+   * theirs was due. Until something of theirs may have become due (a post for now, a publish of theirs finishing,
+   * the poll interval passing), the worker does not look again: a lone org at its share costs no claims.
+   */
+  let othersEmptyAt = Number.NEGATIVE_INFINITY;
+  const othersKnownEmpty = () => atShare() && performance.now() - othersEmptyAt < pollMs;
+  /** Something another org has may be due now (a post for now was signalled). */
+  const wakeOthers = () => {
+    othersEmptyAt = Number.NEGATIVE_INFINITY;
+    wake();
+  };
   const count = (org: string, by: number) => {
     const n = (byOrg.get(org) ?? 0) + by;
     if (n > 0) byOrg.set(org, n);
@@ -118,7 +134,8 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
   async function step(): Promise<Claimed[] | null> {
     const batch = pending;
     pending = [];
-    const free = max - busy();
+    const free = othersKnownEmpty() ? 0 : max - busy();
+    const onlyOthers = free > 0 && atShare();
     if (batch.length === 0 && free <= 0) return [];
     try {
       const claimed = await inStepTx(
@@ -132,6 +149,7 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
         postsOf(batch),
       );
       recorded(batch);
+      if (onlyOthers && claimed.length === 0) othersEmptyAt = performance.now();
       return claimed;
     } catch (e) {
       // The database is unreachable (or a claim lost a race): keep the outcomes and try again; if it stays down
@@ -154,6 +172,8 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
       const p: Promise<void> = runOne(c, synced)
         .catch((e) => app.log.error("publish run failed", { target: c.target.id, error: String(e) }))
         .finally(() => {
+          // Another org's publish ending may leave more of that org's due: look again.
+          if ((byOrg.get(org) ?? 0) < perOrg) othersEmptyAt = Number.NEGATIVE_INFINITY;
           count(org, -1);
           inflight.delete(p);
           publishing.delete(c.target.id);
@@ -166,8 +186,8 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
   const stopRenewing = renewEvery(app, opts.renewMs ?? 60_000, publishing);
 
   const loop = (async () => {
-    const offSignal = app.signals.on("publish", wake);
-    const unlisten = await app.listen(PUBLISH_CHANNEL, wake).catch(() => async () => {});
+    const offSignal = app.signals.on("publish", wakeOthers);
+    const unlisten = await app.listen(PUBLISH_CHANNEL, wakeOthers).catch(() => async () => {});
     while (!stopped) {
       const free = max - busy();
       const claimed = await step();
@@ -177,7 +197,9 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
       }
       launch(claimed);
       if (pending.length) continue; // outcomes came in meanwhile: record them now
-      if (busy() >= max) await wakeup.sleep(pollMs);
+      // Full, or the rest of the room is kept for other orgs and none of theirs was due (the claim saw only the
+      // org holding its share): a finishing publish, a post for now (its signal) or the poll wakes the loop.
+      if (busy() >= max || (claimed.length < free && atShare())) await wakeup.sleep(pollMs);
       else if (claimed.length < free) {
         // Nothing more is due now: sleep until the next target is due (or a wake-up, or the poll interval).
         // A target already due that could not be claimed waits on something else (its channel busy, held or
@@ -212,7 +234,7 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
   }
 
   return {
-    wake,
+    wake: wakeOthers,
     async idle() {
       while (inflight.size || pending.length) {
         await Promise.allSettled([...inflight]);

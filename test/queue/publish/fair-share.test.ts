@@ -63,7 +63,7 @@ describeEachDialect("fair publishing capacity", (dialect) => {
     const channels = [];
     for (const s of servers)
       channels.push((await connectLive(t, slow, "mastodon", { instance: s.url, access_token: s.token })).id);
-    const w = startPublishWorker(t.app, { adapterFor, pollMs: 50, timeoutMs: 4000 });
+    const w = startPublishWorker(t.app, { adapterFor, pollMs: 50, timeoutMs: 8000 });
     try {
       const many = await t.request("POST", "/v1/posts", {
         key: slow.liveKey,
@@ -71,7 +71,7 @@ describeEachDialect("fair publishing capacity", (dialect) => {
       });
       expect(many.status).toBe(201);
       // Wait until the slow org's publishes hold their slots (ten of them: its share of the worker).
-      for (let i = 0; i < 100 && servers.reduce((n, s) => n + s.open(), 0) < 10; i++) await Bun.sleep(20);
+      for (let i = 0; i < 250 && servers.reduce((n, s) => n + s.open(), 0) < 10; i++) await Bun.sleep(20);
       expect(servers.reduce((n, s) => n + s.open(), 0)).toBe(10);
 
       const started = performance.now();
@@ -81,15 +81,16 @@ describeEachDialect("fair publishing capacity", (dialect) => {
       });
       expect(due.status).toBe(201);
       let status = "";
-      while (performance.now() - started < 3000) {
+      while (performance.now() - started < 6000) {
         status = (await t.request("GET", `/v1/posts/${due.body.id}`, { key: other.testKey })).body.status;
         if (status === "published") break;
         await Bun.sleep(20);
       }
       expect(status).toBe("published");
-      // Well inside the slow calls' 4 s: it did not wait for one of them to give up.
-      expect(performance.now() - started).toBeLessThan(2000);
+      // While every one of the slow org's calls is still open: it did not wait for one of them to give up (they
+      // are cut at 8 s).
       expect(servers.reduce((n, s) => n + s.open(), 0)).toBe(10);
+      expect(performance.now() - started).toBeLessThan(5000);
     } finally {
       await w.stop();
     }
