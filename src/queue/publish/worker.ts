@@ -70,15 +70,15 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
     return false;
   };
   /**
-   * When a claim made while an org held its share found nothing: the room left is the other orgs', and none of
-   * theirs was due. Until something of theirs may have become due (a post for now, a publish of theirs finishing,
-   * the poll interval passing), the worker does not look again: a lone org at its share costs no claims.
+   * Whether another org may have something due while an org holds its share: the room left is then only theirs,
+   * and looking into it costs a claim. It opens when a post for now is signalled, when a publish of an org not at
+   * its share ends, and when the poll interval passes; a look closes it. So a lone org at its share costs no
+   * claims, and another org's post still starts at once.
    */
-  let othersEmptyAt = Number.NEGATIVE_INFINITY;
-  const othersKnownEmpty = () => atShare() && performance.now() - othersEmptyAt < pollMs;
+  let othersMayBeDue = true;
   /** Something another org has may be due now (a post for now was signalled). */
   const wakeOthers = () => {
-    othersEmptyAt = Number.NEGATIVE_INFINITY;
+    othersMayBeDue = true;
     wake();
   };
   const count = (org: string, by: number) => {
@@ -134,8 +134,8 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
   async function step(): Promise<Claimed[] | null> {
     const batch = pending;
     pending = [];
-    const free = othersKnownEmpty() ? 0 : max - busy();
-    const onlyOthers = free > 0 && atShare();
+    const full = atShare();
+    const free = full && !othersMayBeDue ? 0 : max - busy();
     if (batch.length === 0 && free <= 0) return [];
     try {
       const claimed = await inStepTx(
@@ -149,7 +149,7 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
         postsOf(batch),
       );
       recorded(batch);
-      if (onlyOthers && claimed.length === 0) othersEmptyAt = performance.now();
+      if (full && free > 0) othersMayBeDue = false;
       return claimed;
     } catch (e) {
       // The database is unreachable (or a claim lost a race): keep the outcomes and try again; if it stays down
@@ -172,8 +172,9 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
       const p: Promise<void> = runOne(c, synced)
         .catch((e) => app.log.error("publish run failed", { target: c.target.id, error: String(e) }))
         .finally(() => {
-          // Another org's publish ending may leave more of that org's due: look again.
-          if ((byOrg.get(org) ?? 0) < perOrg) othersEmptyAt = Number.NEGATIVE_INFINITY;
+          // While another org holds its share, this org's publish ending may leave more of this org's due: look
+          // again. (The org at its share finishing frees room for a plain claim anyway.)
+          for (const [o, n] of byOrg) if (o !== org && n >= perOrg) othersMayBeDue = true;
           count(org, -1);
           inflight.delete(p);
           publishing.delete(c.target.id);
@@ -199,15 +200,16 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
       if (pending.length) continue; // outcomes came in meanwhile: record them now
       // Full, or the rest of the room is kept for other orgs and none of theirs was due (the claim saw only the
       // org holding its share): a finishing publish, a post for now (its signal) or the poll wakes the loop.
-      if (busy() >= max || (claimed.length < free && atShare())) await wakeup.sleep(pollMs);
-      else if (claimed.length < free) {
+      if (busy() >= max || (claimed.length < free && atShare())) {
+        if (await wakeup.sleep(pollMs)) othersMayBeDue = true;
+      } else if (claimed.length < free) {
         // Nothing more is due now: sleep until the next target is due (or a wake-up, or the poll interval).
         // A target already due that could not be claimed waits on something else (its channel busy, held or
         // inactive): a finishing publish wakes us, else the poll does.
         const next = await nextDueAt(app).catch(() => null);
         const now = app.clock.now();
         const wait = next === null || next <= now ? pollMs : Math.min(pollMs, next - now);
-        await wakeup.sleep(wait);
+        if (await wakeup.sleep(wait)) othersMayBeDue = true;
       }
     }
     offSignal();
