@@ -76,6 +76,11 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
    * claims, and another org's post still starts at once.
    */
   let othersMayBeDue = true;
+  /** When the worker last looked; the poll reopens the look at most once a second, however short the poll. */
+  let lookedAt = Number.NEGATIVE_INFINITY;
+  const pollPassed = (timedOut: boolean) => {
+    if (timedOut && performance.now() - lookedAt >= 1000) othersMayBeDue = true;
+  };
   /** Something another org has may be due now (a post for now was signalled). */
   const wakeOthers = () => {
     othersMayBeDue = true;
@@ -149,7 +154,10 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
         postsOf(batch),
       );
       recorded(batch);
-      if (full && free > 0) othersMayBeDue = false;
+      if (full && free > 0) {
+        othersMayBeDue = false;
+        lookedAt = performance.now();
+      }
       return claimed;
     } catch (e) {
       // The database is unreachable (or a claim lost a race): keep the outcomes and try again; if it stays down
@@ -201,7 +209,7 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
       // Full, or the rest of the room is kept for other orgs and none of theirs was due (the claim saw only the
       // org holding its share): a finishing publish, a post for now (its signal) or the poll wakes the loop.
       if (busy() >= max || (claimed.length < free && atShare())) {
-        if (await wakeup.sleep(pollMs)) othersMayBeDue = true;
+        pollPassed(await wakeup.sleep(pollMs));
       } else if (claimed.length < free) {
         // Nothing more is due now: sleep until the next target is due (or a wake-up, or the poll interval).
         // A target already due that could not be claimed waits on something else (its channel busy, held or
@@ -209,7 +217,7 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
         const next = await nextDueAt(app).catch(() => null);
         const now = app.clock.now();
         const wait = next === null || next <= now ? pollMs : Math.min(pollMs, next - now);
-        if (await wakeup.sleep(wait)) othersMayBeDue = true;
+        pollPassed(await wakeup.sleep(wait));
       }
     }
     offSignal();
