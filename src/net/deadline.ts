@@ -8,7 +8,7 @@ export class Deadline {
   private expired = false;
   private why: string | undefined;
   private onExpire: ((err: OutboundError) => void) | undefined;
-  private readonly timeoutMs: number;
+  readonly timeoutMs: number;
 
   constructor(timeoutMs: number) {
     this.timeoutMs = timeoutMs;
@@ -31,6 +31,11 @@ export class Deadline {
     this.expired = true;
     this.why = why;
     this.onExpire?.(new OutboundError("timeout", why));
+  }
+
+  /** True when the caller gave up (expireNow), rather than the time running out. */
+  get cancelled(): boolean {
+    return this.why !== undefined;
   }
 
   clear(): void {

@@ -304,7 +304,18 @@ function sendHop(hop: Hop, ctx: HopContext): Promise<HopResult> {
     req.on("error", (err) => {
       if (!answered) fail(err);
     });
-    ctx.deadline.watch(fail);
+    // A server that answers a byte at a time (headers, then a trickle) is cut at the same total bound as one that
+    // never answers; the message says which, so a stored attempt tells a slow server from a silent one.
+    ctx.deadline.watch((err) =>
+      fail(
+        answered && !ctx.deadline.cancelled
+          ? new OutboundError(
+              "timeout",
+              `${originOf(url)} began its answer but did not finish it within ${ctx.deadline.timeoutMs} ms`,
+            )
+          : err,
+      ),
+    );
     if (reader && isStreamBody(body)) {
       writeStream(req, reader, body.length, () => settled || answered).catch((err) => {
         if (!answered) fail(bodyFailed(url, err));

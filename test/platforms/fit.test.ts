@@ -56,7 +56,7 @@ describe("checkParts", () => {
     expect(checkParts(rules("bluesky"), ["four is the most"], 5)).toMatchObject([
       { code: "too_much_media", length: 5, limit: 4 },
     ]);
-    expect(codes(checkParts(rules("slack"), ["no files"], 1))).toEqual(["too_much_media"]);
+    expect(codes(checkParts(rules("discord"), ["ten files"], 11))).toEqual(["too_much_media"]);
   });
 
   test("every broken rule is listed at once", () => {

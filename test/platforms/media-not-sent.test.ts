@@ -1,6 +1,6 @@
-// Slack is sent text only for now: a post whose part carries media is refused
-// (media_rejected) before anything reaches the network, never published without its images. (Mastodon, Gab,
-// Discord and Telegram send media: their adapter tests.)
+// A Slack incoming webhook cannot carry files: a post whose part carries media is refused there (media_rejected)
+// before anything reaches the network, never published without its images. (The preview refuses it first: the
+// Slack adapter's test; bot-token channels upload files.)
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { TestApp } from "../helpers/app.ts";
 import { describeEachDialect } from "../helpers/db.ts";

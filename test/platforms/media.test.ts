@@ -73,8 +73,8 @@ describe("checkImage", () => {
     ).toEqual(["media_aspect_ratio"]);
   });
 
-  test("video networks and slack take no images", () => {
-    for (const p of ["youtube", "tiktok", "slack"]) {
+  test("video networks take no images", () => {
+    for (const p of ["youtube", "tiktok"]) {
       expect(checkImage(rules(p), jpeg).violations.map((v) => v.code)).toEqual(["media_type_unsupported"]);
     }
   });

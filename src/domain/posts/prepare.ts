@@ -8,8 +8,9 @@ import type { MediaTable } from "../../db/tables/media.ts";
 import { type Problem, problem } from "../../lib/errors.ts";
 import { isProvider, rulesFor } from "../../platforms/rules-registry.ts";
 import { SIMULATIONS } from "../../platforms/sandbox/adapter.ts";
+import { slackCarriesFiles } from "../../platforms/slack/rules.ts";
 import { measure } from "../../platforms/text/counting.ts";
-import type { Notice, PlatformRules, Provider } from "../../platforms/types.ts";
+import type { Notice, PlatformRules, Provider, Violation } from "../../platforms/types.ts";
 import type { Actor } from "../actor.ts";
 import { loadBrand } from "../brands/service.ts";
 import { channelsForPost, type PostChannel } from "../channels/service.ts";
@@ -175,6 +176,7 @@ export async function preparePost(
     // channels of one network (a brand's several sandbox channels, two accounts on one network) share one
     // rendition: the text is cut, tagged and measured once per network, not once per channel.
     const byNetwork = new Map<string, { rendition: Rendition; notices: Notice[] }>();
+    const ownViolations = await channelMediaViolations(db, found.channels, listed.rows);
     for (const channel of found.channels) {
       const network = `${channel.provider}|${channel.emulates ?? ""}`;
       let rendered = byNetwork.get(network);
@@ -204,8 +206,12 @@ export async function preparePost(
         };
         byNetwork.set(network, rendered);
       }
-      renditions.push({ channel, ...rendered });
-      violations.push(...renditionProblems(rendered.rendition, channel.id));
+      const own = ownViolations.get(channel.id);
+      const rendition = own
+        ? { ...rendered.rendition, violations: [...rendered.rendition.violations, own] }
+        : rendered.rendition;
+      renditions.push({ channel, rendition, notices: rendered.notices });
+      violations.push(...renditionProblems(rendition, channel.id));
     }
   }
   return {
@@ -222,4 +228,42 @@ export async function preparePost(
     violations,
     firstComment,
   };
+}
+
+/**
+ * What one channel of a network cannot carry although its network can: a Slack channel connected by an incoming
+ * webhook takes no files (a bot token's does). Read only when the post has media and goes to Slack, so a post
+ * without media costs no query.
+ */
+async function channelMediaViolations(
+  db: Db | Tx,
+  channels: PostChannel[],
+  rows: MediaTable[],
+): Promise<Map<string, Violation>> {
+  const out = new Map<string, Violation>();
+  if (rows.length === 0) return out;
+  const slack = channels.filter((c) => c.provider === "slack");
+  if (slack.length === 0) return out;
+  const settings = await db
+    .selectFrom("channels")
+    .select(["id", "settings"])
+    .where(
+      "id",
+      "in",
+      slack.map((c) => c.id),
+    )
+    .execute();
+  const video = rows.some((r) => r.kind === "video");
+  for (const c of settings) {
+    if (slackCarriesFiles(JSON.parse(c.settings ?? "{}") as Record<string, unknown>)) continue;
+    out.set(c.id, {
+      code: video ? "video_unsupported" : "too_much_media",
+      message: `This Slack channel is connected with an incoming webhook, which cannot carry ${video ? "a video" : "images"}; connect it with a bot token (scope files:write) to send media, or post without them.`,
+      part: null,
+      media: null,
+      length: rows.length,
+      limit: 0,
+    });
+  }
+  return out;
 }

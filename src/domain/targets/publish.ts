@@ -31,7 +31,7 @@ export interface PublishRun {
   /** True once the worker is stopping: an uncertain outcome is then left to the reclaimer, not settled now. */
   stopping(): boolean;
   /** A video publish started (true) or ended (false): it mostly waits on the network, so it holds no slot. */
-  video(started: boolean): void;
+  video(started: boolean, orgId: string): void;
   /** How uncertain attempts were settled, by attempt ID: written with their outcomes, in the step recording them. */
   settlements: Map<string, Settlement>;
 }
@@ -59,11 +59,11 @@ export async function publishClaimed(run: PublishRun, c: Claimed): Promise<Finis
   let outcome: Outcome;
   if (!media.ok) outcome = { kind: "rejected", code: media.code, message: media.message };
   else if (media.video) {
-    run.video(true);
+    run.video(true, c.target.org_id);
     try {
       outcome = await publishOrSettle(run, c, adapter, run.videoTimeoutMs, media.media);
     } finally {
-      run.video(false);
+      run.video(false, c.target.org_id);
     }
   } else outcome = await publishOrSettle(run, c, adapter, run.timeoutMs, media.media);
   return { claimed: c, decision: decide(outcome, c.target, adapter.idempotent ?? false, app.clock.now()) };

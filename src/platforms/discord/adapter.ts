@@ -194,6 +194,7 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
         ...(files ? { multipart: files } : { json: payload }),
         // A video takes longer to send than a message.
         ...(files instanceof StreamedForm ? { timeoutMs: VIDEO_UPLOAD_MS } : {}),
+        signal: input.signal,
       });
     } catch (err) {
       if (!(err instanceof NoAnswer)) throw err;

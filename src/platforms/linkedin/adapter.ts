@@ -60,6 +60,7 @@ function publisher(provider: "linkedin" | "linkedin_pages") {
       res = await networkRequest(app, {
         method: "POST",
         url: `${linkedinApi(app)}/rest/posts`,
+        signal: input.signal,
         headers: restHeaders(
           input.channel.secrets.access_token ?? "",
           str(input.channel.settings.api_version),

@@ -187,6 +187,7 @@ export async function publishMastodon(
         method: "POST",
         url: `${origin}/api/v1/statuses`,
         headers,
+        signal: input.signal,
         json: {
           status: part.text,
           ...(mediaIds.length ? { media_ids: mediaIds } : {}),
@@ -301,6 +302,7 @@ export async function findMastodon(
       method: "GET",
       url: `${origin}/api/v1/accounts/${encodeURIComponent(accountId)}/statuses?limit=40&exclude_reblogs=true`,
       headers: auth(input.channel),
+      signal: input.signal,
       timeoutMs: 15_000,
     });
     if (res.status !== 200 || !Array.isArray(res.json))

@@ -67,6 +67,7 @@ export async function uploadMedia(
         headers: c.headers,
         multipart: form,
         timeoutMs: video ? VIDEO_UPLOAD_MS : 120_000,
+        signal: c.signal,
       });
     } catch (err) {
       if (!(err instanceof NoAnswer)) throw err;
@@ -106,6 +107,7 @@ async function processed(c: MediaContext, id: string, what: string): Promise<Pub
         url: `${c.origin}/api/v1/media/${encodeURIComponent(id)}`,
         headers: c.headers,
         timeoutMs: 15_000,
+        signal: c.signal,
       });
     } catch (err) {
       if (!(err instanceof NoAnswer)) throw err;

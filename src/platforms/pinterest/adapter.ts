@@ -66,6 +66,7 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
       method: "POST",
       url: `${pinterestApi(app)}/pins`,
       headers: { authorization: `Bearer ${input.channel.secrets.access_token ?? ""}` },
+      signal: input.signal,
       json: {
         board_id: board,
         description: f.description,

@@ -31,7 +31,13 @@ export interface NetworkRequest {
    * whole first; a StreamedForm (a video) is sent as it is read, never whole in memory.
    */
   multipart?: FormData | StreamedForm;
+  /** The total bound of this call, connection to the last byte of the answer (default 30 s). */
   timeoutMs?: number;
+  /**
+   * The publish's own signal (PublishInput.signal): when its deadline passes, the call in flight is cut at once,
+   * not left running after the worker has moved on.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -109,6 +115,7 @@ export async function networkRequest(app: App, req: NetworkRequest): Promise<Net
       ...(body !== undefined ? { body } : {}),
       timeoutMs: req.timeoutMs ?? 30_000,
       allow: networksAllow(app.config),
+      ...(req.signal ? { signal: req.signal } : {}),
     });
   } catch (err) {
     if (!(err instanceof OutboundError)) throw err;
@@ -162,18 +169,19 @@ export function remainingParts<P extends { index: number }>(parts: P[], done: { 
 }
 
 /**
- * For adapters that send text only (Slack, for now). A part that carries media is refused as a whole rather than
- * sent without its images, which would publish something other than what was approved.
+ * For channels that carry text only (a Slack incoming webhook). A part that carries media is refused as a whole
+ * rather than sent without its images, which would publish something other than what was approved.
  */
 export function mediaNotSent(
   network: string,
   parts: { index: number; media: unknown[] }[],
+  why = `svc does not send media to ${network} yet`,
 ): PublishOutcome | null {
   const withMedia = parts.find((p) => p.media.length > 0);
   if (!withMedia) return null;
   return {
     kind: "rejected",
     code: "media_rejected",
-    message: `svc does not send media to ${network} yet (part ${withMedia.index + 1} has ${withMedia.media.length}); nothing was posted.`,
+    message: `${why} (part ${withMedia.index + 1} has ${withMedia.media.length}); nothing was posted.`,
   };
 }

@@ -2,6 +2,11 @@
 // with a channel (chat.postMessage). A webhook URL cannot be checked without posting, so connecting one checks
 // only its shape; a bot token is checked with auth.test and the channel with conversations.info. Each part is one
 // message, in order. Not idempotent: Slack has no idempotency key.
+// With a bot token, images and a video go as files through Slack's external upload: files.getUploadURLExternal for
+// each file, the bytes to the URL it gives, then one files.completeUploadExternal sharing them all into the channel
+// with the text as the message (initial_comment). Until that last call nothing shows in the channel, so a failure
+// before it is a plain retry; only the last call can leave the post uncertain. A webhook cannot carry files: the
+// preview refuses media for such a channel (slackCarriesFiles), and publishing refuses them too.
 // The webhook's path is kept and sent to Slack's hooks origin (SVC_PROVIDER_ORIGINS `slack.hooks`), the Web API
 // goes to `slack` (https://slack.com): the pasted URL cannot point svc anywhere else.
 import type { App } from "../../app/context.ts";
@@ -26,24 +31,12 @@ import {
 } from "../plumbing/http.ts";
 import { providerOrigin } from "../plumbing/origins.ts";
 import { escapeSlack } from "./escape.ts";
+import { shareFiles } from "./files.ts";
+import { api, apiRefusal, retryAfter, slackError } from "./web-api.ts";
 
-export const SLACK_ORIGIN = "https://slack.com";
 export const SLACK_HOOKS_ORIGIN = "https://hooks.slack.com";
 const HOOK_PATH = /^\/services\/T[A-Z0-9]{2,20}\/B[A-Z0-9]{2,20}\/[A-Za-z0-9]{10,40}$/;
 
-// Web API errors (HTTP 200, ok: false) that mean the token no longer works: reconnecting is the fix.
-const AUTH_ERRORS = new Set([
-  "not_authed",
-  "invalid_auth",
-  "account_inactive",
-  "token_revoked",
-  "token_expired",
-  "no_permission",
-  "missing_scope",
-  "org_login_required",
-  "team_access_not_granted",
-]);
-const TRANSIENT_ERRORS = new Set(["internal_error", "fatal_error", "service_unavailable", "request_timeout"]);
 // Incoming-webhook errors (plain text bodies) that mean the webhook was removed or its app uninstalled.
 const HOOK_REVOKED = new Set(["no_service", "no_team", "team_disabled", "invalid_token", "no_active_hooks"]);
 
@@ -70,23 +63,6 @@ function modeOf(secrets: Record<string, string>, settings: Record<string, unknow
   return "Slack needs an incoming webhook URL, or a bot token and a channel.";
 }
 
-function api(app: App, token: string, method: string, params: Record<string, string>, post = false) {
-  const origin = providerOrigin(app, "slack", SLACK_ORIGIN).replace(/\/+$/, "");
-  const headers = { authorization: `Bearer ${token}` };
-  if (post)
-    return networkRequest(app, { method: "POST", url: `${origin}/api/${method}`, headers, form: params });
-  const query = new URLSearchParams(params).toString();
-  return networkRequest(app, {
-    method: "GET",
-    url: `${origin}/api/${method}?${query}`,
-    headers,
-    timeoutMs: 15_000,
-  });
-}
-
-const slackError = (res: NetworkResponse) =>
-  str(field(res.json, "error")) ?? (res.text.slice(0, 300) || `HTTP ${res.status}`);
-
 async function connect(app: App, input: ConnectInput): Promise<ConnectOutcome> {
   const mode = modeOf(input.secrets, input.settings);
   if (typeof mode === "string") return { kind: "rejected", message: mode };
@@ -95,6 +71,7 @@ async function connect(app: App, input: ConnectInput): Promise<ConnectOutcome> {
     return {
       kind: "connected",
       account: { display_name: "Slack incoming webhook", handle: null, profile_url: null },
+      settings: { ...input.settings, via: "webhook" },
     };
   try {
     const me = await api(app, mode.token, "auth.test", {});
@@ -121,14 +98,11 @@ async function connect(app: App, input: ConnectInput): Promise<ConnectOutcome> {
         handle: name ? `#${name}` : null,
         profile_url: team ? `${team.replace(/\/+$/, "")}/archives/${mode.channel}` : null,
       },
+      settings: { ...input.settings, via: "bot" },
     };
   } catch (err) {
     return { kind: "unavailable", message: `Slack: ${err instanceof Error ? err.message : String(err)}` };
   }
-}
-
-function retryAfter(res: NetworkResponse): number {
-  return secondsToMs(res.headers.get("retry-after")) ?? 60_000;
 }
 
 function hookRefusal(res: NetworkResponse, index: number): PublishOutcome {
@@ -140,17 +114,7 @@ function hookRefusal(res: NetworkResponse, index: number): PublishOutcome {
   return { kind: "rejected", code: "rejected", message };
 }
 
-function apiRefusal(res: NetworkResponse, index: number): PublishOutcome {
-  const error = slackError(res);
-  const message = `Slack answered ${res.status} to part ${index + 1}: ${error}`;
-  if (res.status === 429 || error === "ratelimited" || error === "rate_limited")
-    return { kind: "rate_limited", retryAfterMs: retryAfter(res), message };
-  if (res.status >= 500 || TRANSIENT_ERRORS.has(error)) return { kind: "transient", message };
-  if (AUTH_ERRORS.has(error)) return { kind: "auth_revoked", message };
-  return { kind: "rejected", code: "rejected", message };
-}
-
-async function sendPart(app: App, mode: Mode, text: string): Promise<NetworkResponse> {
+async function sendPart(app: App, mode: Mode, text: string, signal: AbortSignal): Promise<NetworkResponse> {
   const escaped = escapeSlack(text);
   if (mode.kind === "webhook") {
     const origin = providerOrigin(app, "slack.hooks", SLACK_HOOKS_ORIGIN).replace(/\/+$/, "");
@@ -158,6 +122,7 @@ async function sendPart(app: App, mode: Mode, text: string): Promise<NetworkResp
       method: "POST",
       url: `${origin}${mode.path}`,
       json: { text: escaped, mrkdwn: false },
+      signal,
     });
   }
   return api(
@@ -166,6 +131,7 @@ async function sendPart(app: App, mode: Mode, text: string): Promise<NetworkResp
     "chat.postMessage",
     { channel: mode.channel, text: escaped, mrkdwn: "false", parse: "none", link_names: "false" },
     true,
+    signal,
   );
 }
 
@@ -184,14 +150,28 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
   const mode = modeOf(input.channel.secrets, input.channel.settings);
   if (typeof mode === "string") return { kind: "auth_revoked", message: mode };
   let permalink: string | null = input.done.find((d) => d.index === 0)?.remote_url ?? null;
-  const noMedia = mediaNotSent("Slack", remainingParts(input.parts, input.done));
-  if (noMedia) return noMedia;
+  // An incoming webhook cannot carry files (the preview says so): never post the text without them.
+  if (mode.kind === "webhook") {
+    const noMedia = mediaNotSent(
+      "Slack",
+      remainingParts(input.parts, input.done),
+      "A Slack incoming webhook cannot carry images or video; connect the channel with a bot token to send them",
+    );
+    if (noMedia) return noMedia;
+  }
   for (const part of remainingParts(input.parts, input.done)) {
     if (input.signal.aborted)
       return { kind: "transient", message: `Stopped before part ${part.index + 1} was sent.` };
+    if (mode.kind === "bot" && part.media.length) {
+      const shared = await shareFiles(app, mode, part, escapeSlack(part.text), input.signal);
+      if ("outcome" in shared) return shared.outcome;
+      await input.onPartPublished(shared.published);
+      if (part.index === 0) permalink = shared.published.remote_url;
+      continue;
+    }
     let res: NetworkResponse;
     try {
-      res = await sendPart(app, mode, part.text);
+      res = await sendPart(app, mode, part.text, input.signal);
     } catch (err) {
       if (!(err instanceof NoAnswer)) throw err;
       return noAnswerOutcome("Slack", err, part.index);

@@ -37,6 +37,7 @@ function call(
   token: string,
   method: string,
   body: Record<string, unknown> | FormData | StreamedForm | undefined,
+  signal?: AbortSignal,
 ) {
   const origin = providerOrigin(app, "telegram", TELEGRAM_ORIGIN).replace(/\/+$/, "");
   const multipart = body instanceof FormData || body instanceof StreamedForm;
@@ -46,6 +47,7 @@ function call(
     ...(multipart ? { multipart: body } : body ? { json: body } : {}),
     // Files take longer to send than text, and a video (up to 50 MB) longer still.
     timeoutMs: body instanceof StreamedForm ? 600_000 : multipart ? 120_000 : 30_000,
+    ...(signal ? { signal } : {}),
   });
 }
 
@@ -192,8 +194,8 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
       const chat = chatId(input.channel.settings.chat_id);
       if (part.media.length) {
         const { method, form } = await mediaRequest(chat, part);
-        res = await call(app, token, method, form);
-      } else res = await call(app, token, "sendMessage", { chat_id: chat, text: part.text });
+        res = await call(app, token, method, form, input.signal);
+      } else res = await call(app, token, "sendMessage", { chat_id: chat, text: part.text }, input.signal);
     } catch (err) {
       if (!(err instanceof NoAnswer)) throw err;
       return noAnswerOutcome("Telegram", err, part.index);

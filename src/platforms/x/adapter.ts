@@ -99,6 +99,7 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
         method: "POST",
         url: `${api(app)}/2/tweets`,
         headers: bearer(input.channel.secrets),
+        signal: input.signal,
         json: {
           text: part.text,
           ...(mediaIds.length ? { media: { media_ids: mediaIds } } : {}),
@@ -191,6 +192,7 @@ async function find(
       method: "GET",
       url: `${api(app)}/2/users/${encodeURIComponent(userId)}/tweets?max_results=20&start_time=${since}&post.fields=created_at,conversation_id`,
       headers: bearer(input.channel.secrets),
+      signal: input.signal,
       timeoutMs: 15_000,
     });
     // Reading posts needs an access level some apps do not have: then a person decides.

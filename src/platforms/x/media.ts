@@ -38,7 +38,11 @@ async function call(
   req: Parameters<typeof networkRequest>[1],
 ): Promise<NetworkResponse | PublishOutcome> {
   try {
-    return await networkRequest(ctx.app, { ...req, headers: { ...ctx.headers, ...req.headers } });
+    return await networkRequest(ctx.app, {
+      ...req,
+      headers: { ...ctx.headers, ...req.headers },
+      signal: ctx.signal,
+    });
   } catch (err) {
     if (!(err instanceof NoAnswer)) throw err;
     if (err.refused) return { kind: "rejected", code: "network", message: `X: ${err.message}` };

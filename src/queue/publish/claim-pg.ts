@@ -13,11 +13,14 @@ import { columns, type PendingWrites, raw } from "../../db/raw.ts";
 import { POST_TARGET_COLUMNS, type PostTargetsTable } from "../../db/tables/posts.ts";
 import type { Claimed } from "../../domain/targets/claimed.ts";
 import { newId } from "../../lib/ids.ts";
+import { claimWindow, type OrgShare } from "./share.ts";
 
 // $1 now, $2 candidates to look at, $3 targets to claim, $4 lease end, $5 this worker, $6 attempt IDs, $7 posts
-// that writes run in the same statement update already (left alone here).
+// that writes run in the same statement update already (left alone here), $8 and $9 the orgs this worker is
+// publishing for and how many each (OrgShare), $10 the most one org may hold. `turn` is what pickFair computes on
+// SQLite: the org's count in flight plus its candidates before this one; turns are taken lowest first.
 const CLAIM = `candidates AS (
-    SELECT t.id, t.channel_id, t.next_attempt_at FROM post_targets t
+    SELECT t.id, t.channel_id, t.org_id, t.next_attempt_at FROM post_targets t
     WHERE t.status = 'queued' AND t.next_attempt_at <= $1
       AND NOT EXISTS (SELECT 1 FROM channel_locks l WHERE l.channel_id = t.channel_id)
       AND EXISTS (SELECT 1 FROM channels c WHERE c.id = t.channel_id AND c.status = 'active'
@@ -27,10 +30,14 @@ const CLAIM = `candidates AS (
     LIMIT $2
     FOR UPDATE OF t SKIP LOCKED
   ), first_per_channel AS (
-    SELECT DISTINCT ON (channel_id) id, channel_id, next_attempt_at FROM candidates
+    SELECT DISTINCT ON (channel_id) id, channel_id, org_id, next_attempt_at FROM candidates
     ORDER BY channel_id, next_attempt_at, id
+  ), turns AS (
+    SELECT f.id, f.channel_id, f.next_attempt_at,
+      COALESCE(i.n, 0) + row_number() OVER (PARTITION BY f.org_id ORDER BY f.next_attempt_at, f.id) - 1 AS turn
+    FROM first_per_channel f LEFT JOIN unnest($8::text[], $9::int[]) AS i(org_id, n) ON i.org_id = f.org_id
   ), picked AS (
-    SELECT id, channel_id FROM first_per_channel ORDER BY next_attempt_at, id LIMIT $3
+    SELECT id, channel_id FROM turns WHERE turn < $10 ORDER BY turn, next_attempt_at, id LIMIT $3
   ), locked AS (
     INSERT INTO channel_locks (channel_id, target_id, leased_until)
     SELECT channel_id, id, $4 FROM picked ORDER BY channel_id
@@ -92,6 +99,7 @@ export async function claimPg(
   leaseMs: number,
   /** Writes of the same step (the last batch's posts and events) to run in this statement: one round trip less. */
   pending?: PendingWrites,
+  share?: OrgShare,
 ): Promise<Claimed[]> {
   const attemptIds = Array.from({ length: limit }, () => newId("att", now));
   const before = pending?.params ?? [];
@@ -100,12 +108,15 @@ export async function claimPg(
   const rows = await raw<Row>(tx, "postgres", text, [
     ...before,
     now,
-    limit * 2,
+    claimWindow(limit, share),
     limit,
     now + leaseMs,
     app.instanceId,
     attemptIds,
     pending?.postIds ?? [],
+    share ? [...share.inFlight.keys()] : [],
+    share ? [...share.inFlight.values()] : [],
+    share?.perOrg ?? limit,
   ]);
   if (pending) {
     pending.texts = [];

@@ -13,9 +13,12 @@ import { cancelOrphaned } from "../../domain/targets/orphans.ts";
 import { refreshPosts } from "../../domain/targets/refresh-posts.ts";
 import { newId } from "../../lib/ids.ts";
 import { claimPg } from "./claim-pg.ts";
+import { claimWindow, type OrgShare, pickFair } from "./share.ts";
 import { inStepTx } from "./step-tx.ts";
 
 const TARGET_LIST = columns(POST_TARGET_COLUMNS);
+
+export type { OrgShare } from "./share.ts";
 
 export const LEASE_MS = 3 * 60_000;
 
@@ -23,7 +26,7 @@ export const LEASE_MS = 3 * 60_000;
 // The channels and orgs a target may not be published to now (locked, inactive, rate-limit held, suspended) are
 // each read once per claim from small indexes into in-memory lists (non-correlated IN), rather than probed in
 // three tables for every candidate: those probes were most of the claim's time.
-export const CANDIDATES = `SELECT t.id, t.channel_id FROM post_targets t
+export const CANDIDATES = `SELECT t.id, t.channel_id, t.org_id FROM post_targets t
   WHERE t.status = 'queued' AND t.next_attempt_at <= ?
     AND t.channel_id NOT IN (SELECT channel_id FROM channel_locks)
     AND t.channel_id NOT IN (SELECT id FROM channels
@@ -32,9 +35,14 @@ export const CANDIDATES = `SELECT t.id, t.channel_id FROM post_targets t
   ORDER BY t.next_attempt_at, t.id
   LIMIT ?`;
 
-export async function claimTargets(app: App, limit: number, now = app.clock.now()): Promise<Claimed[]> {
+export async function claimTargets(
+  app: App,
+  limit: number,
+  now = app.clock.now(),
+  share?: OrgShare,
+): Promise<Claimed[]> {
   if (limit <= 0) return [];
-  return inStepTx(app, (tx) => claimIn(tx, app, limit, now));
+  return inStepTx(app, (tx) => claimIn(tx, app, limit, now, undefined, share));
 }
 
 /** The claim inside a transaction the caller commits (the worker records its last outcomes in the same one). */
@@ -45,18 +53,22 @@ export async function claimIn(
   now = app.clock.now(),
   /** Postgres: writes of the same step to run in the claim's statement (see PendingWrites). */
   pending?: PendingWrites,
+  share?: OrgShare,
 ): Promise<Claimed[]> {
   if (limit <= 0) {
     if (pending) await flushPending(tx, app.dialect, pending);
     return [];
   }
   const d = app.dialect;
-  if (d === "postgres") return claimPg(tx, app, limit, now, LEASE_MS, pending);
+  if (d === "postgres") return claimPg(tx, app, limit, now, LEASE_MS, pending, share);
   if (pending) await flushPending(tx, d, pending);
-  const found = await raw<{ id: string; channel_id: string }>(tx, d, CANDIDATES, [now, now, limit * 2]);
+  const found = await raw<{ id: string; channel_id: string; org_id: string }>(tx, d, CANDIDATES, [
+    now,
+    now,
+    claimWindow(limit, share),
+  ]);
   const perChannel = new Map<string, string>();
-  for (const c of found)
-    if (!perChannel.has(c.channel_id) && perChannel.size < limit) perChannel.set(c.channel_id, c.id);
+  for (const c of pickFair(found, limit, share)) perChannel.set(c.channel_id, c.id);
   if (perChannel.size === 0) return [];
 
   // The lock row decides between workers that picked targets of one channel at the same moment.

@@ -10,21 +10,24 @@ export class Wakeup {
     this.wakeUp?.();
   }
 
-  /** Sleeps `ms`, or until woken (at once if a wake-up came since the last sleep). */
-  sleep(ms: number): Promise<void> {
-    return new Promise<void>((resolve) => {
+  /**
+   * Sleeps `ms`, or until woken (at once if a wake-up came since the last sleep). True when the time ran out
+   * rather than a wake-up ending it.
+   */
+  sleep(ms: number): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
       if (this.woken) {
         this.woken = false;
-        return resolve();
+        return resolve(false);
       }
-      const done = () => {
+      const done = (timedOut: boolean) => {
         clearTimeout(timer);
         this.wakeUp = null;
         this.woken = false;
-        resolve();
+        resolve(timedOut);
       };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = done;
+      const timer = setTimeout(() => done(true), ms);
+      this.wakeUp = () => done(false);
     });
   }
 }

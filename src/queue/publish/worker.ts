@@ -1,5 +1,6 @@
-// The publish worker: claims due targets in batches (up to 10 in flight), publishes each (domain/targets/
-// publish.ts) with a renewed lease and a deadline, and records outcomes in batches, each with the next claim.
+// The publish worker: claims due targets in batches (up to 10 in flight for one org, 2 more kept for the others:
+// share.ts), publishes each (domain/targets/publish.ts) with a renewed lease and a deadline, and records outcomes
+// in batches, each with the next claim.
 // Woken at once when something becomes due (NOTIFY on Postgres, an in-process signal on SQLite), else it polls
 // every 5 s.
 
@@ -15,6 +16,7 @@ import { type PublishRun, publishClaimed, unsent, VIDEO_TIMEOUT_MS } from "../..
 import type { Adapter } from "../../platforms/adapter.ts";
 import { claimIn } from "./claim.ts";
 import { renewEvery } from "./lease.ts";
+import type { OrgShare } from "./share.ts";
 import { inStepTx } from "./step-tx.ts";
 import { Pauses, Wakeup } from "./wakeup.ts";
 
@@ -22,7 +24,13 @@ export const PUBLISH_CHANNEL = "svc_publish";
 
 export interface PublishWorkerOptions {
   adapterFor: (provider: string) => Adapter | null;
+  /** Publishes in flight for any one org (reference §6: 10). */
   maxInFlight?: number;
+  /**
+   * Slots beyond maxInFlight that only orgs below it may take (default 2): while one org's servers are slow and
+   * its publishes hold maxInFlight slots, another org's due post still starts at once (share.ts).
+   */
+  reservedForOthers?: number;
   pollMs?: number;
   timeoutMs?: number;
   /** The deadline of a publish that carries a video (the network processes it). Default 20 minutes. */
@@ -38,7 +46,9 @@ export interface PublishWorker {
 }
 
 export function startPublishWorker(app: App, opts: PublishWorkerOptions): PublishWorker {
-  const max = opts.maxInFlight ?? 10;
+  const perOrg = opts.maxInFlight ?? 10;
+  /** Slots in all: one org's maxInFlight and the ones kept for the others. */
+  const max = perOrg + (opts.reservedForOthers ?? 2);
   const pollMs = opts.pollMs ?? 5000;
   const wakeup = new Wakeup();
   const wake = () => wakeup.wake();
@@ -54,6 +64,35 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
    */
   let videos = 0;
   const busy = () => inflight.size - videos;
+  /** Each org's publishes holding a slot now (videos hold none): the claim shares slots by it (share.ts). */
+  const byOrg = new Map<string, number>();
+  const share: OrgShare = { inFlight: byOrg, perOrg };
+  const atShare = () => {
+    for (const n of byOrg.values()) if (n >= perOrg) return true;
+    return false;
+  };
+  /**
+   * Whether another org may have something due while an org holds its share: the room left is then only theirs,
+   * and looking into it costs a claim. It opens when a post for now is signalled, when a publish of an org not at
+   * its share ends, and when the poll interval passes; a look closes it. So a lone org at its share costs no
+   * claims, and another org's post still starts at once.
+   */
+  let othersMayBeDue = true;
+  /** When the worker last looked; the poll reopens the look at most once a second, however short the poll. */
+  let lookedAt = Number.NEGATIVE_INFINITY;
+  const pollPassed = (timedOut: boolean) => {
+    if (timedOut && performance.now() - lookedAt >= 1000) othersMayBeDue = true;
+  };
+  /** Something another org has may be due now (a post for now was signalled). */
+  const wakeOthers = () => {
+    othersMayBeDue = true;
+    wake();
+  };
+  const count = (org: string, by: number) => {
+    const n = (byOrg.get(org) ?? 0) + by;
+    if (n > 0) byOrg.set(org, n);
+    else byOrg.delete(org);
+  };
   const settlements = new Map<string, Settlement>();
   const run: PublishRun = {
     app,
@@ -62,8 +101,9 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
     videoTimeoutMs: opts.videoTimeoutMs ?? VIDEO_TIMEOUT_MS,
     pause: (ms) => pauses.pause(ms),
     stopping: () => stopped,
-    video(started) {
+    video(started, org) {
       videos += started ? 1 : -1;
+      count(org, started ? -1 : 1);
       if (started) wake(); // room for another claim
     },
     settlements,
@@ -126,7 +166,8 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
   async function step(): Promise<Claimed[] | null> {
     const batch = pending;
     pending = [];
-    const free = max - busy();
+    const full = atShare();
+    const free = full && !othersMayBeDue ? 0 : max - busy();
     if (batch.length === 0 && free <= 0) return [];
     try {
       const claimed = await inStepTx(
@@ -135,11 +176,15 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
           // On Postgres the outcomes' post and event writes travel with the claim: one round trip less a step.
           const pending = app.dialect === "postgres" && free > 0 ? pendingWrites() : undefined;
           await record(tx, batch, postsLocked, pending);
-          return free > 0 ? claimIn(tx, app, free, undefined, pending) : [];
+          return free > 0 ? claimIn(tx, app, free, undefined, pending, share) : [];
         },
         postsOf(batch),
       );
       recorded(batch);
+      if (full && free > 0) {
+        othersMayBeDue = false;
+        lookedAt = performance.now();
+      }
       return claimed;
     } catch (e) {
       // The database is unreachable (or a claim lost a race): keep the outcomes and try again; if it stays down
@@ -157,9 +202,15 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
     const synced = claimed.length ? app.syncWrites() : Promise.resolve();
     for (const c of claimed) {
       publishing.add(c.target.id);
+      const org = c.target.org_id;
+      count(org, 1);
       const p: Promise<void> = runOne(c, synced)
         .catch((e) => app.log.error("publish run failed", { target: c.target.id, error: String(e) }))
         .finally(() => {
+          // While another org holds its share, this org's publish ending may leave more of this org's due: look
+          // again. (The org at its share finishing frees room for a plain claim anyway.)
+          for (const [o, n] of byOrg) if (o !== org && n >= perOrg) othersMayBeDue = true;
+          count(org, -1);
           inflight.delete(p);
           publishing.delete(c.target.id);
           wake();
@@ -171,8 +222,8 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
   const stopRenewing = renewEvery(app, opts.renewMs ?? 60_000, publishing);
 
   const loop = (async () => {
-    const offSignal = app.signals.on("publish", wake);
-    const unlisten = await app.listen(PUBLISH_CHANNEL, wake).catch(() => async () => {});
+    const offSignal = app.signals.on("publish", wakeOthers);
+    const unlisten = await app.listen(PUBLISH_CHANNEL, wakeOthers).catch(() => async () => {});
     while (!stopped) {
       const free = max - busy();
       const claimed = await step();
@@ -182,15 +233,18 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
       }
       launch(claimed);
       if (pending.length) continue; // outcomes came in meanwhile: record them now
-      if (busy() >= max) await wakeup.sleep(pollMs);
-      else if (claimed.length < free) {
+      // Full, or the rest of the room is kept for other orgs and none of theirs was due (the claim saw only the
+      // org holding its share): a finishing publish, a post for now (its signal) or the poll wakes the loop.
+      if (busy() >= max || (claimed.length < free && atShare())) {
+        pollPassed(await wakeup.sleep(pollMs));
+      } else if (claimed.length < free) {
         // Nothing more is due now: sleep until the next target is due (or a wake-up, or the poll interval).
         // A target already due that could not be claimed waits on something else (its channel busy, held or
         // inactive): a finishing publish wakes us, else the poll does.
         const next = await nextDueAt(app).catch(() => null);
         const now = app.clock.now();
         const wait = next === null || next <= now ? pollMs : Math.min(pollMs, next - now);
-        await wakeup.sleep(wait);
+        pollPassed(await wakeup.sleep(wait));
       }
     }
     offSignal();
@@ -217,7 +271,7 @@ export function startPublishWorker(app: App, opts: PublishWorkerOptions): Publis
   }
 
   return {
-    wake,
+    wake: wakeOthers,
     async idle() {
       while (inflight.size || pending.length) {
         await Promise.allSettled([...inflight]);

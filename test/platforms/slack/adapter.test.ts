@@ -1,13 +1,17 @@
 // Slack against a local stand-in (Web API checked against Slack's API description; incoming webhooks have none):
 // connecting with a webhook URL (shape only) or a bot token and channel (auth.test + conversations.info), live
 // posts through the real publish worker both ways, text escaped so it shows as written and pings nobody, parts
-// as consecutive messages, and each documented failure classified.
+// as consecutive messages, and each documented failure classified. With a bot token, images and a video go by
+// Slack's external upload and reach the channel with the text, once; a webhook channel refuses media in the preview.
 import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { adapterFor } from "../../../src/platforms/adapter-registry.ts";
 import type { TestApp } from "../../helpers/app.ts";
 import { describeEachDialect } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
-import { connectLive, networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
+import { jpeg, upload } from "../../helpers/media.ts";
+import { connectLive, liveVideo, networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
+import { type LocalS3, localS3 } from "../../helpers/s3.ts";
+import { sha256 } from "../../helpers/video.ts";
 import { expectClean } from "../../stand-ins/server.ts";
 import {
   displayedText,
@@ -34,6 +38,7 @@ describeEachDialect("slack adapter", (dialect) => {
   let general: SlackChannel;
   let bot: SlackBot;
   let hook: SlackHook;
+  let s3: LocalS3;
   const adapter = adapterFor("slack")!;
   const inGeneral = () => s.messages.filter((m) => m.channel === general.id);
 
@@ -42,13 +47,16 @@ describeEachDialect("slack adapter", (dialect) => {
     general = s.addChannel("general");
     bot = s.addBot([general]);
     hook = s.addHook(general);
-    t = await networkApp(dialect, { slack: s.url, "slack.hooks": s.url });
+    // Video lives in a bucket.
+    s3 = await localS3();
+    t = await networkApp(dialect, { slack: s.url, "slack.hooks": s.url }, s3.env);
     a = await tenant(t.app);
   });
   afterEach(() => expectClean(s));
   afterAll(async () => {
     await t.close();
     s.stop();
+    await s3.close();
   });
 
   const connect = (settings: Record<string, string>, secrets: Record<string, string>) =>
@@ -62,6 +70,8 @@ describeEachDialect("slack adapter", (dialect) => {
         handle: "#general",
         profile_url: `${s.url}/archives/${general.id}`,
       },
+      // Which way it connects is recorded: a webhook channel cannot carry files.
+      settings: { channel: general.id, via: "bot" },
     });
     expect(await connect({ channel: "C0NOPE" }, { bot_token: bot.token })).toEqual({
       kind: "rejected",
@@ -76,6 +86,7 @@ describeEachDialect("slack adapter", (dialect) => {
     expect(await connect({}, { webhook_url: hook.url })).toEqual({
       kind: "connected",
       account: { display_name: "Slack incoming webhook", handle: null, profile_url: null },
+      settings: { via: "webhook" },
     });
     // Nothing is sent to a webhook to check it: anything sent would be posted.
     expect(s.requests.filter((r) => r.rawPath.startsWith("/services/"))).toHaveLength(0);
@@ -159,5 +170,125 @@ describeEachDialect("slack adapter", (dialect) => {
         "needs_reauth",
       );
     }
+  });
+
+  test("a bot-token channel takes images: uploaded by Slack's external upload, shared once with the text", async () => {
+    const viaBot = await connectLive(t, a, "slack", { bot_token: bot.token, channel: general.id });
+    const chart = await upload(t, a.liveKey, {
+      brand: a.brandId,
+      alt: "Orange bar chart of Q3",
+      file: { bytes: await jpeg(400, 300), name: "chart.jpg", type: "image/jpeg" },
+    });
+    const plain = await upload(t, a.liveKey, {
+      brand: a.brandId,
+      file: { bytes: await jpeg(200, 200), name: "plain.jpg", type: "image/jpeg" },
+    });
+    expect([chart.status, plain.status]).toEqual([201, 201]);
+    const preview = await t.request("POST", "/v1/posts/preview", {
+      key: a.liveKey,
+      body: {
+        brand: a.brandId,
+        content: { body: TRICKY },
+        channels: [viaBot.id],
+        media: [chart.body.id, plain.body.id],
+      },
+    });
+    expect(preview.status).toBe(200);
+    expect(preview.body.valid).toBe(true);
+    const post = await publishLive(t, a, viaBot.id, { body: TRICKY }, [chart.body.id, plain.body.id]);
+    expect(post.targets[0].status).toBe("published");
+    const m = inGeneral().at(-1)!;
+    // One message, with the text as written (pinging nobody) and both files, in order, with the alt text.
+    expect([m.via, displayedText(m.text), pings(m.text)]).toEqual(["api", TRICKY, []]);
+    expect(m.files!.map((f) => [f.filename, f.type, f.alt_txt])).toEqual([
+      ["1.jpg", "image/jpeg", "Orange bar chart of Q3"],
+      ["2.jpg", "image/jpeg", null],
+    ]);
+    const { default: sharp } = await import("sharp");
+    const widths = await Promise.all(m.files!.map(async (f) => (await sharp(f.bytes!).metadata()).width));
+    expect(widths).toEqual([400, 200]);
+    expect(post.targets[0].permalink).toBe(`${s.url}/files/${bot.user_id}/${m.files![0]!.id}/1.jpg`);
+    // Shared once: every file uploaded was completed exactly once, and no other message carries them.
+    expect(inGeneral().filter((x) => x.files?.some((f) => m.files!.includes(f)))).toHaveLength(1);
+  });
+
+  test("a bot-token channel takes a video, streamed from the bucket into its upload", async () => {
+    const viaBot = await connectLive(t, a, "slack", { bot_token: bot.token, channel: general.id });
+    const { id: clip, bytes } = await liveVideo(t, a, "Launch clip");
+    const post = await publishLive(t, a, viaBot.id, { body: "We launched" }, [clip]);
+    expect(post.targets[0].status).toBe("published");
+    const m = inGeneral().at(-1)!;
+    expect(m.text).toBe("We launched");
+    const f = m.files![0]!;
+    expect([m.files!.length, f.filename, f.type, f.alt_txt, f.bytes!.length]).toEqual([
+      1,
+      "1.mp4",
+      "video/mp4",
+      "Launch clip",
+      bytes.length,
+    ]);
+    expect(sha256(f.bytes!)).toBe(sha256(bytes));
+    // Sent with its length announced, not chunked.
+    const sent = s.requests.filter((x) => x.rawPath === `/upload/v1/${f.id}`).at(-1)!;
+    expect(sent.headers["transfer-encoding"]).toBeUndefined();
+  });
+
+  test("a workspace that refuses uploads: media_rejected, nothing in the channel", async () => {
+    const before = inGeneral().length;
+    s.uploadsDisabled = true;
+    try {
+      const r = await publishDirect(t, "slack", {
+        settings: { channel: general.id, via: "bot" },
+        secrets: { bot_token: bot.token },
+        parts: ["With a picture"],
+        media: [
+          {
+            id: "media_0000000000000000000000000a",
+            mime: "image/png",
+            alt: null,
+            read: async () => new Uint8Array(await jpeg(10, 10)),
+          },
+        ],
+      });
+      expect(r.outcome).toMatchObject({ kind: "rejected", code: "media_rejected" });
+      expect(r.outcome.kind === "rejected" && r.outcome.message).toContain("file_uploads_disabled");
+      expect(r.parts).toEqual([]);
+    } finally {
+      s.uploadsDisabled = false;
+    }
+    expect(inGeneral().length).toBe(before);
+  });
+
+  test("a webhook channel, which cannot carry files, refuses media in the preview and on create", async () => {
+    const viaHook = await connectLive(t, a, "slack", { webhook_url: hook.url });
+    const viaBot = await connectLive(t, a, "slack", { bot_token: bot.token, channel: general.id });
+    const img = await upload(t, a.liveKey, {
+      brand: a.brandId,
+      file: { bytes: await jpeg(100, 100), name: "a.jpg", type: "image/jpeg" },
+    });
+    const { id: clip } = await liveVideo(t, a, "Clip");
+    for (const [media, code] of [
+      [[img.body.id], "too_much_media"],
+      [[clip], "video_unsupported"],
+    ] as const) {
+      const body = { brand: a.brandId, content: { body: "Look" }, channels: [viaHook.id, viaBot.id], media };
+      const preview = await t.request("POST", "/v1/posts/preview", { key: a.liveKey, body });
+      expect(preview.status).toBe(200);
+      expect(preview.body.valid).toBe(false);
+      // biome-ignore lint/suspicious/noExplicitAny: the API's JSON
+      const of = (id: string) => preview.body.renditions.find((r: any) => r.channel === id);
+      expect(of(viaHook.id).violations.map((v: { code: string }) => v.code)).toEqual([code]);
+      expect(of(viaHook.id).violations[0].message).toContain("incoming webhook");
+      expect(of(viaBot.id).violations).toEqual([]);
+      const created = await t.request("POST", "/v1/posts", { key: a.liveKey, body });
+      expect(created.status).toBe(422);
+      expect(created.body.errors.map((e: { code: string }) => e.code)).toContain(code);
+    }
+    // Without media the webhook channel is fine.
+    const text = await t.request("POST", "/v1/posts/preview", {
+      key: a.liveKey,
+      body: { brand: a.brandId, content: { body: "Look" }, channels: [viaHook.id] },
+    });
+    expect(text.body.valid).toBe(true);
   });
 });

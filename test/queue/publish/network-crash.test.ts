@@ -12,6 +12,7 @@ import { reclaimExpired } from "../../../src/queue/tasks/publish-reclaim.ts";
 import type { TestApp } from "../../helpers/app.ts";
 import { describeEachDialect } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
+import { jpeg, upload } from "../../helpers/media.ts";
 import { connectLive, networkApp } from "../../helpers/networks.ts";
 import { type DiscordStandIn, startDiscord } from "../../stand-ins/discord.ts";
 import { type MastodonStandIn, startMastodon } from "../../stand-ins/mastodon.ts";
@@ -191,4 +192,50 @@ describeEachDialect("never twice on the real networks", (dialect) => {
     expect(counts()).toEqual({ mastodon: 1, gab: 1, discord: 1, telegram: 1, slack: 1 });
     for (const s of [mastodon, gab, discord, telegram, slack]) expectClean(s);
   }, 180_000);
+
+  test("Slack with an image: SIGKILL while files.completeUploadExternal holds its answer: shared once, never again", async () => {
+    const room = slack.addChannel("crash-files");
+    const slackBot = slack.addBot([room]);
+    const ch = await connectLive(t, a, "slack", { bot_token: slackBot.token, channel: room.id });
+    const img = await upload(t, a.liveKey, {
+      brand: a.brandId,
+      file: { bytes: await jpeg(64, 48), name: "a.jpg", type: "image/jpeg" },
+    });
+    expect(img.status).toBe(201);
+    // The files are shared into the channel at once, and the answer is held for a minute.
+    slack.fail({ slowMs: 60_000 });
+    const r = await t.request("POST", "/v1/posts", {
+      key: a.liveKey,
+      body: { brand: a.brandId, content: { body: TEXT }, channels: [ch.id], media: [img.body.id] },
+    });
+    expect(r.status).toBe(201);
+    const inRoom = () => slack.messages.filter((x) => x.channel === room.id);
+    const w = await spawnWorker(t, env);
+    for (let i = 0; i < 2400 && inRoom().length === 0; i++) await Bun.sleep(25);
+    expect(inRoom().map((x) => [x.text, x.files?.length])).toEqual([[TEXT, 1]]);
+    w.kill("SIGKILL");
+    await w.exited;
+
+    const later = createApp(t.app.config, {
+      database: openDatabase(t.dbUrl),
+      log: silentLogger,
+      clock: new FakeClock(Date.now() + 4 * 60_000),
+    });
+    expect(await reclaimExpired(later)).toBe(1);
+    await later.close();
+    // Slack keeps no idempotency key and svc cannot look for a shared file: a person decides, nothing is resent.
+    const target = await t.app.db
+      .selectFrom("post_targets")
+      .select(["status", "error_code"])
+      .where("post_id", "=", r.body.id)
+      .executeTakeFirstOrThrow();
+    expect([target.status, target.error_code]).toEqual(["needs_attention", "worker_lost"]);
+    const w2 = await spawnWorker(t, env);
+    await Bun.sleep(500);
+    w2.kill("SIGTERM");
+    await w2.exited;
+    expect(inRoom()).toHaveLength(1);
+    expect(slack.files.filter((f) => f.shared)).toHaveLength(1);
+    expectClean(slack);
+  }, 120_000);
 });
