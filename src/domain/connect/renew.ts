@@ -1,17 +1,20 @@
 // Renewing a sign-in channel's access token with its refresh token (reference §5: `channels.refresh` renews those
 // expiring within 7 days; publishing renews one expiring within 5 minutes first).
 //
-// Never lose a refresh token. Networks that rotate refresh tokens (X) end the whole grant when an old one is used
-// again, so:
-//  - renewal runs in one transaction that first locks the channel's row (Postgres: SELECT … FOR UPDATE; SQLite:
-//    the write lock every write transaction takes at BEGIN IMMEDIATE, so there is one writer at a time). A second
-//    worker waits, then sees the new expiry and does nothing;
-//  - the token request is made inside that transaction, and the tokens it returns are sealed and stored in the
-//    same transaction, before anything else can read the row. A crash before the commit leaves the old tokens,
-//    which the network has not seen used twice.
-// The request has a short deadline: on SQLite the write lock is held meanwhile.
+// Never lose a refresh token, never send one twice. Networks that rotate refresh tokens (X) end the whole grant
+// when an old one is used again, so a renewal is three steps:
+//  1. claim: one conditional UPDATE of the channel's grant sets a random fencing token and a lease, only when the
+//     token is still due, its expiry is the one the caller saw, and no live claim is on it. A second worker's
+//     UPDATE matches nothing, so it leaves the channel alone (publishing waits for the renewal in flight instead);
+//  2. the token request, outside any transaction (on SQLite no write lock is held while the network answers), with
+//     a deadline far shorter than the lease;
+//  3. save: one transaction stores the sealed tokens and clears the claim, only while the claim is still ours
+//     (a reconnect meanwhile replaced the grant: what it stored wins). The tokens are stored the moment they are
+//     learned; a refusal marks the channel needs_reauth in that transaction instead.
+// A worker killed in step 2 leaves the old tokens and its claim; the claim lapses after the lease and the next run
+// renews with the stored refresh token, which is still good unless the network rotated it before the kill (then
+// it refuses it once and the channel asks for a new sign-in, never a loop: see docs/networks.md).
 import type { App } from "../../app/context.ts";
-import type { Tx } from "../../db/index.ts";
 import { getPlatform } from "../../platforms/rules-registry.ts";
 import { refreshTokens, TokenError } from "../../platforms/signin/oauth.ts";
 import { signInSpec } from "../../platforms/signin/specs.ts";
@@ -25,11 +28,18 @@ export const REFRESH_WINDOW_MS = 7 * 24 * 3600_000;
 /** Publishing renews a token that expires within this first. */
 export const PUBLISH_WINDOW_MS = 5 * 60_000;
 const TOKEN_REQUEST_TIMEOUT_MS = 15_000;
-/** Renewals in flight at once in one `channels.refresh` run (each holds a database connection meanwhile). */
-const RENEWAL_LANES = 4;
+/** How long a claim holds the channel: well past the request's deadline, so a live renewal is never overtaken. */
+export const RENEW_LEASE_MS = 2 * 60_000;
+/** How long publishing waits for another worker's renewal of the same channel before going on without it. */
+const PUBLISH_WAIT_MS = TOKEN_REQUEST_TIMEOUT_MS + 5_000;
+/** Renewals in flight at once in one `channels.refresh` run (the network's answer is awaited outside transactions). */
+const RENEWAL_LANES = 8;
 
 export type Renewal =
-  /** Nothing to renew (not a sign-in channel, not expiring yet, or another worker just renewed it). */
+  /**
+   * Nothing to renew (not a sign-in channel, not expiring yet, or another worker renewed it or is renewing it).
+   * `secrets` is the channel's sealed secrets as last read, null when not read.
+   */
   | { kind: "fresh"; secrets: string | null }
   | { kind: "renewed"; secrets: string; expiresAt: number | null }
   /** It cannot be renewed: the channel is now needs_reauth (with `channel.needs_reauth`). */
@@ -37,19 +47,43 @@ export type Renewal =
   /** The network could not be asked; nothing changed. */
   | { kind: "unavailable"; message: string };
 
-async function lockChannel(tx: Tx, app: App, channelId: string) {
-  let q = tx
-    .selectFrom("channels")
-    .select(["id", "org_id", "provider", "status", "secrets"])
-    .where("id", "=", channelId);
-  if (app.dialect === "postgres") q = q.forUpdate();
-  return q.executeTakeFirst();
+/**
+ * Step 1: claims the channel's renewal when its token expires within `windowMs` (and, when given, still at `seen`,
+ * the expiry the caller read) and no other worker holds a live claim. Returns the fencing token, or null.
+ */
+async function claim(
+  app: App,
+  channelId: string,
+  windowMs: number,
+  seen: number | null | undefined,
+): Promise<string | null> {
+  const now = app.clock.now();
+  const token = crypto.randomUUID();
+  let q = app.db
+    .updateTable("channel_grants")
+    .set({ renew_claim: token, renew_claimed_until: now + RENEW_LEASE_MS })
+    .where("channel_id", "=", channelId)
+    .where("token_expires_at", "<=", now + windowMs)
+    .where((eb) => eb.or([eb("renew_claimed_until", "is", null), eb("renew_claimed_until", "<", now)]));
+  if (seen !== undefined && seen !== null) q = q.where("token_expires_at", "=", seen);
+  const r = await q.executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1 ? token : null;
+}
+
+/** Clears our claim (nothing learned: another run may try again at once). */
+async function release(app: App, channelId: string, token: string): Promise<void> {
+  await app.db
+    .updateTable("channel_grants")
+    .set({ renew_claim: null, renew_claimed_until: null })
+    .where("channel_id", "=", channelId)
+    .where("renew_claim", "=", token)
+    .execute();
 }
 
 /**
  * Renews the channel's token when it expires within `windowMs`. `seen` is the expiry the caller read before
- * asking: when the locked row shows another, someone renewed it meanwhile and nothing more is done (so a channel
- * found due by two workers is renewed once).
+ * asking: when the row shows another, someone renewed it meanwhile and nothing more is done (so a channel found
+ * due by two workers is renewed once).
  */
 export async function renewToken(
   app: App,
@@ -57,59 +91,111 @@ export async function renewToken(
   windowMs: number,
   seen?: number | null,
 ): Promise<Renewal> {
-  return inTx(app, async (tx) => {
-    const ch = await lockChannel(tx, app, channelId);
-    if (!ch) return { kind: "fresh", secrets: null };
-    const grant = await tx
-      .selectFrom("channel_grants")
-      .selectAll()
-      .where("channel_id", "=", channelId)
-      .executeTakeFirst();
-    const now = app.clock.now();
-    if (!grant || grant.token_expires_at === null || grant.token_expires_at > now + windowMs)
+  const ch = await app.db
+    .selectFrom("channels")
+    .select(["id", "org_id", "provider", "status", "secrets"])
+    .where("id", "=", channelId)
+    .executeTakeFirst();
+  if (!ch) return { kind: "fresh", secrets: null };
+  if (ch.status === "needs_reauth")
+    return { kind: "refused", message: "the channel needs to be connected again" };
+  const fence = await claim(app, channelId, windowMs, seen);
+  if (!fence) return { kind: "fresh", secrets: ch.secrets };
+  try {
+    return await renewClaimed(app, channelId, fence);
+  } catch (e) {
+    // Nothing was stored: let the next run try at once rather than after the lease.
+    await release(app, channelId, fence).catch(() => {});
+    throw e;
+  }
+}
+
+/** Steps 2 and 3 for a claimed channel. */
+async function renewClaimed(app: App, channelId: string, fence: string): Promise<Renewal> {
+  // Read after the claim: whatever a finished renewal or a reconnect stored before it is what is used.
+  const ch = await app.db
+    .selectFrom("channels")
+    .select(["id", "org_id", "provider", "status", "secrets"])
+    .where("id", "=", channelId)
+    .executeTakeFirst();
+  const grant = await app.db
+    .selectFrom("channel_grants")
+    .selectAll()
+    .where("channel_id", "=", channelId)
+    .executeTakeFirst();
+  if (!ch || !grant || grant.renew_claim !== fence) return { kind: "fresh", secrets: ch?.secrets ?? null };
+  const now = app.clock.now();
+  const network = getPlatform(ch.provider)?.name ?? ch.provider;
+  const spec = signInSpec(ch.provider);
+  /** Step 3 for a refusal: needs_reauth and the claim cleared, in one transaction, only while the claim is ours. */
+  const refuse = async (message: string): Promise<Renewal> => {
+    await inTx(app, async (tx) => {
+      const r = await tx
+        .updateTable("channel_grants")
+        .set({ renew_claim: null, renew_claimed_until: null, updated_at: app.clock.now() })
+        .where("channel_id", "=", channelId)
+        .where("renew_claim", "=", fence)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 1) await markNeedsReauth(tx, app, channelId, message);
+    });
+    return { kind: "refused", message };
+  };
+  const secrets = await openSecrets(app, { id: ch.id, org_id: ch.org_id, secrets: ch.secrets });
+  const refreshToken = secrets.refresh_token;
+  if (!spec || !refreshToken) {
+    // Without a refresh token the token lasts as long as it lasts; it needs a person once it is about to end.
+    if (grant.token_expires_at === null || grant.token_expires_at > now + PUBLISH_WINDOW_MS) {
+      await release(app, channelId, fence);
       return { kind: "fresh", secrets: ch.secrets };
-    if (seen !== undefined && grant.token_expires_at !== seen) return { kind: "fresh", secrets: ch.secrets };
-    if (ch.status === "needs_reauth")
-      return { kind: "refused", message: "the channel needs to be connected again" };
-    const network = getPlatform(ch.provider)?.name ?? ch.provider;
-    const spec = signInSpec(ch.provider);
-    const refuse = async (message: string): Promise<Renewal> => {
-      await markNeedsReauth(tx, app, channelId, message);
-      return { kind: "refused", message };
-    };
-    const secrets = await openSecrets(app, { id: ch.id, org_id: ch.org_id, secrets: ch.secrets });
-    const refreshToken = secrets.refresh_token;
-    if (!spec || !refreshToken) {
-      // Without a refresh token the token lasts as long as it lasts; it needs a person once it is about to end.
-      if (grant.token_expires_at > now + PUBLISH_WINDOW_MS) return { kind: "fresh", secrets: ch.secrets };
-      return refuse(
-        `${network} gave no refresh token, so the access token cannot be renewed; sign in again.`,
-      );
     }
-    const devApp = await tx
-      .selectFrom("developer_apps")
-      .selectAll()
-      .where("id", "=", grant.app_id)
-      .where((eb) => eb.or([eb("org_id", "=", ch.org_id), eb("org_id", "is", null)]))
+    return refuse(`${network} gave no refresh token, so the access token cannot be renewed; sign in again.`);
+  }
+  const devApp = await app.db
+    .selectFrom("developer_apps")
+    .selectAll()
+    .where("id", "=", grant.app_id)
+    .where((eb) => eb.or([eb("org_id", "=", ch.org_id), eb("org_id", "is", null)]))
+    .executeTakeFirst();
+  if (!devApp)
+    return refuse(
+      `The developer app this channel was connected through was removed, so its token cannot be renewed; connect it again through another app.`,
+    );
+  const clientSecret = await openClientSecret(app.db, app, devApp);
+  let tokens: Awaited<ReturnType<typeof refreshTokens>>;
+  try {
+    tokens = await refreshTokens(
+      app,
+      spec,
+      { clientId: devApp.client_id, clientSecret },
+      refreshToken,
+      AbortSignal.timeout(TOKEN_REQUEST_TIMEOUT_MS),
+    );
+  } catch (e) {
+    if (!(e instanceof TokenError)) throw e;
+    if (e.kind === "refused")
+      return refuse(`${network} refused to renew the token (${e.message}); sign in again.`);
+    await release(app, channelId, fence);
+    return { kind: "unavailable", message: `${network}: ${e.message}` };
+  }
+  // Step 3: stored at once, fenced by the claim.
+  return inTx(app, async (tx) => {
+    const saved = app.clock.now();
+    const r = await tx
+      .updateTable("channel_grants")
+      .set({
+        token_expires_at: tokens.expires_at,
+        refreshed_at: saved,
+        updated_at: saved,
+        renew_claim: null,
+        renew_claimed_until: null,
+      })
+      .where("channel_id", "=", channelId)
+      .where("renew_claim", "=", fence)
       .executeTakeFirst();
-    if (!devApp)
-      return refuse(
-        `The developer app this channel was connected through was removed, so its token cannot be renewed; connect it again through another app.`,
-      );
-    let tokens: Awaited<ReturnType<typeof refreshTokens>>;
-    try {
-      tokens = await refreshTokens(
-        app,
-        spec,
-        { clientId: devApp.client_id, clientSecret: await openClientSecret(tx, app, devApp) },
-        refreshToken,
-        AbortSignal.timeout(TOKEN_REQUEST_TIMEOUT_MS),
-      );
-    } catch (e) {
-      if (!(e instanceof TokenError)) throw e;
-      if (e.kind === "refused")
-        return refuse(`${network} refused to renew the token (${e.message}); sign in again.`);
-      return { kind: "unavailable", message: `${network}: ${e.message}` };
+    if (Number(r.numUpdatedRows) !== 1) {
+      // The grant was replaced by a reconnect while the network answered: the new sign-in's tokens stand.
+      app.log.warn("token renewal overtaken by a reconnect; its tokens are dropped", { channel: channelId });
+      return { kind: "fresh", secrets: null };
     }
     const sealed = (await sealSecrets(tx, app, ch.org_id, ch.id, {
       ...secrets,
@@ -118,13 +204,8 @@ export async function renewToken(
     }))!;
     await tx
       .updateTable("channels")
-      .set({ secrets: sealed, updated_at: now })
+      .set({ secrets: sealed, updated_at: saved })
       .where("id", "=", ch.id)
-      .execute();
-    await tx
-      .updateTable("channel_grants")
-      .set({ token_expires_at: tokens.expires_at, refreshed_at: now, updated_at: now })
-      .where("channel_id", "=", ch.id)
       .execute();
     return { kind: "renewed", secrets: sealed, expiresAt: tokens.expires_at };
   });
@@ -132,23 +213,40 @@ export async function renewToken(
 
 /**
  * The publish worker's hook: renews the channel's token first when it expires within 5 minutes, so a post never
- * goes out with a token about to end. A sign-in channel not expiring costs one indexed read; others nothing.
+ * goes out with a token about to end. A sign-in channel not expiring costs one indexed read; others nothing. When
+ * another worker is renewing it, publishing waits for that renewal and uses what it stored.
  */
 export async function renewBeforePublish(app: App, channelId: string, provider: string): Promise<Renewal> {
   // Channels of other networks keep no expiring token: the publish path pays nothing for them.
   if (!signInSpec(provider)) return { kind: "fresh", secrets: null };
-  const grant = await app.db
-    .selectFrom("channel_grants")
-    .select("token_expires_at")
-    .where("channel_id", "=", channelId)
-    .executeTakeFirst();
+  const readGrant = () =>
+    app.db
+      .selectFrom("channel_grants")
+      .select(["token_expires_at", "renew_claimed_until"])
+      .where("channel_id", "=", channelId)
+      .executeTakeFirst();
+  const grant = await readGrant();
   if (
     !grant ||
     grant.token_expires_at === null ||
     grant.token_expires_at > app.clock.now() + PUBLISH_WINDOW_MS
   )
     return { kind: "fresh", secrets: null };
-  return renewToken(app, channelId, PUBLISH_WINDOW_MS, grant.token_expires_at);
+  const r = await renewToken(app, channelId, PUBLISH_WINDOW_MS, grant.token_expires_at);
+  if (r.kind !== "fresh") return r;
+  // Not renewed here: another worker holds a claim (wait for it to clear, within the request's deadline) or has
+  // just renewed. Either way the channel's secrets as now stored are the ones to use.
+  for (let waited = 0; waited < PUBLISH_WAIT_MS; waited += 100) {
+    const g = await readGrant();
+    if (!g || g.renew_claimed_until === null || g.renew_claimed_until < app.clock.now()) break;
+    await Bun.sleep(100);
+  }
+  const ch = await app.db
+    .selectFrom("channels")
+    .select("secrets")
+    .where("id", "=", channelId)
+    .executeTakeFirst();
+  return { kind: "fresh", secrets: ch?.secrets ?? null };
 }
 
 /** `channels.refresh`: renews up to `limit` live active channels' tokens expiring within 7 days, soonest first. */
@@ -159,14 +257,15 @@ export async function renewDueTokens(app: App, limit = 500): Promise<Record<Rene
     .innerJoin("channels as c", "c.id", "g.channel_id")
     .select(["g.channel_id", "g.token_expires_at"])
     .where("g.token_expires_at", "<=", now + REFRESH_WINDOW_MS)
+    .where((eb) => eb.or([eb("g.renew_claimed_until", "is", null), eb("g.renew_claimed_until", "<", now)]))
     .where("c.livemode", "=", 1)
     .where("c.status", "=", "active")
     .orderBy("g.token_expires_at")
     .limit(limit)
     .execute();
   const counts: Record<Renewal["kind"], number> = { fresh: 0, renewed: 0, refused: 0, unavailable: 0 };
-  // A few channels at a time: each renewal locks only its own row, so on Postgres they proceed side by side; on
-  // SQLite they take turns on the write lock, but the ones waiting join the same group commit.
+  // Several channels at a time: a renewal holds no lock while the network answers, so the waits overlap; each
+  // claim and save is one short write.
   let next = 0;
   const lane = async () => {
     while (next < due.length) {
