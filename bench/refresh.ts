@@ -30,8 +30,12 @@ const N = quick ? 1000 : 10_000;
 const PG = process.env.SVC_BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DAY = 24 * 3600_000;
 
-/** A token endpoint that rotates: each refresh token works once; a reused one is counted and refused. */
-function tokenEndpoint() {
+/**
+ * A token endpoint that rotates: each refresh token works once; a reused one is counted and refused. It runs in a
+ * process of its own (`--endpoint`), as a network's server would: the worker's requests wait on it, not share its
+ * thread. POST /issue?n= hands out new refresh tokens (the seed); GET /counts says what it granted and refused.
+ */
+function serveEndpoint() {
   const valid = new Set<string>();
   let reused = 0;
   let granted = 0;
@@ -44,6 +48,10 @@ function tokenEndpoint() {
     hostname: "127.0.0.1",
     port: 0,
     async fetch(req) {
+      const url = new URL(req.url);
+      if (url.pathname === "/issue")
+        return Response.json(Array.from({ length: Number(url.searchParams.get("n") ?? 1) }, issue));
+      if (url.pathname === "/counts") return Response.json({ reused, granted });
       const form = new URLSearchParams(await req.text());
       const rt = form.get("refresh_token") ?? "";
       if (!valid.delete(rt)) {
@@ -61,11 +69,20 @@ function tokenEndpoint() {
       });
     },
   });
+  process.stdout.write(`${server.port}\n`);
+}
+
+async function tokenEndpoint() {
+  const proc = Bun.spawn(["bun", import.meta.path, "--endpoint"], { stdout: "pipe", stderr: "inherit" });
+  const reader = proc.stdout.getReader();
+  const { value } = await reader.read();
+  reader.releaseLock();
+  const url = `http://127.0.0.1:${new TextDecoder().decode(value).trim()}`;
   return {
-    url: `http://127.0.0.1:${server.port}`,
-    issue,
-    counts: () => ({ reused, granted }),
-    stop: () => server.stop(true),
+    url,
+    issue: async (n: number) => (await (await fetch(`${url}/issue?n=${n}`, { method: "POST" })).json()) as string[],
+    counts: async () => (await (await fetch(`${url}/counts`)).json()) as { reused: number; granted: number },
+    stop: () => proc.kill(),
   };
 }
 
@@ -103,7 +120,7 @@ async function freshApp(dialect: "sqlite" | "postgres", origin: string) {
 }
 
 /** N live X channels connected through one developer app, their tokens expiring in three days. */
-async function seed(app: App, ep: ReturnType<typeof tokenEndpoint>): Promise<string[]> {
+async function seed(app: App, ep: Awaited<ReturnType<typeof tokenEndpoint>>): Promise<string[]> {
   const b = await bootstrap(app, { email: "bench@example.com", org: "Bench", brand: "Bench" });
   const actor = adminActor(b.org.id, "bench", scopesOfRole("owner"), true);
   const devApp = await createDeveloperApp(app, actor, {
@@ -115,6 +132,7 @@ async function seed(app: App, ep: ReturnType<typeof tokenEndpoint>): Promise<str
   const ids: string[] = [];
   const now = Date.now();
   for (let i = 0; i < N; i += 500) {
+    const issued = await ep.issue(Math.min(N, i + 500) - i);
     await app.db.transaction().execute(async (tx) => {
       for (let j = i; j < Math.min(N, i + 500); j++) {
         const id = newId("chan");
@@ -134,7 +152,7 @@ async function seed(app: App, ep: ReturnType<typeof tokenEndpoint>): Promise<str
             settings: "{}",
             secrets: await sealSecrets(tx, app, b.org.id, id, {
               access_token: "a",
-              refresh_token: ep.issue(),
+              refresh_token: issued[j - i]!,
             }),
             status: "active",
             status_note: null,
@@ -166,11 +184,12 @@ async function seed(app: App, ep: ReturnType<typeof tokenEndpoint>): Promise<str
 }
 
 async function run(dialect: "sqlite" | "postgres") {
-  const ep = tokenEndpoint();
+  const ep = await tokenEndpoint();
   const { app, drop } = await freshApp(dialect, ep.url);
   try {
     const ids = await seed(app, ep);
     // svc: channels.refresh as the task runs it, in batches of 500, until nothing is due.
+    let cpu0 = process.cpuUsage();
     let t0 = performance.now();
     let renewed = 0;
     for (;;) {
@@ -179,7 +198,8 @@ async function run(dialect: "sqlite" | "postgres") {
       if (c.renewed + c.refused + c.unavailable === 0) break;
     }
     const svcSeconds = (performance.now() - t0) / 1000;
-    const afterSvc = ep.counts();
+    const svcCpu = process.cpuUsage(cpu0);
+    const afterSvc = await ep.counts();
 
     // The raw loop on the same channels: current refresh tokens read (untimed), the expiry set back, then the same
     // HTTP call and two row updates per channel.
@@ -196,6 +216,7 @@ async function run(dialect: "sqlite" | "postgres") {
       .updateTable("channel_grants")
       .set({ token_expires_at: Date.now() + 3 * DAY })
       .execute();
+    cpu0 = process.cpuUsage();
     t0 = performance.now();
     const basic = `Basic ${btoa("bench-client:bench-secret")}`;
     for (const id of ids) {
@@ -221,10 +242,12 @@ async function run(dialect: "sqlite" | "postgres") {
         .execute();
     }
     const rawSeconds = (performance.now() - t0) / 1000;
+    const rawCpu = process.cpuUsage(cpu0);
+    const perOp = (c: NodeJS.CpuUsage) => ((c.user + c.system) / 1000 / N).toFixed(2);
     const svcRate = renewed / svcSeconds;
     const rawRate = N / rawSeconds;
     console.log(
-      `refresh (${dialect}, ${N} channels): svc ${svcRate.toFixed(0)}/s, raw ${rawRate.toFixed(0)}/s, ratio ${(svcRate / rawRate).toFixed(2)} (target >= 0.5); renewed ${renewed}; refresh tokens sent twice: ${afterSvc.reused}`,
+      `refresh (${dialect}, ${N} channels): svc ${svcRate.toFixed(0)}/s, raw ${rawRate.toFixed(0)}/s, ratio ${(svcRate / rawRate).toFixed(2)} (target >= 0.5); renewed ${renewed}; refresh tokens sent twice: ${afterSvc.reused}; CPU ms per channel: svc ${perOp(svcCpu)}, raw ${perOp(rawCpu)}`,
     );
   } finally {
     await app.close();
@@ -233,6 +256,9 @@ async function run(dialect: "sqlite" | "postgres") {
   }
 }
 
-if (!process.argv.includes("--postgres-only")) await run("sqlite");
-if (!process.argv.includes("--sqlite-only")) await run("postgres");
-process.exit(0);
+if (process.argv.includes("--endpoint")) serveEndpoint();
+else {
+  if (!process.argv.includes("--postgres-only")) await run("sqlite");
+  if (!process.argv.includes("--sqlite-only")) await run("postgres");
+  process.exit(0);
+}
