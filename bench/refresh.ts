@@ -80,7 +80,8 @@ async function tokenEndpoint() {
   const url = `http://127.0.0.1:${new TextDecoder().decode(value).trim()}`;
   return {
     url,
-    issue: async (n: number) => (await (await fetch(`${url}/issue?n=${n}`, { method: "POST" })).json()) as string[],
+    issue: async (n: number) =>
+      (await (await fetch(`${url}/issue?n=${n}`, { method: "POST" })).json()) as string[],
     counts: async () => (await (await fetch(`${url}/counts`)).json()) as { reused: number; granted: number },
     stop: () => proc.kill(),
   };
