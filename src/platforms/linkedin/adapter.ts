@@ -4,7 +4,7 @@
 // (urn:li:person:…) or the Page (urn:li:organization:…) the channel was connected as; the text is escaped to
 // LinkedIn's little text format. LinkedIn makes no idempotency promise and svc does not look posts up, so an
 // uncertain create goes to a person. Errors: 401 (token expired or revoked), 403, 422 (a duplicate), 429, 5xx.
-// Media are not uploaded to LinkedIn yet: a post with media is refused before anything is sent.
+// Images are uploaded first (images.ts) and named in the post; video is not sent (refused before anything is).
 import type { App } from "../../app/context.ts";
 import type { Adapter, ConnectInput, ConnectOutcome, PublishInput, PublishOutcome } from "../adapter.ts";
 import {
@@ -17,6 +17,7 @@ import {
   str,
 } from "../plumbing/http.ts";
 import { errorText, linkedinApi, restHeaders } from "./api.ts";
+import { imageContent, uploadImages } from "./images.ts";
 import { littleText } from "./little-text.ts";
 import { linkedinMember } from "./signin.ts";
 
@@ -42,12 +43,6 @@ function publisher(provider: "linkedin" | "linkedin_pages") {
     const part = input.parts[0];
     if (!part) return { kind: "rejected", code: "rejected", message: "Nothing to post." };
     if (input.done.length) return { kind: "published", permalink: input.done[0]!.remote_url };
-    if (part.media.length)
-      return {
-        kind: "rejected",
-        code: "media_rejected",
-        message: `svc does not upload media to LinkedIn yet (${part.media.length} attached); nothing was posted.`,
-      };
     const author = str(input.channel.settings.author);
     if (!author)
       return {
@@ -55,18 +50,21 @@ function publisher(provider: "linkedin" | "linkedin_pages") {
         code: "rejected",
         message: `The ${provider} channel does not know its author; reconnect it.`,
       };
+    const token = input.channel.secrets.access_token ?? "";
+    const version = str(input.channel.settings.api_version);
+    const uploaded = await uploadImages(app, token, version, author, part.media, refusal);
+    if ("outcome" in uploaded) return uploaded.outcome;
+    const content = imageContent(uploaded.images);
     let res: NetworkResponse;
     try {
       res = await networkRequest(app, {
         method: "POST",
         url: `${linkedinApi(app)}/rest/posts`,
-        headers: restHeaders(
-          input.channel.secrets.access_token ?? "",
-          str(input.channel.settings.api_version),
-        ),
+        headers: restHeaders(token, version),
         json: {
           author,
           commentary: littleText(part.text),
+          ...(content ? { content } : {}),
           visibility: "PUBLIC",
           distribution: {
             feedDistribution: "MAIN_FEED",
