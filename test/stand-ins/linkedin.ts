@@ -13,6 +13,9 @@
 //    the bytes are PUT to uploadUrl with the same token (201), and only then may a post name the image.
 //  - A post's content: one image as {media: {id, altText}} (images-api / posts-api "Create a single image post"),
 //    several as {multiImage: {images: [{id, altText}]}}, 2 to 20 (shares/multiimage-post-api).
+//  - GET /rest/socialActions/{post URN} — marketing/community-management/shares/social-actions-api ("Retrieve a
+//    summary of social actions"): {likesSummary: {totalLikes, likedByCurrentUser}, commentsSummary:
+//    {aggregatedTotalComments, totalFirstLevelComments}, target}; 404 for a deleted post.
 //  - Errors — shared/api-guide/concepts/error-handling: {status, serviceErrorCode, code, message}; 429 on
 //    throttling (shared/api-guide/concepts/rate-limits).
 import { type Answer, type StandIn, startStandIn } from "./server.ts";
@@ -23,6 +26,10 @@ export interface LinkedInPost {
   commentary: string;
   version: string;
   body: Record<string, unknown>;
+  /** What the Social Actions API reports (a test sets them). */
+  likes: number;
+  comments: number;
+  deleted: boolean;
 }
 
 export interface LinkedInImage {
@@ -160,6 +167,23 @@ export function startLinkedIn(auth: { accountOf(token: string): Promise<string |
         image.type = file.type ?? null;
         return { status: 201 };
       }
+      const social = /^\/rest\/socialActions\/(.+)$/.exec(req.path);
+      if (req.method === "GET" && social) {
+        const urn = decodeURIComponent(social[1]!);
+        const post = posts.find((p) => p.urn === urn && !p.deleted);
+        if (!post) return problem(404, "NOT_FOUND", `${urn} not found`);
+        return {
+          status: 200,
+          body: {
+            likesSummary: { totalLikes: post.likes, likedByCurrentUser: false },
+            commentsSummary: {
+              aggregatedTotalComments: post.comments,
+              totalFirstLevelComments: post.comments,
+            },
+            target: urn,
+          },
+        };
+      }
       if (req.method === "POST" && req.path === "/rest/posts") {
         const b = req.body as Record<string, unknown>;
         for (const f of ["author", "commentary", "visibility", "distribution", "lifecycleState"])
@@ -187,6 +211,9 @@ export function startLinkedIn(auth: { accountOf(token: string): Promise<string |
           commentary: String(b.commentary),
           version: req.headers["linkedin-version"]!,
           body: b,
+          likes: 0,
+          comments: 0,
+          deleted: false,
         });
         return { status: 201, headers: { "x-restli-id": urn } };
       }

@@ -6,7 +6,16 @@
 // uncertain create goes to a person. Errors: 401 (token expired or revoked), 403, 422 (a duplicate), 429, 5xx.
 // Images are uploaded first (images.ts) and named in the post; video is not sent (refused before anything is).
 import type { App } from "../../app/context.ts";
-import type { Adapter, ConnectInput, ConnectOutcome, PublishInput, PublishOutcome } from "../adapter.ts";
+import type {
+  Adapter,
+  ConnectInput,
+  ConnectOutcome,
+  EngagementOutcome,
+  PublishedPart,
+  PublishInput,
+  PublishOutcome,
+  RemoteInput,
+} from "../adapter.ts";
 import {
   field,
   type NetworkResponse,
@@ -135,11 +144,51 @@ async function connectPage(app: App, input: ConnectInput): Promise<ConnectOutcom
   }
 }
 
+/**
+ * A post's counts from the Social Actions API (learn.microsoft.com/linkedin/marketing/community-management/shares/
+ * social-actions-api, "Retrieve a summary of social actions": GET /rest/socialActions/{post URN}): likes from
+ * likesSummary.totalLikes, comments (replies) from commentsSummary.aggregatedTotalComments. LinkedIn reports
+ * reshares and views only in organization analytics, so reposts and quotes are 0 and views unknown.
+ */
+async function engagement(
+  app: App,
+  input: RemoteInput & { parts: PublishedPart[] },
+): Promise<EngagementOutcome> {
+  const post = input.parts[0];
+  if (!post) return { kind: "failed", message: "The target has no published post to read." };
+  let res: NetworkResponse;
+  try {
+    res = await networkRequest(app, {
+      method: "GET",
+      url: `${linkedinApi(app)}/rest/socialActions/${encodeURIComponent(post.remote_id)}`,
+      headers: restHeaders(input.channel.secrets.access_token ?? "", str(input.channel.settings.api_version)),
+      timeoutMs: 15_000,
+    });
+  } catch (err) {
+    return { kind: "failed", message: `LinkedIn: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  if (res.status === 404) return { kind: "deleted" };
+  if (res.status !== 200)
+    return { kind: "failed", message: `LinkedIn answered ${res.status}: ${errorText(res)}` };
+  const count = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+  return {
+    kind: "counts",
+    counts: {
+      likes: count(field(field(res.json, "likesSummary"), "totalLikes")),
+      reposts: 0,
+      replies: count(field(field(res.json, "commentsSummary"), "aggregatedTotalComments")),
+      quotes: 0,
+      views: null,
+    },
+  };
+}
+
 export const linkedinAdapter: Adapter = {
   provider: "linkedin",
   idempotent: false,
   publish: publisher("linkedin"),
   connect: connectMember,
+  engagement,
 };
 
 export const linkedinPagesAdapter: Adapter = {
@@ -147,4 +196,5 @@ export const linkedinPagesAdapter: Adapter = {
   idempotent: false,
   publish: publisher("linkedin_pages"),
   connect: connectPage,
+  engagement,
 };

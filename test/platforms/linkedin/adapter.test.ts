@@ -5,6 +5,7 @@
 // documented failure classified.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { createApp } from "../../../src/domain/apps/create.ts";
+import { adapterFor } from "../../../src/platforms/adapter-registry.ts";
 import { littleText } from "../../../src/platforms/linkedin/little-text.ts";
 import { linkedinMember, linkedinPagesAccounts } from "../../../src/platforms/linkedin/signin.ts";
 import type { TestApp } from "../../helpers/app.ts";
@@ -237,5 +238,30 @@ describeEachDialect("LinkedIn adapters", (dialect) => {
     ).multiImage.images;
     expect(images.map((i) => i.altText)).toEqual(["First", "Second"]);
     for (const i of images) expect(li.images.get(i.id)!.bytes!.length).toBeGreaterThan(100);
+  });
+
+  test("engagement from the Social Actions summary (likes, comments); a deleted post is reported deleted", async () => {
+    const tokens = await auth.issue("ivan", CLIENT.clientId);
+    const settings = { author: `urn:li:person:${li.memberOf("ivan")}`, api_version: "202506" };
+    const sent = await publishDirect(t, "linkedin", { settings, secrets: tokens, parts: ["Count me"] });
+    expect(sent.outcome.kind).toBe("published");
+    const post = li.posts.at(-1)!;
+    post.likes = 21;
+    post.comments = 4;
+    const input = {
+      targetId: "ptgt_li",
+      livemode: true,
+      signal,
+      channel: { id: "chan_li", provider: "linkedin", emulates: null, settings, secrets: tokens },
+      parts: sent.parts,
+    };
+    const adapter = adapterFor("linkedin")!;
+    expect(await adapter.engagement!(t.app, input)).toEqual({
+      kind: "counts",
+      counts: { likes: 21, reposts: 0, replies: 4, quotes: 0, views: null },
+    });
+    expect(li.requests.at(-1)!.headers["linkedin-version"]).toBe("202506");
+    post.deleted = true;
+    expect(await adapter.engagement!(t.app, input)).toEqual({ kind: "deleted" });
   });
 });

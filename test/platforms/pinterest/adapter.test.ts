@@ -155,6 +155,50 @@ describeEachDialect("Pinterest adapter", (dialect) => {
     });
   });
 
+  test("engagement comes from the pin's lifetime metrics (reactions, comments, impressions); a deleted pin is reported deleted", async () => {
+    const [board] = p.addBoards("counter", ["Counted"]);
+    const ch = await signedInChannel(t, a, auth, {
+      provider: "pinterest",
+      appId,
+      clientId: CLIENT.clientId,
+      account: "counter",
+      expiresInMs: 30 * 24 * 3600_000,
+      shown: {
+        key: board!.id,
+        display_name: "Counted",
+        settings: { board_id: board!.id, username: "counter" },
+      },
+    });
+    const m = await upload(t, a.liveKey, {
+      brand: a.brandId,
+      file: { bytes: await jpeg(300, 200), name: "c.jpg", type: "image/jpeg" },
+    });
+    const post = await publishLive(t, a, ch.id, { body: "Counted pin" }, [m.body.id]);
+    expect(post.status).toBe("published");
+    const pin = p.pins.at(-1)!;
+    pin.metrics = { reaction: 12, comment: 3, impression: 480, pin_click: 9 };
+    const input = {
+      targetId: post.targets[0].id,
+      livemode: true,
+      signal: new AbortController().signal,
+      channel: {
+        id: ch.id,
+        provider: "pinterest",
+        emulates: null,
+        settings: { board_id: board!.id },
+        secrets: ch.tokens,
+      },
+      parts: [{ index: 0, remote_id: pin.id, remote_url: post.targets[0].permalink }],
+    };
+    const adapter = adapterFor("pinterest")!;
+    expect(await adapter.engagement!(t.app, input)).toEqual({
+      kind: "counts",
+      counts: { likes: 12, reposts: 0, replies: 3, quotes: 0, views: 480 },
+    });
+    pin.deleted = true;
+    expect(await adapter.engagement!(t.app, input)).toEqual({ kind: "deleted" });
+  });
+
   test("failures: 429, 401, 500 after sending (uncertain: a person decides), no image; a pasted connect is refused", async () => {
     const [board] = p.addBoards("failing", ["Fails"]);
     const tokens = await auth.issue("failing", CLIENT.clientId);
