@@ -40,7 +40,7 @@ const PUBLISH_WAIT_MS = TOKEN_REQUEST_TIMEOUT_MS + 5_000;
  * Few: the guarded outbound client's work per request is CPU in this thread, and more requests at once only queue
  * behind each other (16 at once were slower than 4 in bench/refresh.ts), delaying the publish worker meanwhile.
  */
-const RENEWAL_LANES = 4;
+export const RENEWAL_LANES = 4;
 /** Channels claimed per statement: with 4 lanes, four request deadlines (60 s) at most, well within the lease. */
 const CLAIM_CHUNK = 16;
 
