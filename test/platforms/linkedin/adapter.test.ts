@@ -163,7 +163,7 @@ describeEachDialect("LinkedIn adapters", (dialect) => {
     expect([pages.status, pages.body.code]).toEqual([422, "connect_failed"]);
   });
 
-  test("failures: 429 with Retry-After, 401, 5xx after sending, a duplicate, a video not sent, an image upload's 5xx", async () => {
+  test("failures: 429 with Retry-After, 401, 5xx or a reset after sending, a duplicate, a video not sent, an image upload's 5xx", async () => {
     const tokens = await auth.issue("gail", CLIENT.clientId);
     const settings = { author: `urn:li:person:${li.memberOf("gail")}`, api_version: "202506" };
     const go = (text: string) => publishDirect(t, "linkedin", { settings, secrets: tokens, parts: [text] });
@@ -173,6 +173,11 @@ describeEachDialect("LinkedIn adapters", (dialect) => {
     expect((await go("Revoked")).outcome.kind).toBe("auth_revoked");
     li.fail("server_error");
     expect((await go("Broken")).outcome.kind).toBe("uncertain");
+    // The connection is cut after LinkedIn read the create: the post exists, the answer is lost.
+    const postsBefore = li.posts.length;
+    li.fail("reset_after_read");
+    expect((await go("Cut off")).outcome.kind).toBe("uncertain");
+    expect(li.posts.length).toBe(postsBefore + 1);
     expect((await go("Only once")).outcome.kind).toBe("published");
     expect((await go("Only once")).outcome).toMatchObject({ kind: "rejected", code: "duplicate" });
     // A video is not sent (images only), and nothing reaches LinkedIn.

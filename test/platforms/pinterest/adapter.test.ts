@@ -199,7 +199,7 @@ describeEachDialect("Pinterest adapter", (dialect) => {
     expect(await adapter.engagement!(t.app, input)).toEqual({ kind: "deleted" });
   });
 
-  test("failures: 429, 401, 500 after sending (uncertain: a person decides), no image; a pasted connect is refused", async () => {
+  test("failures: 429, 401, 500 or a reset after sending (uncertain: a person decides), no image; a pasted connect is refused", async () => {
     const [board] = p.addBoards("failing", ["Fails"]);
     const tokens = await auth.issue("failing", CLIENT.clientId);
     const bytes = await jpeg(300, 200);
@@ -215,6 +215,11 @@ describeEachDialect("Pinterest adapter", (dialect) => {
     expect((await go("Revoked")).outcome.kind).toBe("auth_revoked");
     p.fail("server_error");
     expect((await go("Broken")).outcome.kind).toBe("uncertain");
+    // The connection is cut after Pinterest read the create: the pin exists, the answer is lost.
+    const pinsBefore = p.pins.length;
+    p.fail("reset_after_read");
+    expect((await go("Cut off")).outcome.kind).toBe("uncertain");
+    expect(p.pins.length).toBe(pinsBefore + 1);
     const bare = await publishDirect(t, "pinterest", { settings, secrets: tokens, parts: ["No image"] });
     expect(bare.outcome).toMatchObject({ kind: "rejected", code: "media_required" });
     const pasted = await t.request("POST", "/v1/channels", {
