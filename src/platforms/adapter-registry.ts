@@ -67,19 +67,19 @@ export const deferredAdapters: DeferredAdapter[] = [
   {
     provider: "pinterest",
     idempotent: false,
-    has: ["connect"],
+    has: ["connect", "engagement"],
     load: async () => (await import("./pinterest/adapter.ts")).pinterestAdapter,
   },
   {
     provider: "linkedin",
     idempotent: false,
-    has: ["connect"],
+    has: ["connect", "engagement"],
     load: async () => (await import("./linkedin/adapter.ts")).linkedinAdapter,
   },
   {
     provider: "linkedin_pages",
     idempotent: false,
-    has: ["connect"],
+    has: ["connect", "engagement"],
     load: async () => (await import("./linkedin/adapter.ts")).linkedinPagesAdapter,
   },
 ];

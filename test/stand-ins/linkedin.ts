@@ -8,6 +8,14 @@
 //  - GET /rest/organizations/{id} — marketing/community-management/organizations/organization-lookup-api.
 //  - POST /rest/posts — marketing/community-management/shares/posts-api ("Create a text-only post"): 201 with the
 //    post URN in `x-restli-id`; every /rest call needs `LinkedIn-Version: YYYYMM` (marketing/versioning), else 400.
+//  - POST /rest/images?action=initializeUpload — marketing/community-management/shares/images-api ("Initialize
+//    Image Upload"): {initializeUploadRequest: {owner}} answers {value: {uploadUrlExpiresAt, uploadUrl, image}};
+//    the bytes are PUT to uploadUrl with the same token (201), and only then may a post name the image.
+//  - A post's content: one image as {media: {id, altText}} (images-api / posts-api "Create a single image post"),
+//    several as {multiImage: {images: [{id, altText}]}}, 2 to 20 (shares/multiimage-post-api).
+//  - GET /rest/socialActions/{post URN} — marketing/community-management/shares/social-actions-api ("Retrieve a
+//    summary of social actions"): {likesSummary: {totalLikes, likedByCurrentUser}, commentsSummary:
+//    {aggregatedTotalComments, totalFirstLevelComments}, target}; 404 for a deleted post.
 //  - Errors — shared/api-guide/concepts/error-handling: {status, serviceErrorCode, code, message}; 429 on
 //    throttling (shared/api-guide/concepts/rate-limits).
 import { type Answer, type StandIn, startStandIn } from "./server.ts";
@@ -18,10 +26,23 @@ export interface LinkedInPost {
   commentary: string;
   version: string;
   body: Record<string, unknown>;
+  /** What the Social Actions API reports (a test sets them). */
+  likes: number;
+  comments: number;
+  deleted: boolean;
+}
+
+export interface LinkedInImage {
+  urn: string;
+  owner: string;
+  /** Null until the bytes were PUT. */
+  bytes: Uint8Array | null;
+  type: string | null;
 }
 
 export interface LinkedInStandIn extends StandIn {
   posts: LinkedInPost[];
+  images: Map<string, LinkedInImage>;
   /** Pages an account administers (organization ID, name, vanity name). */
   pages: Map<string, { id: string; name: string; vanity: string }[]>;
   /** The member ID behind an authorization-server account. */
@@ -37,6 +58,9 @@ export function startLinkedIn(auth: { accountOf(token: string): Promise<string |
   const posts: LinkedInPost[] = [];
   const pages = new Map<string, { id: string; name: string; vanity: string }[]>();
   const members = new Map<string, string>();
+  const images = new Map<string, LinkedInImage>();
+  /** Upload URL token → image URN. */
+  const uploads = new Map<string, string>();
   let next = 7_100_000_000_000_000_000n;
   const memberOf = (account: string) => {
     let id = members.get(account);
@@ -107,15 +131,77 @@ export function startLinkedIn(auth: { accountOf(token: string): Promise<string |
           ? { status: 200, body: { id: Number(p.id), localizedName: p.name, vanityName: p.vanity } }
           : problem(404, "NOT_FOUND", "Organization not found");
       }
+      const owns = (urn: string) =>
+        urn === `urn:li:person:${memberOf(account)}` ||
+        (pages.get(account) ?? []).some((p) => urn === `urn:li:organization:${p.id}`);
+      if (req.method === "POST" && req.path === "/rest/images") {
+        if (req.query.action !== "initializeUpload") return problem(400, "BAD_REQUEST", "Unknown action");
+        const owner = (req.body as { initializeUploadRequest?: { owner?: unknown } })?.initializeUploadRequest
+          ?.owner;
+        if (typeof owner !== "string")
+          return problem(422, "FIELD_MISSING", "/initializeUploadRequest/owner is missing");
+        if (!owns(owner))
+          return problem(403, "ACCESS_DENIED", `Not enough permissions to upload for ${owner}`);
+        const urn = `urn:li:image:C4E10AQ${++next}`;
+        const key = crypto.randomUUID();
+        images.set(urn, { urn, owner, bytes: null, type: null });
+        uploads.set(key, urn);
+        return {
+          status: 200,
+          body: {
+            value: {
+              uploadUrlExpiresAt: Date.now() + 3600_000,
+              uploadUrl: `${s.url}/dms-uploads/${key}`,
+              image: urn,
+            },
+          },
+        };
+      }
+      const upload = /^\/dms-uploads\/([\w-]+)$/.exec(req.path);
+      if (req.method === "PUT" && upload) {
+        const image = images.get(uploads.get(upload[1]!) ?? "");
+        const file = req.body as { bytes?: Uint8Array; type?: string } | undefined;
+        if (!image || !file?.bytes?.length) return problem(400, "BAD_REQUEST", "Invalid upload");
+        uploads.delete(upload[1]!);
+        image.bytes = file.bytes;
+        image.type = file.type ?? null;
+        return { status: 201 };
+      }
+      const social = /^\/rest\/socialActions\/(.+)$/.exec(req.path);
+      if (req.method === "GET" && social) {
+        const urn = decodeURIComponent(social[1]!);
+        const post = posts.find((p) => p.urn === urn && !p.deleted);
+        if (!post) return problem(404, "NOT_FOUND", `${urn} not found`);
+        return {
+          status: 200,
+          body: {
+            likesSummary: { totalLikes: post.likes, likedByCurrentUser: false },
+            commentsSummary: {
+              aggregatedTotalComments: post.comments,
+              totalFirstLevelComments: post.comments,
+            },
+            target: urn,
+          },
+        };
+      }
       if (req.method === "POST" && req.path === "/rest/posts") {
         const b = req.body as Record<string, unknown>;
         for (const f of ["author", "commentary", "visibility", "distribution", "lifecycleState"])
           if (b[f] === undefined) return problem(422, "FIELD_MISSING", `/${f} is missing`);
         const author = String(b.author);
-        const mine =
-          author === `urn:li:person:${memberOf(account)}` ||
-          (pages.get(account) ?? []).some((p) => author === `urn:li:organization:${p.id}`);
-        if (!mine) return problem(403, "ACCESS_DENIED", `Not enough permissions to post as ${author}`);
+        if (!owns(author))
+          return problem(403, "ACCESS_DENIED", `Not enough permissions to post as ${author}`);
+        const content = b.content as
+          | { media?: { id?: string }; multiImage?: { images?: { id?: string }[] } }
+          | undefined;
+        const named = content?.media ? [content.media] : (content?.multiImage?.images ?? []);
+        if (content?.multiImage && (named.length < 2 || named.length > 20))
+          return problem(422, "INVALID_CONTENT", "A multi-image post takes 2 to 20 images");
+        for (const m of named) {
+          const image = images.get(m.id ?? "");
+          if (!image || image.owner !== author || !image.bytes)
+            return problem(422, "INVALID_CONTENT", `Image ${m.id} is not available to ${author}`);
+        }
         if (posts.some((p) => p.author === author && p.commentary === b.commentary))
           return problem(422, "DUPLICATE_POST", "Content is a duplicate of urn:li:share:1");
         const urn = `urn:li:share:${++next}`;
@@ -125,11 +211,14 @@ export function startLinkedIn(auth: { accountOf(token: string): Promise<string |
           commentary: String(b.commentary),
           version: req.headers["linkedin-version"]!,
           body: b,
+          likes: 0,
+          comments: 0,
+          deleted: false,
         });
         return { status: 201, headers: { "x-restli-id": urn } };
       }
       return problem(404, "NOT_FOUND", "Not found");
     },
   });
-  return Object.assign(s, { posts, pages, memberOf });
+  return Object.assign(s, { posts, pages, images, memberOf });
 }

@@ -1,5 +1,5 @@
 // Pinterest's API v5 (developers.pinterest.com/docs/api/v5: user_account/get, boards/list with its bookmark,
-// boards/get, pins/create; "Rate limits"; errors as {code, message}) for accounts signed in with OAuth 2: the
+// boards/get, pins/create, pins/get with pin_metrics; "Rate limits"; errors as {code, message}) for accounts signed in with OAuth 2: the
 // account a token belongs to is asked of the real authorization server that issued it (oidc-provider), so a
 // revoked grant is refused. Every request and answer is checked against pinterest/api-description's v5 OpenAPI,
 // mounted under /v5 as Pinterest is.
@@ -21,6 +21,9 @@ export interface PinterestPin {
   alt_text: string | null;
   content_type: string;
   bytes: Buffer;
+  /** What GET /pins/{pin_id}?pin_metrics=true reports as lifetime_metrics (a test sets them). */
+  metrics: { reaction: number; comment: number; impression: number; pin_click: number };
+  deleted: boolean;
 }
 
 export interface PinterestStandIn extends StandIn {
@@ -111,6 +114,37 @@ export async function startPinterest(auth: {
         const b = boards.find((x) => x.id === one[1] && x.owner === account);
         return b ? { status: 200, body: boardJson(b) } : error(404, 40, "Board not found.");
       }
+      const getPin = /^\/pins\/(\d+)$/.exec(req.path);
+      if (req.method === "GET" && getPin) {
+        // docs "Get Pin": a pin on one of the account's boards, with 90-day and lifetime metrics on request.
+        const pin = pins.find((p) => p.id === getPin[1] && !p.deleted);
+        const board = pin && boards.find((b) => b.id === pin.board_id && b.owner === account);
+        if (!pin || !board) return error(404, 50, "Pin not found.");
+        return {
+          status: 200,
+          body: {
+            id: pin.id,
+            board_id: pin.board_id,
+            title: pin.title,
+            description: pin.description,
+            link: pin.link,
+            alt_text: pin.alt_text,
+            created_at: new Date().toISOString(),
+            ...(req.query.pin_metrics === "true"
+              ? {
+                  pin_metrics: {
+                    "90d": {
+                      pin_click: pin.metrics.pin_click,
+                      impression: pin.metrics.impression,
+                      clickthrough: 0,
+                    },
+                    lifetime_metrics: { ...pin.metrics, clickthrough: 0 },
+                  },
+                }
+              : {}),
+          },
+        };
+      }
       if (req.method === "POST" && req.path === "/pins") {
         const b = req.body as {
           board_id: string;
@@ -131,6 +165,8 @@ export async function startPinterest(auth: {
           alt_text: b.alt_text ?? null,
           content_type: b.media_source.content_type,
           bytes: Buffer.from(b.media_source.data, "base64"),
+          metrics: { reaction: 0, comment: 0, impression: 0, pin_click: 0 },
+          deleted: false,
         };
         pins.push(pin);
         return {

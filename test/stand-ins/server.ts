@@ -63,8 +63,11 @@ export interface StandIn {
   problems: string[];
   /** Every request received, in order. */
   requests: Incoming[];
-  /** The next `times` matching requests meet this failure. */
-  fail(failure: Failure, times?: number): void;
+  /**
+   * The next `times` matching requests meet this failure; `only` narrows which requests match (say, a post's
+   * create and not the media upload before it).
+   */
+  fail(failure: Failure, times?: number, only?: (req: Incoming) => boolean): void;
   stop(): void;
 }
 
@@ -94,6 +97,9 @@ async function bodyOf(req: Request): Promise<unknown> {
           : { name: v.name, type: v.type, bytes: new Uint8Array(await v.arrayBuffer()) };
     return out;
   }
+  // A raw upload (an image PUT to an upload URL): its bytes, unread as text.
+  if (/^(image|video)\/|^application\/octet-stream/.test(type0))
+    return { name: "", type: type0, bytes: new Uint8Array(await req.arrayBuffer()) } satisfies UploadedFile;
   const text = await req.text();
   if (text === "") return undefined;
   const type = req.headers.get("content-type") ?? "";
@@ -147,6 +153,8 @@ export function startStandIn(hooks: StandInHooks): StandIn {
   const problems: string[] = [];
   const requests: Incoming[] = [];
   const failures: Failure[] = [];
+  /** Per queued failure, the requests it is for (null: any). */
+  const onlyFor: (((req: Incoming) => boolean) | null)[] = [];
 
   const check = (req: Incoming, a: Answer) => {
     if (!hooks.spec || !req.operationId) return;
@@ -194,7 +202,10 @@ export function startStandIn(hooks: StandInHooks): StandIn {
           return respond(a);
         }
       }
-      const failure = failures.length && (hooks.failsOn?.(incoming) ?? true) ? failures.shift() : undefined;
+      const matches =
+        failures.length && (hooks.failsOn?.(incoming) ?? true) && (onlyFor[0]?.(incoming) ?? true);
+      const failure = matches ? failures.shift() : undefined;
+      if (matches) onlyFor.shift();
       if (failure === "rate_limited" || failure === "revoked" || failure === "server_error") {
         const a = hooks.failure(failure, incoming);
         check(incoming, a);
@@ -212,8 +223,11 @@ export function startStandIn(hooks: StandInHooks): StandIn {
     port: server.port ?? 0,
     problems,
     requests,
-    fail(f, times = 1) {
-      for (let i = 0; i < times; i++) failures.push(f);
+    fail(f, times = 1, only) {
+      for (let i = 0; i < times; i++) {
+        failures.push(f);
+        onlyFor.push(only ?? null);
+      }
     },
     stop: () => server.stop(true),
   };

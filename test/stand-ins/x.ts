@@ -2,8 +2,8 @@
 // GET /2/users/me"), asked of the real authorization server that issued it (oidc-provider,
 // test/helpers/oauth-server.ts), so a revoked or expired token is refused as X refuses it; posts created with
 // POST /2/tweets (a reply names the post it answers; the same text twice is refused as duplicate content), read
-// with GET /2/tweets/{id} (public_metrics) and listed with GET /2/users/{id}/tweets; images through the chunked
-// media upload (initialize, append, finalize) with alt text from POST /2/media/metadata ("Media upload";
+// with GET /2/tweets/{id} (public_metrics) and listed with GET /2/users/{id}/tweets; images and video through the chunked
+// media upload (initialize, append, finalize; a video then processed, asked with STATUS) with alt text from POST /2/media/metadata ("Media upload";
 // "Response codes and errors").
 // Every request and answer is checked against xdevplatform/xdk's specs/openapi.json.
 import { type Answer, type StandIn, startStandIn, type UploadedFile } from "./server.ts";
@@ -21,6 +21,8 @@ export interface XMedia {
   bytes: Uint8Array;
   alt: string | null;
   owner: string;
+  /** A video's processing states still to come (the first is the current one); empty once processed. */
+  processing: string[];
 }
 
 export interface XPost {
@@ -158,15 +160,53 @@ export async function startX(auth: { accountOf(token: string): Promise<string | 
           at += b.byteLength;
         }
         if (bytes.byteLength !== u.total) return bad(`Received ${bytes.byteLength} bytes of ${u.total}.`);
-        media.set(finalize[1]!, { id: finalize[1]!, type: u.type, bytes, alt: null, owner: me.id });
+        const isVideo = u.type.startsWith("video/");
+        // A video is processed after finalize: pending, then in progress, then succeeded ("Media upload": poll
+        // STATUS after check_after_secs). Until then no post may name it.
+        media.set(finalize[1]!, {
+          id: finalize[1]!,
+          type: u.type,
+          bytes,
+          alt: null,
+          owner: me.id,
+          // A file that is no MP4 (no ftyp box) fails processing.
+          processing: !isVideo
+            ? []
+            : new TextDecoder().decode(bytes.subarray(4, 8)) === "ftyp"
+              ? ["pending", "in_progress", "succeeded"]
+              : ["pending", "failed"],
+        });
         return {
           status: 200,
           body: {
             data: {
               id: finalize[1]!,
-              media_key: `3_${finalize[1]}`,
+              media_key: `${isVideo ? 7 : 3}_${finalize[1]}`,
               size: bytes.byteLength,
               expires_after_secs: 86400,
+              ...(isVideo ? { processing_info: { state: "pending", check_after_secs: 1 } } : {}),
+            },
+          },
+        };
+      }
+      if (req.method === "GET" && req.path === "/2/media/upload") {
+        const m = media.get(String(req.query.media_id));
+        if (!m || m.owner !== me.id) return bad("The media is not known.");
+        m.processing.shift();
+        const state = m.processing[0] ?? "succeeded";
+        return {
+          status: 200,
+          body: {
+            data: {
+              id: m.id,
+              media_key: `7_${m.id}`,
+              size: m.bytes.byteLength,
+              processing_info: {
+                state,
+                ...(state === "succeeded"
+                  ? { progress_percent: 100 }
+                  : { progress_percent: 50, check_after_secs: 1 }),
+              },
             },
           },
         };
@@ -185,7 +225,8 @@ export async function startX(auth: { accountOf(token: string): Promise<string | 
           media?: { media_ids: string[] };
         };
         const attached = (body.media?.media_ids ?? []).map((id) => media.get(id));
-        if (attached.some((m) => !m || m.owner !== me.id)) return bad("Your media IDs are invalid.");
+        if (attached.some((m) => !m || m.owner !== me.id || (m.processing[0] ?? "succeeded") !== "succeeded"))
+          return bad("Your media IDs are invalid.");
         if (posts.some((p) => p.author === me.id && p.text === body.text && !p.deleted))
           return {
             status: 403,

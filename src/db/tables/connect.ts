@@ -1,5 +1,9 @@
 // Table types of sign-in connections: developer apps (migration 0017), sign-ins under way and what a channel
-// connected by sign-in keeps (0018).
+// connected by sign-in keeps (0018), with the claim of a renewal in flight (0023).
+import type { ColumnType } from "kysely";
+
+/** Nullable, and left out of an insert (null). */
+type Optional<T> = ColumnType<T | null, T | null | undefined, T | null>;
 
 export interface DeveloperAppsTable {
   id: string;
@@ -48,6 +52,10 @@ export interface ChannelGrantsTable {
   /** When the stored access token expires; null when it does not. */
   token_expires_at: number | null;
   refreshed_at: number | null;
+  /** The fencing token of the renewal in flight (migration 0023), null when none is. */
+  renew_claim: Optional<string>;
+  /** When that renewal's claim lapses, so a worker killed mid-renewal does not hold the channel for ever. */
+  renew_claimed_until: Optional<number>;
   created_at: number;
   updated_at: number;
 }

@@ -33,7 +33,13 @@ export async function prepare(
     ? await (await loadRenew()).renewBeforePublish(app, c.target.channel_id, c.channel.provider)
     : ({ kind: "fresh", secrets: null } as const);
   if (renewal.kind === "refused") return { outcome: { kind: "auth_revoked", message: renewal.message } };
-  const sealed = renewal.kind === "renewed" ? renewal.secrets : c.channel.secrets;
+  // What a renewal (ours or another worker's) stored, else the secrets read with the claim.
+  const sealed =
+    renewal.kind === "renewed"
+      ? renewal.secrets
+      : renewal.kind === "fresh" && renewal.secrets
+        ? renewal.secrets
+        : c.channel.secrets;
   let secrets: Record<string, string> = {};
   try {
     if (sealed) {

@@ -4,9 +4,18 @@
 // (urn:li:person:…) or the Page (urn:li:organization:…) the channel was connected as; the text is escaped to
 // LinkedIn's little text format. LinkedIn makes no idempotency promise and svc does not look posts up, so an
 // uncertain create goes to a person. Errors: 401 (token expired or revoked), 403, 422 (a duplicate), 429, 5xx.
-// Media are not uploaded to LinkedIn yet: a post with media is refused before anything is sent.
+// Images are uploaded first (images.ts) and named in the post; video is not sent (refused before anything is).
 import type { App } from "../../app/context.ts";
-import type { Adapter, ConnectInput, ConnectOutcome, PublishInput, PublishOutcome } from "../adapter.ts";
+import type {
+  Adapter,
+  ConnectInput,
+  ConnectOutcome,
+  EngagementOutcome,
+  PublishedPart,
+  PublishInput,
+  PublishOutcome,
+  RemoteInput,
+} from "../adapter.ts";
 import {
   field,
   type NetworkResponse,
@@ -17,6 +26,7 @@ import {
   str,
 } from "../plumbing/http.ts";
 import { errorText, linkedinApi, restHeaders } from "./api.ts";
+import { imageContent, uploadImages } from "./images.ts";
 import { littleText } from "./little-text.ts";
 import { linkedinMember } from "./signin.ts";
 
@@ -42,12 +52,6 @@ function publisher(provider: "linkedin" | "linkedin_pages") {
     const part = input.parts[0];
     if (!part) return { kind: "rejected", code: "rejected", message: "Nothing to post." };
     if (input.done.length) return { kind: "published", permalink: input.done[0]!.remote_url };
-    if (part.media.length)
-      return {
-        kind: "rejected",
-        code: "media_rejected",
-        message: `svc does not upload media to LinkedIn yet (${part.media.length} attached); nothing was posted.`,
-      };
     const author = str(input.channel.settings.author);
     if (!author)
       return {
@@ -55,19 +59,22 @@ function publisher(provider: "linkedin" | "linkedin_pages") {
         code: "rejected",
         message: `The ${provider} channel does not know its author; reconnect it.`,
       };
+    const token = input.channel.secrets.access_token ?? "";
+    const version = str(input.channel.settings.api_version);
+    const uploaded = await uploadImages(app, token, version, author, part.media, refusal);
+    if ("outcome" in uploaded) return uploaded.outcome;
+    const content = imageContent(uploaded.images);
     let res: NetworkResponse;
     try {
       res = await networkRequest(app, {
         method: "POST",
         url: `${linkedinApi(app)}/rest/posts`,
         signal: input.signal,
-        headers: restHeaders(
-          input.channel.secrets.access_token ?? "",
-          str(input.channel.settings.api_version),
-        ),
+        headers: restHeaders(token, version),
         json: {
           author,
           commentary: littleText(part.text),
+          ...(content ? { content } : {}),
           visibility: "PUBLIC",
           distribution: {
             feedDistribution: "MAIN_FEED",
@@ -138,11 +145,51 @@ async function connectPage(app: App, input: ConnectInput): Promise<ConnectOutcom
   }
 }
 
+/**
+ * A post's counts from the Social Actions API (learn.microsoft.com/linkedin/marketing/community-management/shares/
+ * social-actions-api, "Retrieve a summary of social actions": GET /rest/socialActions/{post URN}): likes from
+ * likesSummary.totalLikes, comments (replies) from commentsSummary.aggregatedTotalComments. LinkedIn reports
+ * reshares and views only in organization analytics, so reposts and quotes are 0 and views unknown.
+ */
+async function engagement(
+  app: App,
+  input: RemoteInput & { parts: PublishedPart[] },
+): Promise<EngagementOutcome> {
+  const post = input.parts[0];
+  if (!post) return { kind: "failed", message: "The target has no published post to read." };
+  let res: NetworkResponse;
+  try {
+    res = await networkRequest(app, {
+      method: "GET",
+      url: `${linkedinApi(app)}/rest/socialActions/${encodeURIComponent(post.remote_id)}`,
+      headers: restHeaders(input.channel.secrets.access_token ?? "", str(input.channel.settings.api_version)),
+      timeoutMs: 15_000,
+    });
+  } catch (err) {
+    return { kind: "failed", message: `LinkedIn: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  if (res.status === 404) return { kind: "deleted" };
+  if (res.status !== 200)
+    return { kind: "failed", message: `LinkedIn answered ${res.status}: ${errorText(res)}` };
+  const count = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+  return {
+    kind: "counts",
+    counts: {
+      likes: count(field(field(res.json, "likesSummary"), "totalLikes")),
+      reposts: 0,
+      replies: count(field(field(res.json, "commentsSummary"), "aggregatedTotalComments")),
+      quotes: 0,
+      views: null,
+    },
+  };
+}
+
 export const linkedinAdapter: Adapter = {
   provider: "linkedin",
   idempotent: false,
   publish: publisher("linkedin"),
   connect: connectMember,
+  engagement,
 };
 
 export const linkedinPagesAdapter: Adapter = {
@@ -150,4 +197,5 @@ export const linkedinPagesAdapter: Adapter = {
   idempotent: false,
   publish: publisher("linkedin_pages"),
   connect: connectPage,
+  engagement,
 };

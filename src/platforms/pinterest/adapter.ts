@@ -4,7 +4,15 @@
 // description; otherwise the whole text is). Pinterest makes no idempotency promise and svc cannot look a pin up
 // by its text, so an uncertain create goes to a person. Errors: 401 (token revoked), 429, 4xx, 5xx.
 import type { App } from "../../app/context.ts";
-import type { Adapter, ConnectOutcome, PublishInput, PublishOutcome } from "../adapter.ts";
+import type {
+  Adapter,
+  ConnectOutcome,
+  EngagementOutcome,
+  PublishedPart,
+  PublishInput,
+  PublishOutcome,
+  RemoteInput,
+} from "../adapter.ts";
 import {
   field,
   type NetworkResponse,
@@ -134,4 +142,55 @@ async function connect(
   }
 }
 
-export const pinterestAdapter: Adapter = { provider: "pinterest", idempotent: false, publish, connect };
+/**
+ * A pin's counts from GET /pins/{pin_id}?pin_metrics=true (docs "Get Pin"): its lifetime metrics give reactions
+ * (likes), comments (replies) and impressions (views). Saves are reported only by the analytics endpoint for
+ * business accounts, so reposts and quotes stay 0.
+ */
+async function engagement(
+  app: App,
+  input: RemoteInput & { parts: PublishedPart[] },
+): Promise<EngagementOutcome> {
+  const pin = input.parts[0];
+  if (!pin) return { kind: "failed", message: "The target has no published pin to read." };
+  let res: NetworkResponse;
+  try {
+    res = await networkRequest(app, {
+      method: "GET",
+      url: `${pinterestApi(app)}/pins/${encodeURIComponent(pin.remote_id)}?pin_metrics=true`,
+      headers: { authorization: `Bearer ${input.channel.secrets.access_token ?? ""}` },
+      timeoutMs: 15_000,
+    });
+  } catch (err) {
+    return { kind: "failed", message: `Pinterest: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  if (res.status === 404) return { kind: "deleted" };
+  if (res.status !== 200)
+    return {
+      kind: "failed",
+      message: `Pinterest answered ${res.status}: ${str(field(res.json, "message")) ?? "no reason given"}`,
+    };
+  const life = field(field(res.json, "pin_metrics"), "lifetime_metrics");
+  const n = (name: string) => {
+    const v = field(life, name);
+    return typeof v === "number" && Number.isFinite(v) ? v : 0;
+  };
+  return {
+    kind: "counts",
+    counts: {
+      likes: n("reaction"),
+      reposts: 0,
+      replies: n("comment"),
+      quotes: 0,
+      views: typeof field(life, "impression") === "number" ? n("impression") : null,
+    },
+  };
+}
+
+export const pinterestAdapter: Adapter = {
+  provider: "pinterest",
+  idempotent: false,
+  publish,
+  connect,
+  engagement,
+};

@@ -19,7 +19,7 @@ export interface NetworkResponse {
 }
 
 export interface NetworkRequest {
-  method: "GET" | "POST" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "DELETE";
   url: string;
   headers?: Record<string, string>;
   /** A JSON body (sent as application/json). */
@@ -31,6 +31,8 @@ export interface NetworkRequest {
    * whole first; a StreamedForm (a video) is sent as it is read, never whole in memory.
    */
   multipart?: FormData | StreamedForm;
+  /** Raw bytes with their media type (an image PUT to an upload URL). */
+  bytes?: { data: Uint8Array; type: string };
   /** The total bound of this call, connection to the last byte of the answer (default 30 s). */
   timeoutMs?: number;
   /**
@@ -100,6 +102,9 @@ export async function networkRequest(app: App, req: NetworkRequest): Promise<Net
   } else if (req.multipart instanceof StreamedForm) {
     headers["content-type"] = req.multipart.contentType;
     body = { stream: req.multipart.stream(), length: req.multipart.length };
+  } else if (req.bytes !== undefined) {
+    headers["content-type"] = req.bytes.type;
+    body = req.bytes.data;
   } else if (req.multipart !== undefined) {
     // The platform encodes the form (boundary included) and the guarded client sends the bytes.
     const encoded = new Response(req.multipart);

@@ -4,7 +4,8 @@
 // (GET /2/users/{id}/tweets), else a person decides. Counts come from GET /2/tweets/{id} (public_metrics).
 // Errors as docs.x.com "Response codes and errors" lists them: 401 (token expired or revoked), 403 (not allowed:
 // duplicate content, a suspended account, a missing scope), 429 with x-rate-limit-reset (Unix seconds), 5xx.
-// Images (up to four, on the first part) go up through the chunked media upload first (media.ts).
+// Images (up to four, on the first part) or a video go up through the chunked media upload first (media.ts); a
+// video is waited for until X has processed it.
 // Channels with pasted OAuth 1 keys are not signed for yet: they are refused with a message to sign in instead.
 import type { App } from "../../app/context.ts";
 import type {

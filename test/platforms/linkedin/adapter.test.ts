@@ -5,11 +5,13 @@
 // documented failure classified.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { createApp } from "../../../src/domain/apps/create.ts";
+import { adapterFor } from "../../../src/platforms/adapter-registry.ts";
 import { littleText } from "../../../src/platforms/linkedin/little-text.ts";
 import { linkedinMember, linkedinPagesAccounts } from "../../../src/platforms/linkedin/signin.ts";
 import type { TestApp } from "../../helpers/app.ts";
 import { describeEachDialect } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
+import { jpeg, upload } from "../../helpers/media.ts";
 import { networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
 import { type OAuthServer, oauthServer } from "../../helpers/oauth-server.ts";
 import { personActor } from "../../helpers/person.ts";
@@ -161,7 +163,7 @@ describeEachDialect("LinkedIn adapters", (dialect) => {
     expect([pages.status, pages.body.code]).toEqual([422, "connect_failed"]);
   });
 
-  test("failures: 429 with Retry-After, 401, 5xx after sending, a duplicate, media not sent", async () => {
+  test("failures: 429 with Retry-After, 401, 5xx or a reset after sending, a duplicate, a video not sent, an image upload's 5xx", async () => {
     const tokens = await auth.issue("gail", CLIENT.clientId);
     const settings = { author: `urn:li:person:${li.memberOf("gail")}`, api_version: "202506" };
     const go = (text: string) => publishDirect(t, "linkedin", { settings, secrets: tokens, parts: [text] });
@@ -171,15 +173,100 @@ describeEachDialect("LinkedIn adapters", (dialect) => {
     expect((await go("Revoked")).outcome.kind).toBe("auth_revoked");
     li.fail("server_error");
     expect((await go("Broken")).outcome.kind).toBe("uncertain");
+    // The connection is cut after LinkedIn read the create: the post exists, the answer is lost.
+    const postsBefore = li.posts.length;
+    li.fail("reset_after_read");
+    expect((await go("Cut off")).outcome.kind).toBe("uncertain");
+    expect(li.posts.length).toBe(postsBefore + 1);
     expect((await go("Only once")).outcome.kind).toBe("published");
     expect((await go("Only once")).outcome).toMatchObject({ kind: "rejected", code: "duplicate" });
-    const media = [{ id: "media_l", mime: "image/jpeg", alt: null }];
-    const withMedia = await publishDirect(t, "linkedin", {
+    // A video is not sent (images only), and nothing reaches LinkedIn.
+    const posts = li.posts.length;
+    const video = [{ id: "media_v", mime: "video/mp4", alt: null, kind: "video" as const }];
+    const withVideo = await publishDirect(t, "linkedin", {
+      settings,
+      secrets: tokens,
+      parts: ["Clip"],
+      media: video,
+    });
+    expect(withVideo.outcome).toMatchObject({ kind: "rejected", code: "media_rejected" });
+    // An image upload that meets a server error: the post was not sent, so it is worth another attempt.
+    const image = [
+      { id: "media_i", mime: "image/jpeg", alt: null, kind: "image" as const, read: () => jpeg(40, 30) },
+    ];
+    li.fail("server_error");
+    const failed = await publishDirect(t, "linkedin", {
       settings,
       secrets: tokens,
       parts: ["Pic"],
-      media,
+      media: image,
     });
-    expect(withMedia.outcome).toMatchObject({ kind: "rejected", code: "media_rejected" });
+    expect(failed.outcome.kind).toBe("transient");
+    expect(li.posts.length).toBe(posts);
+  });
+
+  test("images are uploaded first (initializeUpload, then the bytes PUT) and named in the post: one as media, several as multiImage, each with its alt text", async () => {
+    const id = li.memberOf("hana");
+    const member = await signedInChannel(t, a, auth, {
+      provider: "linkedin",
+      appId: memberApp,
+      clientId: CLIENT.clientId,
+      account: "hana",
+      expiresInMs: 60 * 24 * 3600_000,
+      shown: { key: id, settings: { author: `urn:li:person:${id}`, api_version: "202506" } },
+    });
+    const up = async (alt: string, w: number) =>
+      (
+        await upload(t, a.liveKey, {
+          brand: a.brandId,
+          alt,
+          file: { bytes: await jpeg(w, 300), name: `${alt}.jpg`, type: "image/jpeg" },
+        })
+      ).body.id as string;
+    const one = await up("A harbour", 400);
+    const single = await publishLive(t, a, member.id, { body: "One picture" }, [one]);
+    expect(single.status).toBe("published");
+    const sent = li.posts.at(-1)!;
+    const content = sent.body.content as { media: { id: string; altText: string } };
+    expect(content.media.altText).toBe("A harbour");
+    const image = li.images.get(content.media.id)!;
+    expect([image.owner, image.type, image.bytes!.slice(0, 2)]).toEqual([
+      `urn:li:person:${id}`,
+      "image/jpeg",
+      new Uint8Array([0xff, 0xd8]),
+    ]);
+    const two = [await up("First", 500), await up("Second", 600)];
+    const multi = await publishLive(t, a, member.id, { body: "Two pictures" }, two);
+    expect(multi.status).toBe("published");
+    const images = (
+      li.posts.at(-1)!.body.content as { multiImage: { images: { id: string; altText: string }[] } }
+    ).multiImage.images;
+    expect(images.map((i) => i.altText)).toEqual(["First", "Second"]);
+    for (const i of images) expect(li.images.get(i.id)!.bytes!.length).toBeGreaterThan(100);
+  });
+
+  test("engagement from the Social Actions summary (likes, comments); a deleted post is reported deleted", async () => {
+    const tokens = await auth.issue("ivan", CLIENT.clientId);
+    const settings = { author: `urn:li:person:${li.memberOf("ivan")}`, api_version: "202506" };
+    const sent = await publishDirect(t, "linkedin", { settings, secrets: tokens, parts: ["Count me"] });
+    expect(sent.outcome.kind).toBe("published");
+    const post = li.posts.at(-1)!;
+    post.likes = 21;
+    post.comments = 4;
+    const input = {
+      targetId: "ptgt_li",
+      livemode: true,
+      signal,
+      channel: { id: "chan_li", provider: "linkedin", emulates: null, settings, secrets: tokens },
+      parts: sent.parts,
+    };
+    const adapter = adapterFor("linkedin")!;
+    expect(await adapter.engagement!(t.app, input)).toEqual({
+      kind: "counts",
+      counts: { likes: 21, reposts: 0, replies: 4, quotes: 0, views: null },
+    });
+    expect(li.requests.at(-1)!.headers["linkedin-version"]).toBe("202506");
+    post.deleted = true;
+    expect(await adapter.engagement!(t.app, input)).toEqual({ kind: "deleted" });
   });
 });

@@ -155,7 +155,51 @@ describeEachDialect("Pinterest adapter", (dialect) => {
     });
   });
 
-  test("failures: 429, 401, 500 after sending (uncertain: a person decides), no image; a pasted connect is refused", async () => {
+  test("engagement comes from the pin's lifetime metrics (reactions, comments, impressions); a deleted pin is reported deleted", async () => {
+    const [board] = p.addBoards("counter", ["Counted"]);
+    const ch = await signedInChannel(t, a, auth, {
+      provider: "pinterest",
+      appId,
+      clientId: CLIENT.clientId,
+      account: "counter",
+      expiresInMs: 30 * 24 * 3600_000,
+      shown: {
+        key: board!.id,
+        display_name: "Counted",
+        settings: { board_id: board!.id, username: "counter" },
+      },
+    });
+    const m = await upload(t, a.liveKey, {
+      brand: a.brandId,
+      file: { bytes: await jpeg(300, 200), name: "c.jpg", type: "image/jpeg" },
+    });
+    const post = await publishLive(t, a, ch.id, { body: "Counted pin" }, [m.body.id]);
+    expect(post.status).toBe("published");
+    const pin = p.pins.at(-1)!;
+    pin.metrics = { reaction: 12, comment: 3, impression: 480, pin_click: 9 };
+    const input = {
+      targetId: post.targets[0].id,
+      livemode: true,
+      signal: new AbortController().signal,
+      channel: {
+        id: ch.id,
+        provider: "pinterest",
+        emulates: null,
+        settings: { board_id: board!.id },
+        secrets: ch.tokens,
+      },
+      parts: [{ index: 0, remote_id: pin.id, remote_url: post.targets[0].permalink }],
+    };
+    const adapter = adapterFor("pinterest")!;
+    expect(await adapter.engagement!(t.app, input)).toEqual({
+      kind: "counts",
+      counts: { likes: 12, reposts: 0, replies: 3, quotes: 0, views: 480 },
+    });
+    pin.deleted = true;
+    expect(await adapter.engagement!(t.app, input)).toEqual({ kind: "deleted" });
+  });
+
+  test("failures: 429, 401, 500 or a reset after sending (uncertain: a person decides), no image; a pasted connect is refused", async () => {
     const [board] = p.addBoards("failing", ["Fails"]);
     const tokens = await auth.issue("failing", CLIENT.clientId);
     const bytes = await jpeg(300, 200);
@@ -171,6 +215,11 @@ describeEachDialect("Pinterest adapter", (dialect) => {
     expect((await go("Revoked")).outcome.kind).toBe("auth_revoked");
     p.fail("server_error");
     expect((await go("Broken")).outcome.kind).toBe("uncertain");
+    // The connection is cut after Pinterest read the create: the pin exists, the answer is lost.
+    const pinsBefore = p.pins.length;
+    p.fail("reset_after_read");
+    expect((await go("Cut off")).outcome.kind).toBe("uncertain");
+    expect(p.pins.length).toBe(pinsBefore + 1);
     const bare = await publishDirect(t, "pinterest", { settings, secrets: tokens, parts: ["No image"] });
     expect(bare.outcome).toMatchObject({ kind: "rejected", code: "media_required" });
     const pasted = await t.request("POST", "/v1/channels", {

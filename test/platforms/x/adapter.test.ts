@@ -16,6 +16,7 @@ import { networkApp, publishDirect, publishLive } from "../../helpers/networks.t
 import { type OAuthServer, oauthServer } from "../../helpers/oauth-server.ts";
 import { personActor } from "../../helpers/person.ts";
 import { signedInChannel } from "../../helpers/signin.ts";
+import { paddedVideo, sha256, videoMedia } from "../../helpers/video.ts";
 import { expectClean } from "../../stand-ins/server.ts";
 import { validationNote } from "../../stand-ins/spec.ts";
 import { startX, type XStandIn } from "../../stand-ins/x.ts";
@@ -154,6 +155,35 @@ describeEachDialect("X adapter", (dialect) => {
     expect(lost.outcome.kind).toBe("uncertain");
   });
 
+  test("a video goes up in segments read from its stream, X processes it (STATUS until succeeded), then the post names it", async () => {
+    const ch = await channel();
+    const settings = settingsOf(ch.account);
+    // Over one segment (4 MiB), so it is appended in two.
+    const bytes = paddedVideo(5 * 1024 * 1024);
+    const media = [videoMedia(bytes, { width: 320, height: 240, duration_ms: 4000 })];
+    const before = x.requests.length;
+    const r = await publishDirect(t, "x", { settings, secrets: ch.tokens, parts: ["A clip"], media });
+    expect(r.outcome.kind).toBe("published");
+    const seen = x.requests.slice(before);
+    const init = seen.find((q) => q.path === "/2/media/upload/initialize")!;
+    expect(init.body).toMatchObject({
+      media_type: "video/mp4",
+      total_bytes: bytes.byteLength,
+      media_category: "tweet_video",
+    });
+    expect(seen.filter((q) => q.path.endsWith("/append"))).toHaveLength(2);
+    const status = seen.filter((q) => q.method === "GET" && q.path === "/2/media/upload");
+    expect(status).toHaveLength(2);
+    expect(status[0]!.query.command).toBe("STATUS");
+    const post = x.posts.at(-1)!;
+    expect(post.text).toBe("A clip");
+    expect(post.media).toHaveLength(1);
+    expect(sha256(post.media[0]!.bytes)).toBe(sha256(bytes));
+    // The post was created only after processing had succeeded.
+    const create = seen.findIndex((q) => q.path === "/2/tweets");
+    expect(create).toBeGreaterThan(seen.lastIndexOf(status[1]!));
+  });
+
   test("an uncertain thread is found among the account's posts; engagement comes from public_metrics", async () => {
     const ch = await channel();
     const settings = settingsOf(ch.account);
@@ -256,7 +286,7 @@ describeEachDialect("X adapter", (dialect) => {
     expect(appends).toHaveLength(2);
   });
 
-  test("a refused or limited upload posts nothing: 429 and 503 on the upload are retried, a video is refused", async () => {
+  test("a refused or limited upload posts nothing: 429 and 503 on the upload are retried, a video X fails to process is refused", async () => {
     const ch = await channel();
     const settings = settingsOf(ch.account);
     const bytes = await jpeg(300, 200);
@@ -276,7 +306,9 @@ describeEachDialect("X adapter", (dialect) => {
       media: [image],
     });
     expect(limited.outcome.kind).toBe("rate_limited");
-    const video = { id: "media_v", mime: "video/mp4", alt: null, kind: "video" as const };
+    // A video X cannot process (no MP4 inside): refused once its STATUS says failed, and no post is made.
+    const junk = new Uint8Array(64 * 1024).fill(7);
+    const video = videoMedia(junk, { width: 320, height: 240, duration_ms: 4000 });
     const refused = await publishDirect(t, "x", {
       settings,
       secrets: ch.tokens,
@@ -284,6 +316,7 @@ describeEachDialect("X adapter", (dialect) => {
       media: [video],
     });
     expect(refused.outcome).toMatchObject({ kind: "rejected", code: "media_rejected" });
+    expect(x.posts.length).toBe(before);
     // A 503 on the upload: no post exists yet, so trying again is safe.
     x.fail("server_error");
     const busy = await publishDirect(t, "x", {
