@@ -1,7 +1,8 @@
 // The App: one object passed everywhere (database, clock, keys, log, config), built once per process.
 import { randomBase62 } from "../crypto/hash.ts";
 import { Keyring } from "../crypto/keyring.ts";
-import { LocalMasterKeys, parseMasterKeys } from "../crypto/master.ts";
+import { LocalMasterKeys, MasterKeySet, type MasterKeys, parseMasterKeys } from "../crypto/master.ts";
+import { TransitMasterKey } from "../crypto/transit.ts";
 import { type Database, type Db, type Dialect, openDatabase } from "../db/index.ts";
 import { latestVersion, migrate, schemaVersion } from "../db/migrate.ts";
 import { type Clock, systemClock } from "../lib/clock.ts";
@@ -38,13 +39,20 @@ export interface AppOptions {
 }
 
 export function createApp(config: Config, opts: AppOptions = {}): App {
-  let keys: LocalMasterKeys | null = null;
+  let local: LocalMasterKeys | null = null;
   if (config.masterKeys) {
     try {
-      keys = new LocalMasterKeys(parseMasterKeys(config.masterKeys));
+      local = new LocalMasterKeys(parseMasterKeys(config.masterKeys));
     } catch (e) {
       throw new ConfigError([`SVC_MASTER_KEYS: ${(e as Error).message}`]);
     }
+  }
+  // With Transit configured it is primary; local keys beside it still unwrap what they wrapped (the move from
+  // local keys to Transit). Nothing calls Transit here: the first data key a request needs does.
+  let keys: MasterKeys | null = local;
+  if (config.transit) {
+    const transit = new TransitMasterKey({ ...config.transit, now: () => (opts.clock ?? systemClock).now() });
+    keys = new MasterKeySet(transit, local);
   }
   const database =
     opts.database ??
@@ -56,7 +64,7 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
     dialect: database.dialect,
     clock: opts.clock ?? systemClock,
     log: opts.log ?? createLogger(config.logLevel),
-    keys: new Keyring(keys),
+    keys: new Keyring(keys, database.db),
     instanceId: `${process.pid}-${randomBase62(8)}`,
     signals: new Signals(),
     async schemaReady() {

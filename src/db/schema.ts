@@ -9,6 +9,7 @@ import type { MediaTables } from "./tables/media.ts";
 import type { PostTables } from "./tables/posts.ts";
 import type { SessionTables } from "./tables/sessions.ts";
 import type { TemplateTables } from "./tables/templates.ts";
+import type { TrustTables } from "./tables/trust.ts";
 import type { WebhookTables } from "./tables/webhooks.ts";
 
 export type { Bool };
@@ -219,7 +220,8 @@ export interface DB
     SessionTables,
     EngagementTables,
     MediaTables,
-    ConnectTables {}
+    ConnectTables,
+    TrustTables {}
 
 /** Column list for plain SQL text (see POST_COLUMNS in tables/posts.ts). */
 export const BRAND_COLUMNS = [

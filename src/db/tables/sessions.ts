@@ -20,6 +20,8 @@ export interface WebSessionsTable {
   last_seen_at: number;
   expires_at: number;
   revoked_at: number | null;
+  /** The org whose single sign-on this session came through (migration 0027). */
+  sso_org_id?: string | null;
 }
 
 export interface SignInFailuresTable {
