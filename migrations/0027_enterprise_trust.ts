@@ -48,5 +48,7 @@ export default {
     )`,
     "CREATE INDEX sso_logins_expires ON sso_logins (expires_at)",
     "ALTER TABLE web_sessions ADD COLUMN sso_org_id TEXT",
+    // An owner's audited password sign-in to an org that requires single sign-on (break-glass).
+    "ALTER TABLE web_sessions ADD COLUMN sso_break_glass INTEGER NOT NULL DEFAULT 0",
   ],
 } satisfies Migration;

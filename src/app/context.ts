@@ -19,6 +19,8 @@ export interface App {
   keys: Keyring;
   /** Names this process in leases it holds. */
   instanceId: string;
+  /** DNS servers for single sign-on's domain check; set by tests only (a local DNS server), else the system's. */
+  dnsServers?: string[];
   /** In-process wake-ups (a post became due, an event was written). */
   signals: Signals;
   /** True once the schema is at the version this build knows. */
