@@ -533,7 +533,7 @@ export const ERROR_CODES = {
   },
   sso_unavailable: {
     group: people,
-    status: 404,
+    status: 422,
     meaning: "No org has verified that email's domain for single sign-on.",
   },
   sso_session: {

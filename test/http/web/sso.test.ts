@@ -203,7 +203,7 @@ describeEachDialect("single sign-on (dashboard)", (dialect) => {
     const visitor = new TestBrowser(t);
     await visitor.get("/signin/sso");
     let r = await visitor.post("/signin/sso", { email: "someone@nowhere.test" });
-    expect(r.status).toBe(404);
+    expect(r.status).toBe(422);
     shows(r.html, "not set up for that email");
 
     const email = `ana@${domainOf(a.email)}`;

@@ -13,7 +13,7 @@ import { clientConfig, discover, openidClient, redirectUri } from "./provider.ts
 export const SSO_LOGIN_TTL_MS = 10 * 60_000;
 
 const unavailable = () =>
-  new ServiceError(404, "sso_unavailable", "Single sign-on is not set up for that email's domain.", {
+  new ServiceError(422, "sso_unavailable", "Single sign-on is not set up for that email's domain.", {
     param: "email",
   });
 
