@@ -137,7 +137,7 @@ describeEachDialect("single sign-on in Chromium", (dialect) => {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ device_name: "laptop" }),
-    }).then((r) => r.json());
+    }).then((r) => r.json() as Promise<{ user_code: string; device_code: string }>);
     await glass.page.goto("/device");
     await glass.page.getByLabel(/code/i).first().fill(device.user_code);
     await glass.page
@@ -158,7 +158,7 @@ describeEachDialect("single sign-on in Chromium", (dialect) => {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ device_code: device.device_code }),
-    }).then((r) => r.json());
+    }).then((r) => r.json() as Promise<{ access_token: string }>);
     const me = await fetch(`${svc.url}/v1/me`, {
       headers: { authorization: `Bearer ${token.access_token}` },
     });
