@@ -115,7 +115,9 @@ describeEachDialect("single sign-on in Chromium", (dialect) => {
     expect(new URL(sso.page.url()).pathname).toBe("/home");
     await sso.page.goto("/org/sso");
     await sso.page.getByRole("button", { name: "Require single sign-on" }).click();
-    expect(await sso.page.locator(`section[aria-labelledby="sso-require"]`).textContent()).toContain("Required:");
+    expect(await sso.page.locator(`section[aria-labelledby="sso-require"]`).textContent()).toContain(
+      "Required:",
+    );
     await shot(sso.page, "sso-required-desktop");
 
     // A password sign-in is refused now; the old password session no longer opens the org.
