@@ -345,6 +345,15 @@ describeEachDialect("single sign-on (dashboard)", (dialect) => {
     let r = await other.post("/org/sso/require", { require: "on" });
     expect(r.status).toBe(409);
     shows(r.html, "Connect the org");
+    // A third org connects the provider but verifies no domain.
+    const c = await tenant(t.app, "Third");
+    const third = new TestBrowser(t);
+    await third.signIn(c.email, PASSWORD);
+    await third.get("/org/sso");
+    expect((await connect(third, {})).status).toBe(303);
+    r = await third.post("/org/sso/require", { require: "on" });
+    expect(r.status).toBe(409);
+    shows(r.html, "Verify at least one domain first.");
     // The owner is in a password session.
     await owner.get("/org/sso");
     r = await owner.post("/org/sso/require", { require: "on" });
