@@ -22,6 +22,7 @@ import printedPassword from "./0019_printed_password.ts";
 import renewalClaims from "./0023_renewal_claims.ts";
 import notifications from "./0024_notifications.ts";
 import postLifecycle from "./0026_post_lifecycle.ts";
+import enterpriseTrust from "./0027_enterprise_trust.ts";
 import engagementWithoutRowid from "./0028_engagement_without_rowid.ts";
 
 export const migrations: Migration[] = [
@@ -47,5 +48,6 @@ export const migrations: Migration[] = [
   renewalClaims,
   notifications,
   postLifecycle,
+  enterpriseTrust,
   engagementWithoutRowid,
 ];

@@ -71,6 +71,7 @@ export const FLASH: Record<string, { kind: "ok" | "error"; text: string }> = {
   invitation_revoked: { kind: "ok", text: "Invitation withdrawn; its link no longer works." },
   password_reset: { kind: "ok", text: "Your password is set. Sign in with it." },
   org_renamed: { kind: "ok", text: "Org renamed." },
+  sso_saved: { kind: "ok", text: "Single sign-on settings saved." },
   password_changed: {
     kind: "ok",
     text: "Password changed. Every other browser and CLI signed in as you is signed out.",

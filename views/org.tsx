@@ -7,6 +7,7 @@ import { Csrf, Field, FormError, Section, when } from "./parts.tsx";
 export interface OrgView {
   id: string;
   name: string;
+  require_sso?: boolean;
   status: string;
   status_note: string | null;
   limits: {
@@ -157,6 +158,14 @@ export function OrgPage(props: OrgPageProps) {
             Billing
           </a>{" "}
           <span class="muted">(plans and payment, on the provider's site)</span>
+        </p>
+      ) : null}
+      {props.f.org?.role === "owner" ? (
+        <p>
+          <a href="/org/sso" id="org-sso">
+            Single sign-on
+          </a>{" "}
+          <span class="muted">({o.require_sso ? "required" : "your company's identity provider"})</span>
         </p>
       ) : null}
       {o.usage ? <Usage org={o} /> : null}

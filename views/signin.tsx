@@ -52,6 +52,11 @@ export function SignInPage(props: {
             <a href="/reset">Forgot your password?</a>
           </p>
         </form>
+        <div class="card" id="sso-card">
+          <a href="/signin/sso" class="button" id="sso-link">
+            Continue with single sign-on
+          </a>
+        </div>
         <div class="card">
           <p>Or use a passkey saved on this device or a security key.</p>
           <button
@@ -65,6 +70,11 @@ export function SignInPage(props: {
           </button>
           <p class="error" id="passkey-error" role="alert" aria-live="assertive" />
         </div>
+        <p class="muted">
+          <a href="/signin/break-glass" id="break-glass-link">
+            Owner sign-in when single sign-on is out of order
+          </a>
+        </p>
         {props.signupUrl ? (
           <p class="card">
             No account yet?{" "}

@@ -15,6 +15,8 @@ export interface Config {
   sqlitePath: string | null;
   dataDir: string;
   masterKeys: string | null;
+  /** The master key in a Transit key service (SVC_TRANSIT_*); primary when local keys are also set. */
+  transit: TransitConfig | null;
   baseUrl: string;
   listenHost: string;
   listenPort: number;
@@ -41,6 +43,60 @@ export interface Config {
   billingUrl: string | null;
   billingLinkKey: string | null;
   smtp: SmtpSettings | null;
+}
+
+export interface TransitConfig {
+  addr: string;
+  key: string;
+  mount: string;
+  token: string | null;
+  role: string | null;
+  jwtFile: string;
+  authPath: string;
+}
+
+/** Where Kubernetes mounts a pod's service-account token. */
+export const DEFAULT_JWT_FILE = "/var/run/secrets/kubernetes.io/serviceaccount/token";
+
+function parseTransit(env: Env, problems: string[]): TransitConfig | null {
+  const token = secret(env, "SVC_TRANSIT_TOKEN", problems);
+  const named = ["SVC_TRANSIT_ADDR", "SVC_TRANSIT_KEY", "SVC_TRANSIT_ROLE", "SVC_TRANSIT_MOUNT"].filter(
+    (n) => env[n],
+  );
+  if (!env.SVC_TRANSIT_ADDR && !env.SVC_TRANSIT_KEY) {
+    if (named.length || token)
+      problems.push(`${named[0] ?? "SVC_TRANSIT_TOKEN"}: set SVC_TRANSIT_ADDR and SVC_TRANSIT_KEY with it`);
+    return null;
+  }
+  const addr = url(env, "SVC_TRANSIT_ADDR", problems);
+  if (!env.SVC_TRANSIT_ADDR)
+    problems.push("SVC_TRANSIT_ADDR: the Transit service's address is needed with SVC_TRANSIT_KEY");
+  const key = env.SVC_TRANSIT_KEY ?? "";
+  if (!/^[A-Za-z0-9_.-]{1,128}$/.test(key))
+    problems.push(`SVC_TRANSIT_KEY: expected the Transit key's name, got ${JSON.stringify(key)}`);
+  const mount = (env.SVC_TRANSIT_MOUNT || "transit").replace(/^\/+|\/+$/g, "");
+  if (!/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/.test(mount))
+    problems.push(`SVC_TRANSIT_MOUNT: expected a mount path such as transit, got ${JSON.stringify(mount)}`);
+  const authPath = (env.SVC_TRANSIT_AUTH_PATH || "kubernetes").replace(/^\/+|\/+$/g, "");
+  if (!/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/.test(authPath))
+    problems.push(
+      `SVC_TRANSIT_AUTH_PATH: expected an auth mount such as kubernetes, got ${JSON.stringify(authPath)}`,
+    );
+  const role = env.SVC_TRANSIT_ROLE || null;
+  if (token && role) problems.push("SVC_TRANSIT_TOKEN and SVC_TRANSIT_ROLE are both set; set one");
+  if (!token && !role)
+    problems.push(
+      "SVC_TRANSIT_ADDR: Transit needs SVC_TRANSIT_TOKEN (or _FILE) or a role login (SVC_TRANSIT_ROLE)",
+    );
+  return {
+    addr: addr ?? "",
+    key,
+    mount,
+    token,
+    role,
+    jwtFile: env.SVC_TRANSIT_JWT_FILE || DEFAULT_JWT_FILE,
+    authPath,
+  };
 }
 
 export class ConfigError extends Error {
@@ -125,11 +181,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (!masterKeys && !env.SVC_MASTER_KEYS_FILE && existsSync(defaultKeyFile)) {
     masterKeys = readFileSync(defaultKeyFile, "utf8").trim();
   }
-  if (env.SVC_TRANSIT_ADDR || env.SVC_TRANSIT_KEY) {
-    problems.push(
-      "SVC_TRANSIT_ADDR: a Transit key service is not supported by this build; use SVC_MASTER_KEYS",
-    );
-  }
+  const transit = parseTransit(env, problems);
 
   const listen = parseListen(env.SVC_LISTEN || ":8080", problems);
   const baseUrl =
@@ -219,6 +271,7 @@ export function loadConfig(env: Env = process.env): Config {
     sqlitePath,
     dataDir,
     masterKeys,
+    transit,
     baseUrl,
     listenHost: listen.host,
     listenPort: listen.port,

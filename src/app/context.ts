@@ -1,7 +1,8 @@
 // The App: one object passed everywhere (database, clock, keys, log, config), built once per process.
 import { randomBase62 } from "../crypto/hash.ts";
 import { Keyring } from "../crypto/keyring.ts";
-import { LocalMasterKeys, parseMasterKeys } from "../crypto/master.ts";
+import { LocalMasterKeys, MasterKeySet, type MasterKeys, parseMasterKeys } from "../crypto/master.ts";
+import { TransitMasterKey } from "../crypto/transit.ts";
 import { type Database, type Db, type Dialect, openDatabase } from "../db/index.ts";
 import { latestVersion, migrate, schemaVersion } from "../db/migrate.ts";
 import { type Clock, systemClock } from "../lib/clock.ts";
@@ -20,6 +21,8 @@ export interface App {
   keys: Keyring;
   /** Names this process in leases it holds. */
   instanceId: string;
+  /** DNS servers for single sign-on's domain check; set by tests only (a local DNS server), else the system's. */
+  dnsServers?: string[];
   /** In-process wake-ups (a post became due, an event was written). */
   signals: Signals;
   /** True once the schema is at the version this build knows. */
@@ -42,13 +45,20 @@ export interface AppOptions {
 }
 
 export function createApp(config: Config, opts: AppOptions = {}): App {
-  let keys: LocalMasterKeys | null = null;
+  let local: LocalMasterKeys | null = null;
   if (config.masterKeys) {
     try {
-      keys = new LocalMasterKeys(parseMasterKeys(config.masterKeys));
+      local = new LocalMasterKeys(parseMasterKeys(config.masterKeys));
     } catch (e) {
       throw new ConfigError([`SVC_MASTER_KEYS: ${(e as Error).message}`]);
     }
+  }
+  // With Transit configured it is primary; local keys beside it still unwrap what they wrapped (the move from
+  // local keys to Transit). Nothing calls Transit here: the first data key a request needs does.
+  let keys: MasterKeys | null = local;
+  if (config.transit) {
+    const transit = new TransitMasterKey({ ...config.transit, now: () => (opts.clock ?? systemClock).now() });
+    keys = new MasterKeySet(transit, local);
   }
   const database =
     opts.database ??
@@ -61,7 +71,7 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
     clock: opts.clock ?? systemClock,
     // Inside a span, a record carries its trace_id and span_id (only once telemetry is on).
     log: opts.log ?? createLogger(config.logLevel, undefined, () => app.telemetry.logContext()),
-    keys: new Keyring(keys),
+    keys: new Keyring(keys, database.db),
     instanceId: `${process.pid}-${randomBase62(8)}`,
     signals: new Signals(),
     async schemaReady() {

@@ -1,5 +1,6 @@
 // Master keys wrap the per-org data keys and never touch tenant data directly. Local keys come from
-// SVC_MASTER_KEYS (`id:base64key,…`, primary first). A key service (Transit) would be another MasterKeys.
+// SVC_MASTER_KEYS (`id:base64key,…`, primary first); a Transit key service is another MasterKeys (transit.ts), and
+// MasterKeySet puts the two together with Transit primary. Wrapping is async because Transit is a network call.
 import { decrypt, encrypt } from "./aead.ts";
 import { nodeCrypto } from "./node.ts";
 
@@ -7,11 +8,20 @@ export interface MasterKeys {
   /** The key new wraps use. */
   readonly primaryId: string;
   readonly ids: readonly string[];
-  wrap(dataKey: Uint8Array, aad: string): { keyId: string; wrapped: string };
-  unwrap(keyId: string, wrapped: string, aad: string): Buffer;
-  /** A key for one purpose (signing media links), derived from the primary key; it changes when that does. */
+  wrap(dataKey: Uint8Array, aad: string): Promise<{ keyId: string; wrapped: string }>;
+  unwrap(keyId: string, wrapped: string, aad: string): Promise<Buffer>;
+  /**
+   * A key for one purpose (signing media links), derived from the primary key when that is a local key; it changes
+   * when that does. A key service gives out no key material, so with Transit primary the keyring derives from an
+   * install secret wrapped like a data key instead.
+   */
   derive?(purpose: string): Buffer;
+  /** Where a key lives, for `svc admin keys status`: "local" or "transit". */
+  kindOf(keyId: string): "local" | "transit" | null;
 }
+
+/** Thrown when the key service cannot be reached or refuses: the keyring answers keys_unavailable. */
+export class KeyServiceUnavailable extends Error {}
 
 const ID = /^[A-Za-z0-9_.-]{1,64}$/;
 
@@ -46,10 +56,13 @@ export class LocalMasterKeys implements MasterKeys {
     this.ids = list.map((k) => k.id);
     this.primaryId = list[0]!.id;
   }
-  wrap(dataKey: Uint8Array, aad: string) {
+  async wrap(dataKey: Uint8Array, aad: string) {
     return { keyId: this.primaryId, wrapped: encrypt(this.keys.get(this.primaryId)!, dataKey, aad) };
   }
-  unwrap(keyId: string, wrapped: string, aad: string): Buffer {
+  kindOf(keyId: string) {
+    return this.keys.has(keyId) ? ("local" as const) : null;
+  }
+  async unwrap(keyId: string, wrapped: string, aad: string): Promise<Buffer> {
     const key = this.keys.get(keyId);
     if (!key) throw new Error(`master key ${keyId} is not configured`);
     return decrypt(key, wrapped, aad);
@@ -58,6 +71,33 @@ export class LocalMasterKeys implements MasterKeys {
     return Buffer.from(
       nodeCrypto().hkdfSync("sha256", this.keys.get(this.primaryId)!, "", `svc:derive:${purpose}`, 32),
     );
+  }
+}
+
+/**
+ * Transit as primary with the local keys beside it: new wraps go to Transit, and a data key still wrapped by a
+ * local key unwraps with it until `svc admin keys rotate` has moved it (the documented move to Transit).
+ */
+export class MasterKeySet implements MasterKeys {
+  readonly primaryId: string;
+  readonly ids: readonly string[];
+  constructor(
+    private readonly primary: MasterKeys,
+    private readonly others: MasterKeys | null,
+  ) {
+    this.primaryId = primary.primaryId;
+    this.ids = [...primary.ids, ...(others?.ids ?? [])];
+  }
+  wrap(dataKey: Uint8Array, aad: string) {
+    return this.primary.wrap(dataKey, aad);
+  }
+  unwrap(keyId: string, wrapped: string, aad: string): Promise<Buffer> {
+    if (this.primary.kindOf(keyId)) return this.primary.unwrap(keyId, wrapped, aad);
+    if (this.others?.kindOf(keyId)) return this.others.unwrap(keyId, wrapped, aad);
+    return Promise.reject(new Error(`master key ${keyId} is not configured`));
+  }
+  kindOf(keyId: string) {
+    return this.primary.kindOf(keyId) ?? this.others?.kindOf(keyId) ?? null;
   }
 }
 

@@ -10,6 +10,7 @@ import type { NotificationTables } from "./tables/notifications.ts";
 import type { PostTables } from "./tables/posts.ts";
 import type { SessionTables } from "./tables/sessions.ts";
 import type { TemplateTables } from "./tables/templates.ts";
+import type { TrustTables } from "./tables/trust.ts";
 import type { WebhookTables } from "./tables/webhooks.ts";
 
 export type { Bool };
@@ -221,7 +222,8 @@ export interface DB
     EngagementTables,
     MediaTables,
     ConnectTables,
-    NotificationTables {}
+    NotificationTables,
+    TrustTables {}
 
 /** Column list for plain SQL text (see POST_COLUMNS in tables/posts.ts). */
 export const BRAND_COLUMNS = [

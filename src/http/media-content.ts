@@ -23,7 +23,7 @@ export async function mediaContent(app: App, id: string, request: Request): Prom
   const requestId = newId("req");
   try {
     const query = new URL(request.url).searchParams;
-    if (!isId("media", id) || !verifyMediaLink(app, id, query)) throw missing();
+    if (!isId("media", id) || !(await verifyMediaLink(app, id, query))) throw missing();
     const row = await app.db.selectFrom("media").selectAll().where("id", "=", id).executeTakeFirst();
     if (!row) throw missing();
     const body = await openStream(app, app.db, row);

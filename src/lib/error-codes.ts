@@ -65,8 +65,9 @@ export const ERROR_CODES = {
   },
   sso_required: {
     group: auth,
-    status: 403,
-    meaning: "The org requires single sign-on and the token was not approved through it.",
+    status: null,
+    meaning:
+      "The org requires single sign-on: a token, password sign-in or password reset that did not come through it is refused (403), and while it is required the provider and the last verified domain stay (409).",
   },
   org_required: { group: auth, status: 422, meaning: "A person in several orgs must name one in `Svc-Org`." },
   org_ambiguous: {
@@ -520,6 +521,80 @@ export const ERROR_CODES = {
     group: people,
     status: 403,
     meaning: "The form is out of date or from another session; reload and try again.",
+  },
+  issuer_invalid: {
+    group: people,
+    status: 422,
+    meaning:
+      "The issuer is not an https URL, or its discovery document names another issuer or lacks the endpoints sign-in needs.",
+  },
+  issuer_unreachable: {
+    group: people,
+    status: 422,
+    meaning: "The issuer's discovery document (/.well-known/openid-configuration) could not be fetched.",
+  },
+  client_secret_required: { group: people, status: 422, meaning: "The client secret is needed." },
+  default_role_invalid: {
+    group: people,
+    status: 422,
+    meaning: "The default role of new single sign-on members is admin, editor or viewer (never owner).",
+  },
+  domain_invalid: { group: people, status: 422, meaning: "Not a domain name such as example.com." },
+  domain_exists: { group: people, status: 409, meaning: "The org already has that domain." },
+  domains_limit: { group: people, status: 422, meaning: "An org has at most 20 single sign-on domains." },
+  domain_unverified: {
+    group: people,
+    status: 422,
+    meaning: "The TXT record `_svc-verify.<domain>` does not hold `svc-verify=<token>` yet.",
+  },
+  domain_taken: { group: people, status: 409, meaning: "Another org has verified that domain." },
+  sso_not_connected: {
+    group: people,
+    status: 409,
+    meaning: "The org has no single sign-on provider connected.",
+  },
+  sso_no_domain: { group: people, status: 409, meaning: "The org has no verified single sign-on domain." },
+  sso_session_required: {
+    group: people,
+    status: 403,
+    meaning: "This needs a session that came through the org's single sign-on (sign in with it first).",
+  },
+  sso_unavailable: {
+    group: people,
+    status: 422,
+    meaning: "No org has verified that email's domain for single sign-on.",
+  },
+  sso_session: {
+    group: people,
+    status: 403,
+    meaning: "The org requires single sign-on: sign in through it to open the org.",
+  },
+  sso_expired: {
+    group: people,
+    status: 400,
+    meaning: "The single sign-on attempt is unknown, used or older than 10 minutes; start again.",
+  },
+  sso_failed: {
+    group: people,
+    status: 400,
+    meaning:
+      "The provider's answer was not accepted (refused code, or an ID token with a wrong signature, issuer, audience, nonce or lifetime).",
+  },
+  sso_email_unverified: {
+    group: people,
+    status: 403,
+    meaning: "The provider does not say the email address is verified.",
+  },
+  sso_email_missing: { group: people, status: 403, meaning: "The provider gave no email address." },
+  sso_domain_mismatch: {
+    group: people,
+    status: 403,
+    meaning: "The provider's email address is not in a verified domain of the org.",
+  },
+  sso_provider_unavailable: {
+    group: people,
+    status: 503,
+    meaning: "The org's single sign-on provider could not be reached.",
   },
 
   // Operator

@@ -36,6 +36,7 @@ export const PREFIXES = [
   "pwreset",
   "mail",
   "engr",
+  "ssod",
 ] as const;
 export type Prefix = (typeof PREFIXES)[number];
 

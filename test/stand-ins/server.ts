@@ -35,6 +35,8 @@ export interface Incoming extends SpecRequest {
 
 export interface StandInHooks {
   spec: Spec | null;
+  /** A fixed port (a stand-in started again where it was); default any free one. */
+  port?: number;
   /**
    * Maps the URL path to the description's path (e.g. strips /api/v10 or /bot<token>), or null for 404.
    * `unchecked` names why an endpoint the description does not cover is served without validation.
@@ -168,7 +170,7 @@ export function startStandIn(hooks: StandInHooks): StandIn {
   };
 
   const server: Server<undefined> = Bun.serve({
-    port: 0,
+    port: hooks.port ?? 0,
     hostname: "127.0.0.1",
     // The cut-off answers end in an error on purpose; anything else is a fault of the stand-in.
     error: (err) => {

@@ -20,6 +20,10 @@ export interface WebSessionsTable {
   last_seen_at: number;
   expires_at: number;
   revoked_at: number | null;
+  /** The org whose single sign-on this session came through (migration 0027). */
+  sso_org_id?: string | null;
+  /** 1: an owner's audited password sign-in past required single sign-on (break-glass). */
+  sso_break_glass?: Bool;
 }
 
 export interface SignInFailuresTable {

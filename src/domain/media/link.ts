@@ -12,7 +12,7 @@ const PURPOSE = "media-links";
 
 function signature(app: App, mediaId: string, expires: number, forWhom: string): string {
   return nodeCrypto()
-    .createHmac("sha256", app.keys.derived(PURPOSE))
+    .createHmac("sha256", app.keys.derivedNow(PURPOSE))
     .update(`${mediaId}\n${expires}\n${forWhom}`)
     .digest("base64url");
 }
@@ -27,6 +27,14 @@ export function reachableFromInternet(app: App): boolean {
   if (ip) return classify(ip) === "public";
   if (!host.includes(".")) return false;
   return !/(^|\.)(localhost|local|internal|lan|home|intranet|corp|test|invalid|example)$/.test(host);
+}
+
+/**
+ * Loads the signing key (one unwrap with the master key in a key service, the first time only), so the links
+ * below can be made synchronously where an adapter asks for one.
+ */
+export async function prepareMediaLinks(app: App): Promise<void> {
+  await app.keys.derived(PURPOSE);
 }
 
 /** A link to a medium's bytes for `forWhom` (a provider), valid one hour; null when the install is not public. */
@@ -47,7 +55,7 @@ export function mediaUrl(app: App, mediaId: string, forWhom: string, nowMs = app
 }
 
 /** True when the query carries a valid, unexpired signature for this medium. */
-export function verifyMediaLink(app: App, mediaId: string, query: URLSearchParams): boolean {
+export async function verifyMediaLink(app: App, mediaId: string, query: URLSearchParams): Promise<boolean> {
   const expires = Number(query.get("expires"));
   const forWhom = query.get("for") ?? "";
   const given = query.get("signature") ?? "";
@@ -55,5 +63,6 @@ export function verifyMediaLink(app: App, mediaId: string, query: URLSearchParam
   const now = Math.floor(app.clock.now() / 1000);
   // Never longer than one hour from now, whatever a link claims.
   if (expires < now || expires > now + LINK_TTL_S) return false;
+  await prepareMediaLinks(app);
   return safeEqual(given, signature(app, mediaId, expires, forWhom));
 }

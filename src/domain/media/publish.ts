@@ -9,7 +9,7 @@ import { rulesFor } from "../../platforms/rules-registry.ts";
 import { JPEG } from "../../platforms/text/units.ts";
 import type { PlatformRules, Provider } from "../../platforms/types.ts";
 import { checkMediaFor } from "./for-post.ts";
-import { reachableFromInternet, signedMediaUrl } from "./link.ts";
+import { prepareMediaLinks, reachableFromInternet, signedMediaUrl } from "./link.ts";
 import { resizeForNetwork } from "./resize.ts";
 import { openStream, readBytes } from "./storage.ts";
 
@@ -50,6 +50,8 @@ export async function mediaForTarget(
       message: checked.violations.map((v) => v.message).join(" "),
     };
   const resize = new Set(checked.notices.map((n) => n.media));
+  // Links are made synchronously when an adapter asks: load their key now where they may be needed.
+  if (rules.media_by_link) await prepareMediaLinks(app);
   return {
     ok: true,
     media: rows.map((m) => publishMedia(app, m, rules, resize.has(m.id))),

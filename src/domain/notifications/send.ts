@@ -16,7 +16,7 @@ import { inTx } from "../tx.ts";
 import { absoluteLink } from "./present.ts";
 import { nextSummaryAt } from "./summary-time.ts";
 import { type NotificationType, TYPE_LABEL } from "./types.ts";
-import { unsubscribeToken, unsubscribeUrls } from "./unsubscribe.ts";
+import { loadUnsubscribeKey, unsubscribeToken, unsubscribeUrls } from "./unsubscribe.ts";
 
 export const HOURLY_CAP = 30;
 const HOUR_MS = 3600_000;
@@ -132,6 +132,7 @@ export async function sendNotifications(
 ): Promise<{ queued: number; suppressed: number; sent: number }> {
   const out = { queued: 0, suppressed: 0, sent: 0 };
   if (!mailerOf(app)) return out;
+  await loadUnsubscribeKey(app);
   for (;;) {
     const now = app.clock.now();
     const immediate = (await app.db

@@ -32,9 +32,13 @@ export const unsubscribeLinkInvalid = () =>
       "preferences in the dashboard instead.",
   );
 
-const mac = (app: App, body: string) =>
-  nodeCrypto().createHmac("sha256", app.keys.derived(PURPOSE)).update(body).digest("base64url");
+/** Loads the links' signing key (a round trip only with Transit primary and a cold cache); then signing is sync. */
+export const loadUnsubscribeKey = (app: App) => app.keys.derived(PURPOSE);
 
+const mac = (app: App, body: string) =>
+  nodeCrypto().createHmac("sha256", app.keys.derivedNow(PURPOSE)).update(body).digest("base64url");
+
+/** A signed link for one person, org and types; `loadUnsubscribeKey` first. */
 export function unsubscribeToken(app: App, userId: string, orgId: string, types: NotificationType[]): string {
   const p: Payload = {
     u: userId,
@@ -79,6 +83,7 @@ function open(app: App, token: string): Payload {
 
 /** What the link would turn off, for the page that asks first. Throws unsubscribe_link_invalid. */
 export async function describeUnsubscribe(app: App, token: string) {
+  await loadUnsubscribeKey(app);
   const p = open(app, token);
   const [used, who] = await Promise.all([
     app.db.selectFrom("unsubscribe_uses").select("nonce").where("nonce", "=", p.n).executeTakeFirst(),
@@ -101,6 +106,7 @@ export async function describeUnsubscribe(app: App, token: string) {
 
 /** Turns email off for the link's types; the link is used up in the same transaction. */
 export async function unsubscribe(app: App, token: string) {
+  await loadUnsubscribeKey(app);
   const p = open(app, token);
   return inTx(app, async (tx) => {
     const member = await tx

@@ -9,7 +9,7 @@ import type { SandboxMediaTable } from "../../db/tables/media.ts";
 import { iso } from "../../lib/clock.ts";
 import { isId } from "../../lib/ids.ts";
 import { sandboxAnchor } from "../../platforms/sandbox/posts.ts";
-import { mediaUrl } from "../media/link.ts";
+import { mediaUrl, prepareMediaLinks } from "../media/link.ts";
 
 /**
  * What the page shows for a target: the channel and brand it was posted for (a reader of a real network's post
@@ -23,6 +23,7 @@ export async function sandboxPost(app: App, targetId: string): Promise<SandboxPo
   if (!first) return null;
   const received = await sandboxMediaFor(app, targetId);
   const total = new Set(rows.map((r) => r.part_index)).size;
+  if (received.some((r) => r.type.startsWith("video/"))) await prepareMediaLinks(app);
   // The channel or its post may have been deleted since: the page still shows what was posted.
   const channel = await app.db
     .selectFrom("channels")

@@ -49,6 +49,7 @@ async function approve(w: Web) {
     const device = await approveDeviceAuthorization(w.app, w.member!.actor, {
       userCode: code,
       confirmedAt: w.session!.confirmed_at,
+      viaSso: w.session!.sso_org_id === w.member!.org.id,
       address: w.meta.ip,
     });
     return render(w, <DeviceDonePage f={frame(w, "Signed in")} approved device={device} />);

@@ -7,6 +7,7 @@ import type { App } from "../../app/context.ts";
 import { databaseDown, databaseUnavailable } from "../../domain/availability.ts";
 import { orgStatusError } from "../../domain/identity/auth/authenticate.ts";
 import { startAnonymousSession } from "../../domain/identity/sessions/service.ts";
+import { sessionOpensOrg, ssoSessionError } from "../../domain/identity/sso/policy.ts";
 import { orgWriteRefusal } from "../../domain/orgs/status.ts";
 import { type Role, scopesOfRole } from "../../domain/scopes.ts";
 import { ServiceError } from "../../lib/errors.ts";
@@ -42,11 +43,13 @@ import type { Access, WebRoute } from "./route.ts";
 import { securityRoutes } from "./security.tsx";
 import { sessionRoutes } from "./sessions.tsx";
 import { signInRoutes } from "./signin.tsx";
+import { ssoRoutes } from "./sso.tsx";
 import { staticFile } from "./static.ts";
 import { switchRoutes } from "./switch.ts";
 
 export const webRoutes: WebRoute[] = [
   ...signInRoutes,
+  ...ssoRoutes,
   ...homeRoutes,
   ...switchRoutes,
   ...sessionRoutes,
@@ -113,6 +116,13 @@ async function run(w: Web, route: WebRoute): Promise<Response> {
   }
   const refusal = orgRefusal(w, route);
   if (refusal) throw refusal;
+  // An org that requires single sign-on opens only to a session that came through it (or an owner's break-glass).
+  if (
+    route.access === "member" &&
+    (route.org ?? "none") !== "none" &&
+    !sessionOpensOrg(w.session!, w.member!.org)
+  )
+    throw ssoSessionError();
   // After the org's status, so a suspended org's members all see the same notice.
   if (route.access === "member" && route.needs && !scopesOfRole(w.member!.org.role as Role).has(route.needs))
     throw new ServiceError(403, "forbidden", `Your role (${w.member!.org.role}) cannot use this page.`);

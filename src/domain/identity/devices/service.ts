@@ -299,6 +299,18 @@ export async function approveDeviceAuthorization(
 ) {
   const userId = requirePerson(actor);
   requireRecentAuth(app, input.confirmedAt);
+  // A token for an org that requires single sign-on is approved only from a session that came through it.
+  const org = await app.db
+    .selectFrom("orgs")
+    .select("require_sso")
+    .where("id", "=", actor.orgId)
+    .executeTakeFirst();
+  if (org?.require_sso === 1 && !input.viaSso)
+    throw new ServiceError(
+      403,
+      "sso_session_required",
+      "Your org requires single sign-on: sign in through it, then approve the command line.",
+    );
   const now = app.clock.now();
   const approved = await guessingCode(app, userId, input.userCode, input.address, () =>
     inTx(app, async (tx) => {

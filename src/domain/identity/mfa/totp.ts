@@ -48,7 +48,7 @@ export async function startTotp(app: App, session: Session) {
     const row = await tx.selectFrom("user_totp").selectAll().where("user_id", "=", userId).executeTakeFirst();
     if (row?.enabled_at) throw conflict("totp_enabled", "The authenticator app is already on.");
     const secret = new OTPAuth.Secret({ size: 20 }).base32;
-    const sealed = sealForUser(app, userId, secret);
+    const sealed = await sealForUser(app, userId, secret);
     const now = app.clock.now();
     if (row)
       await tx
@@ -95,7 +95,10 @@ export async function pendingTotpOf(app: App, session: Session) {
     .where("user_id", "=", userId)
     .executeTakeFirst();
   if (!row || row.enabled_at) return null;
-  return pendingTotp(openForUser(app, userId, row.secret), await emailOf(app.db as unknown as Tx, userId));
+  return pendingTotp(
+    await openForUser(app, userId, row.secret),
+    await emailOf(app.db as unknown as Tx, userId),
+  );
 }
 
 /** Checks a code against the person's TOTP (on, or pending when `pending`); spends its time step. */
@@ -111,7 +114,7 @@ export async function checkTotp(
   const token = code.replace(/\s/g, "");
   if (!/^\d{6}$/.test(token)) return false;
   const now = app.clock.now();
-  const delta = (await totpOf(openForUser(app, userId, row.secret), "x")).validate({
+  const delta = (await totpOf(await openForUser(app, userId, row.secret), "x")).validate({
     token,
     timestamp: now,
     window: 1,

@@ -20,6 +20,7 @@ import { accountSubject, emailSubject, forgetGuesses } from "../guesses/guard.ts
 import { passkeysOf, removePasskeysExcept } from "../mfa/passkeys.ts";
 import { endSessionsOf } from "../sessions/service.ts";
 import { checkCurrentPassword } from "../sessions/signin.ts";
+import { onlySsoOrgs, ssoRequiredError } from "../sso/policy.ts";
 import { email, findUserByEmail, hashPassword } from "../users/service.ts";
 
 export const RESET_LINK_TTL_MS = 30 * 60_000;
@@ -79,6 +80,8 @@ export async function requestPasswordReset(app: App, input: unknown) {
 async function sendResetLink(app: App, mailer: ReturnType<typeof requireMailer>, address: string) {
   const user = await findUserByEmail(app.db, address);
   if (!user || user.disabled_at !== null) return;
+  // Whose orgs all require single sign-on has no password to reset (the answer was the same already).
+  if (await onlySsoOrgs(app.db, user.id)) return;
   const now = app.clock.now();
   // At most three links per person per half hour: asking again cannot flood someone's inbox.
   const recent = await app.db
@@ -158,6 +161,7 @@ export async function resetPasswordWithLink(app: App, input: unknown) {
   const now = app.clock.now();
   const out = await inTx(app, async (tx) => {
     const row = await openLink(tx, app, b.token);
+    if (await onlySsoOrgs(tx, row.user_id)) throw ssoRequiredError();
     // Spend this link and any other open one of the person: a reset ends every outstanding reset.
     const spent = await tx
       .updateTable("password_resets")

@@ -13,6 +13,7 @@ export interface Membership {
   status: string;
   status_note: string | null;
   require_mfa: boolean;
+  require_sso: boolean;
   role: Role;
 }
 
@@ -20,12 +21,25 @@ export async function membershipsOf(app: App, userId: string): Promise<Membershi
   const rows = await app.db
     .selectFrom("members")
     .innerJoin("orgs", "orgs.id", "members.org_id")
-    .select(["orgs.id", "orgs.name", "orgs.status", "orgs.status_note", "orgs.require_mfa", "members.role"])
+    .select([
+      "orgs.id",
+      "orgs.name",
+      "orgs.status",
+      "orgs.status_note",
+      "orgs.require_mfa",
+      "orgs.require_sso",
+      "members.role",
+    ])
     .where("members.user_id", "=", userId)
     .orderBy("orgs.name")
     .orderBy("orgs.id")
     .execute();
-  return rows.map((r) => ({ ...r, require_mfa: r.require_mfa === 1, role: r.role as Role }));
+  return rows.map((r) => ({
+    ...r,
+    require_mfa: r.require_mfa === 1,
+    require_sso: r.require_sso === 1,
+    role: r.role as Role,
+  }));
 }
 
 export interface SessionMember {

@@ -70,15 +70,18 @@ export async function insertSession(
 const PRE = "p1";
 const preKey = (app: App) => app.keys.derived("dashboard-pre-sessions");
 
-function signPre(
+async function signPre(
   app: App,
   s: { nonce: string; expires: number; challenge: string | null; challengeAt: number | null },
 ) {
   const body = [PRE, s.nonce, s.expires, s.challenge ?? "", s.challengeAt ?? ""].join(".");
-  return `${body}.${nodeCrypto().createHmac("sha256", preKey(app)).update(body).digest("base64url")}`;
+  return `${body}.${nodeCrypto()
+    .createHmac("sha256", await preKey(app))
+    .update(body)
+    .digest("base64url")}`;
 }
 
-function preSession(
+async function preSession(
   app: App,
   fields: {
     nonce: string;
@@ -88,7 +91,7 @@ function preSession(
     created: number;
   },
   meta: ClientMeta,
-): Session {
+): Promise<Session> {
   return {
     id: `pre_${fields.nonce.slice(0, 12)}`,
     hash: "",
@@ -104,7 +107,7 @@ function preSession(
     last_seen_at: fields.created,
     expires_at: fields.expires,
     revoked_at: null,
-    secret: signPre(app, fields),
+    secret: await signPre(app, fields),
     pre: { nonce: fields.nonce, challengeAt: fields.challengeAt },
   };
 }
@@ -112,23 +115,21 @@ function preSession(
 /** A pre-session for a visitor who is not signed in: nothing is stored; it lives 2 hours in the cookie. */
 export const startAnonymousSession = (app: App, meta: ClientMeta): Promise<Session> => {
   const now = app.clock.now();
-  return Promise.resolve(
-    preSession(
-      app,
-      {
-        nonce: randomBase62(32),
-        expires: now + ANONYMOUS_TTL_MS,
-        challenge: null,
-        challengeAt: null,
-        created: now,
-      },
-      meta,
-    ),
+  return preSession(
+    app,
+    {
+      nonce: randomBase62(32),
+      expires: now + ANONYMOUS_TTL_MS,
+      challenge: null,
+      challengeAt: null,
+      created: now,
+    },
+    meta,
   );
 };
 
 /** The pre-session a signed token stands for, or null (forged, another key's, expired, malformed). */
-function loadPreSession(app: App, token: string, meta: ClientMeta): Session | null {
+async function loadPreSession(app: App, token: string, meta: ClientMeta): Promise<Session | null> {
   const parts = token.split(".");
   if (parts.length !== 6 || parts[0] !== PRE) return null;
   const [, nonce, expires, challenge, challengeAt, mac] = parts as [
@@ -140,7 +141,15 @@ function loadPreSession(app: App, token: string, meta: ClientMeta): Session | nu
     string,
   ];
   const body = parts.slice(0, 5).join(".");
-  if (!safeEqual(mac, nodeCrypto().createHmac("sha256", preKey(app)).update(body).digest("base64url")))
+  if (
+    !safeEqual(
+      mac,
+      nodeCrypto()
+        .createHmac("sha256", await preKey(app))
+        .update(body)
+        .digest("base64url"),
+    )
+  )
     return null;
   const exp = Number(expires);
   if (!Number.isSafeInteger(exp) || exp <= app.clock.now()) return null;
@@ -164,7 +173,7 @@ function loadPreSession(app: App, token: string, meta: ClientMeta): Session | nu
 export async function setSessionChallenge(app: App, session: Session, challenge: string | null) {
   const now = app.clock.now();
   if (session.pre) {
-    const next = preSession(
+    const next = await preSession(
       app,
       {
         nonce: session.pre.nonce,

@@ -20,6 +20,8 @@ import { verifyPasskeySignIn } from "../mfa/passkeys.ts";
 import { spendRecoveryCode } from "../mfa/recovery.ts";
 import { hasSecondFactor, mfaOf, mfaRequiredFor } from "../mfa/status.ts";
 import { checkTotp } from "../mfa/totp.ts";
+import { auditBreakGlass } from "../sso/break-glass.ts";
+import { passwordSignInPolicy } from "../sso/policy.ts";
 import { findUserByEmail } from "../users/service.ts";
 import { membershipsOf } from "./member.ts";
 import { type ClientMeta, rotateSession, type Session } from "./service.ts";
@@ -87,7 +89,7 @@ async function stageAfterPassword(app: App, userId: string): Promise<SessionStag
 export async function signInWithPassword(
   app: App,
   session: Session,
-  input: { email: string; password: string; code?: string | undefined },
+  input: { email: string; password: string; code?: string | undefined; breakGlass?: boolean },
   meta: ClientMeta,
 ): Promise<Session> {
   const subject = emailSubject(input.email);
@@ -123,17 +125,21 @@ export async function signInWithPassword(
     throw wrongPassword();
   }
   await ticket.right();
+  // Required single sign-on refuses the password, after it was checked (a wrong one says nothing of the org).
+  const glass = await passwordSignInPolicy(app, user.id, input.breakGlass === true);
   const stage = await stageAfterPassword(app, user.id);
   // The password was right; a second factor may still be due (the stage says so, and its own row follows).
   await auditSignIn(app, user.id, "success", { method: "password", stage, ...client });
   const orgs = await membershipsOf(app, user.id);
+  const first = glass[0] ?? orgs[0]?.id ?? null;
+  if (glass.length) await auditBreakGlass(app, user.id, glass, meta);
   return rotateSession(
     app,
     session,
-    { stage, userId: user.id, orgId: orgs[0]?.id ?? null, livemode: false },
+    { stage, userId: user.id, orgId: first, livemode: false },
     meta,
     // Typing the password is a confirmation: sudo mode starts with the session.
-    { confirmed_at: app.clock.now() },
+    { confirmed_at: app.clock.now(), sso_break_glass: glass.length ? 1 : 0 },
   );
 }
 
@@ -172,7 +178,7 @@ async function signInWhilePaused(
   app: App,
   session: Session,
   user: Awaited<ReturnType<typeof findUserByEmail>> | null,
-  input: { email: string; password: string; code?: string | undefined },
+  input: { email: string; password: string; code?: string | undefined; breakGlass?: boolean },
   meta: ClientMeta,
   until: number,
 ): Promise<Session> {
@@ -194,13 +200,15 @@ async function signInWhilePaused(
   }
   // Both right: the pause ends for this address, and no further step is due.
   await clearGuesses(app, { kind: "password", subject: emailSubject(input.email), address: meta.ip });
+  const glass = await passwordSignInPolicy(app, user.id, input.breakGlass === true);
+  if (glass.length) await auditBreakGlass(app, user.id, glass, meta);
   const orgs = await membershipsOf(app, user.id);
   return rotateSession(
     app,
     session,
-    { stage: "active", userId: user.id, orgId: orgs[0]?.id ?? null, livemode: false },
+    { stage: "active", userId: user.id, orgId: glass[0] ?? orgs[0]?.id ?? null, livemode: false },
     meta,
-    { confirmed_at: app.clock.now() },
+    { confirmed_at: app.clock.now(), sso_break_glass: glass.length ? 1 : 0 },
   );
 }
 
@@ -239,7 +247,8 @@ export const activate = (app: App, session: Session, meta: ClientMeta) =>
     session,
     { stage: "active", userId: session.user_id!, orgId: session.org_id, livemode: session.livemode === 1 },
     meta,
-    { confirmed_at: session.confirmed_at },
+    // A break-glass sign-in stays one through its second step.
+    { confirmed_at: session.confirmed_at, sso_break_glass: session.sso_break_glass ?? 0 },
   );
 
 /**
