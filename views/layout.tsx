@@ -15,6 +15,7 @@ const NAV: { section: string; href: string; label: string; needs?: string }[] = 
   { section: "posts", href: "/posts", label: "Posts" },
   { section: "queue", href: "/queue", label: "Queue" },
   { section: "approvals", href: "/approvals", label: "Approvals" },
+  { section: "channels", href: "/channels", label: "Channels" },
   { section: "org", href: "/org", label: "Org" },
   { section: "members", href: "/members", label: "Members" },
   { section: "api_keys", href: "/api-keys", label: "API keys", needs: "keys:write" },

@@ -13,6 +13,7 @@ import { ServiceError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { apiKeyRoutes } from "./api-keys.tsx";
 import { approvalRoutes } from "./approvals.tsx";
+import { channelRoutes } from "./channels.tsx";
 import { cliKeyRoutes } from "./cli-key.tsx";
 import { composerRoutes } from "./composer.tsx";
 import { connectRoutes } from "./connect.tsx";
@@ -64,6 +65,7 @@ export const webRoutes: WebRoute[] = [
   ...approvalRoutes,
   ...queueRoutes,
   ...connectRoutes,
+  ...channelRoutes,
 ];
 
 function allowed(w: Web, access: Access): boolean {
