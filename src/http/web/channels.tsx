@@ -29,7 +29,7 @@ import {
 import { ServiceError } from "../../lib/errors.ts";
 import { platforms } from "../../platforms/rules-registry.ts";
 import { signInProviders } from "../../platforms/signin/specs.ts";
-import { fieldErrors, frame, redirect, render, type Web } from "./page.ts";
+import { fieldErrors, frame, redirect, render, setFlash, type Web } from "./page.ts";
 import type { WebRoute } from "./route.ts";
 
 const names = Object.fromEntries(platforms.map((p) => [p.provider, p.name]));
@@ -81,9 +81,16 @@ function connectFields(w: Web): Record<string, string> {
 }
 
 /** Runs a change; a refusal the person can fix is shown beside the form it came from, anything else thrown. */
-async function attempt(w: Web, form: string, change: () => Promise<unknown>, done: string) {
+async function attempt(
+  w: Web,
+  form: string,
+  change: () => Promise<unknown>,
+  done: string,
+  flash: Parameters<typeof setFlash>[1],
+) {
   try {
     await change();
+    setFlash(w, flash);
     return redirect(w, done);
   } catch (e) {
     if (!(e instanceof ServiceError) || e.status >= 500 || e.status === 403) throw e;
@@ -110,6 +117,7 @@ const connect = (w: Web) => {
         fields: connectFields(w),
       }),
     "/channels",
+    "channel_connected",
   );
 };
 
@@ -144,7 +152,13 @@ async function rename(w: Web) {
       },
       422,
     );
-  return attempt(w, `rename:${id}`, () => reconnectChannel(w.app, actor, id, { fields }), "/channels");
+  return attempt(
+    w,
+    `rename:${id}`,
+    () => reconnectChannel(w.app, actor, id, { fields }),
+    "/channels",
+    "channel_saved",
+  );
 }
 
 async function check(w: Web) {
@@ -160,6 +174,7 @@ const status = (w: Web) => {
     `channel:${id}`,
     () => updateChannel(w.app, w.member!.actor, id, { status: w.form.get("status") ?? "" }),
     `/channels#channel-${id}`,
+    "channel_saved",
   );
 };
 
@@ -170,6 +185,7 @@ const reconnect = (w: Web) => {
     `reconnect:${id}`,
     () => reconnectChannel(w.app, w.member!.actor, id, { fields: connectFields(w) }),
     `/channels#channel-${id}`,
+    "channel_saved",
   );
 };
 
@@ -190,6 +206,7 @@ async function confirmDelete(w: Web) {
 
 async function remove(w: Web) {
   await deleteChannel(w.app, w.member!.actor, w.params.id ?? "");
+  setFlash(w, "channel_disconnected");
   return redirect(w, "/channels");
 }
 
@@ -205,6 +222,7 @@ const addApp = (w: Web) =>
         client_secret: w.form.get("client_secret") ?? "",
       }),
     "/channels#apps",
+    "app_saved",
   );
 
 const renameAppRoute = (w: Web) => {
@@ -214,11 +232,13 @@ const renameAppRoute = (w: Web) => {
     `app:${id}`,
     () => renameApp(w.app, w.member!.actor, id, { name: w.form.get("name") ?? "" }),
     "/channels#apps",
+    "app_saved",
   );
 };
 
 async function removeApp(w: Web) {
   await deleteApp(w.app, w.member!.actor, w.params.id ?? "");
+  setFlash(w, "app_removed");
   return redirect(w, "/channels#apps");
 }
 

@@ -13,6 +13,7 @@ import { ServiceError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { apiKeyRoutes } from "./api-keys.tsx";
 import { approvalRoutes } from "./approvals.tsx";
+import { brandRoutes } from "./brands.tsx";
 import { channelRoutes } from "./channels.tsx";
 import { cliKeyRoutes } from "./cli-key.tsx";
 import { composerRoutes } from "./composer.tsx";
@@ -66,6 +67,7 @@ export const webRoutes: WebRoute[] = [
   ...queueRoutes,
   ...connectRoutes,
   ...channelRoutes,
+  ...brandRoutes,
 ];
 
 function allowed(w: Web, access: Access): boolean {

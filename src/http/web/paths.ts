@@ -93,4 +93,10 @@ export const webPaths: readonly (readonly ["GET" | "POST", string])[] = [
   ["POST", "/channels/:id/reconnect"],
   ["GET", "/channels/:id/delete"],
   ["POST", "/channels/:id/delete"],
+  ["GET", "/brands"],
+  ["POST", "/brands"],
+  ["GET", "/brands/:id"],
+  ["POST", "/brands/:id"],
+  ["GET", "/brands/:id/delete"],
+  ["POST", "/brands/:id/delete"],
 ];
