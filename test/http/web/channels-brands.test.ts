@@ -92,7 +92,7 @@ describeEachDialect("dashboard channels and brands", (dialect) => {
     });
     expect(r.status).toBe(404);
     expect(r.html).toContain("No brand no-such-brand in this org.");
-    expect(r.html).toMatch(/class="field has-error"[^]*?c-sandbox-brand/);
+    expect(r.html).toMatch(/class="field has-error"><label for="c-sandbox-brand"/);
     const unknown = await owner.post("/channels", {
       provider: "sandbox",
       brand: a.brandId,
