@@ -117,8 +117,8 @@ function ChannelPicker(props: ComposeProps) {
             </legend>
             {own.length === 0 ? (
               <p class="muted">
-                No channels in {props.f.livemode ? "live" : "test"} mode. Connect one with the API or{" "}
-                <code>svc</code> first.
+                No channels in {props.f.livemode ? "live" : "test"} mode.{" "}
+                <a href="/channels">Connect one on Channels</a> first.
               </p>
             ) : (
               <ul class="chips">
@@ -131,6 +131,7 @@ function ChannelPicker(props: ComposeProps) {
                           type="checkbox"
                           name="channels"
                           value={c.id}
+                          data-brand={c.brand}
                           checked={form.channels.includes(c.id)}
                           disabled={!active}
                         />
@@ -169,29 +170,53 @@ function MediaPicker(props: ComposeProps) {
         Media from the library {props.form.media.length ? `(${props.form.media.length})` : ""}
       </summary>
       {shown.length === 0 ? (
-        <p class="muted">
-          No images or videos in {chosenBrands.size ? "this brand's" : "the"} library yet. Upload them with{" "}
-          <code>POST /v1/media</code>, then pick them here.
+        <p class="muted" id="media-none">
+          No images or videos in {chosenBrands.size ? "this brand's" : "the"} library yet: drop one below, or
+          upload in the <a href="/media">media library</a>.
         </p>
-      ) : (
-        <ul class="media-list">
-          {shown.map((m) => (
-            <li>
-              <label>
-                <input type="checkbox" name="media" value={m.id} checked={props.form.media.includes(m.id)} />{" "}
-                <span>
-                  <strong>{m.filename ?? m.id}</strong>{" "}
-                  <span class="muted">
-                    {m.type}
-                    {m.width && m.height ? ` · ${m.width}×${m.height}` : ""} · {brandName.get(m.brand) ?? ""}
-                  </span>
-                  <span class="alt">{m.alt ? `Alt text: ${m.alt}` : "No alt text"}</span>
+      ) : null}
+      <ul class="media-list" id="compose-media">
+        {shown.map((m) => (
+          <li>
+            <label>
+              <input type="checkbox" name="media" value={m.id} checked={props.form.media.includes(m.id)} />{" "}
+              {m.type.startsWith("image/") ? (
+                <img class="thumb-sm" src={`/media/${m.id}/thumb`} alt="" loading="lazy" />
+              ) : (
+                <span class="thumb-sm video-thumb" aria-hidden="true">
+                  ▶
                 </span>
-              </label>
-            </li>
-          ))}
-        </ul>
-      )}
+              )}
+              <span>
+                <strong>{m.filename ?? m.id}</strong>{" "}
+                <span class="muted">
+                  {m.type}
+                  {m.width && m.height ? ` · ${m.width}×${m.height}` : ""} · {brandName.get(m.brand) ?? ""}
+                </span>
+                <span class="alt">{m.alt ? `Alt text: ${m.alt}` : "No alt text"}</span>
+              </span>
+            </label>
+          </li>
+        ))}
+      </ul>
+      <div
+        class="dropzone"
+        id="compose-drop"
+        data-upload="composer"
+        data-action={`/media/upload?_csrf=${encodeURIComponent(props.f.csrf)}`}
+        data-brand={props.brands.length === 1 ? props.brands[0]!.id : ""}
+        hidden
+      >
+        <p>
+          <strong>Upload in place:</strong> drop images or a video here, or{" "}
+          <label class="file-pick">
+            choose files
+            <input type="file" accept="image/*,video/*" multiple class="visually-hidden" id="compose-file" />
+          </label>
+          . They go to the brand's library and are attached to this post.
+        </p>
+        <ul class="uploads" aria-live="polite" />
+      </div>
       <FieldProblems id="f-media-error" problems={bad} />
     </details>
   );
@@ -382,7 +407,7 @@ export function ComposerPage(props: ComposeProps) {
     k === "publish_at" ||
     k === "publish_by";
   return (
-    <Layout f={f}>
+    <Layout f={f} scripts={["/static/upload.js"]}>
       {props.channels.length === 0 ? (
         <div class="alert warn" id="no-channels">
           <p>

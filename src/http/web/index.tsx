@@ -22,6 +22,7 @@ import { deviceRoutes } from "./device.tsx";
 import { deviceListRoutes } from "./devices.tsx";
 import { homeRoutes } from "./home.tsx";
 import { inviteRoutes } from "./invite.tsx";
+import { mediaRoutes } from "./media.tsx";
 import { memberPageRoutes } from "./members.tsx";
 import { orgPageRoutes } from "./org.tsx";
 import {
@@ -68,6 +69,7 @@ export const webRoutes: WebRoute[] = [
   ...connectRoutes,
   ...channelRoutes,
   ...brandRoutes,
+  ...mediaRoutes,
 ];
 
 function allowed(w: Web, access: Access): boolean {
@@ -130,7 +132,7 @@ export async function handleWeb(
 ): Promise<Response> {
   let w: Web;
   try {
-    w = await webContext(app, request, params, peer);
+    w = await webContext(app, request, params, peer, route.rawBody === true);
   } catch (e) {
     if (!(e instanceof ServiceError)) throw e;
     // Refused before there is a page to frame it (a body too large or unreadable): plain text, but with every

@@ -99,4 +99,9 @@ export const webPaths: readonly (readonly ["GET" | "POST", string])[] = [
   ["POST", "/brands/:id"],
   ["GET", "/brands/:id/delete"],
   ["POST", "/brands/:id/delete"],
+  ["GET", "/media"],
+  ["POST", "/media/upload"],
+  ["GET", "/media/:id/thumb"],
+  ["POST", "/media/:id/alt"],
+  ["POST", "/media/:id/delete"],
 ];
