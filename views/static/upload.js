@@ -13,7 +13,7 @@
     const form = zone.closest("form");
     const input = zone.querySelector('input[type="file"]');
     const list = zone.querySelector(".uploads");
-    const action = zone.dataset.action || (form && form.getAttribute("action"));
+    const action = zone.dataset.action || form?.getAttribute("action");
 
     for (const ev of ["dragenter", "dragover"])
       zone.addEventListener(ev, (e) => {
@@ -26,7 +26,7 @@
         zone.classList.remove("over");
       });
     zone.addEventListener("drop", (e) => {
-      if (e.dataTransfer && e.dataTransfer.files.length) uploadAll([...e.dataTransfer.files]);
+      if (e.dataTransfer?.files.length) uploadAll([...e.dataTransfer.files]);
     });
     if (input && kind === "composer")
       input.addEventListener("change", () => {
@@ -35,7 +35,7 @@
       });
     if (form && kind === "library")
       form.addEventListener("submit", (e) => {
-        if (!input || !input.files.length) return;
+        if (!input?.files.length) return;
         e.preventDefault();
         uploadAll([...input.files]);
       });
@@ -46,7 +46,7 @@
         return select ? select.value : "";
       }
       const chosen = document.querySelector('input[name="channels"]:checked');
-      return (chosen && chosen.dataset.brand) || zone.dataset.brand || "";
+      return chosen?.dataset.brand || zone.dataset.brand || "";
     }
 
     async function uploadAll(files) {
@@ -87,7 +87,7 @@
       const data = new FormData();
       data.append("brand", b);
       const alt = kind === "library" ? form.querySelector('[name="alt"]') : null;
-      if (alt && alt.value) data.append("alt", alt.value);
+      if (alt?.value) data.append("alt", alt.value);
       data.append("file", file, file.name);
       return new Promise((resolve) => {
         const xhr = new XMLHttpRequest();
@@ -111,8 +111,8 @@
             if (kind === "composer") attach(body);
             resolve(true);
           } else {
-            const message = body && (body.errors && body.errors[0] ? body.errors[0].message : body.message);
-            r.note.textContent = `${message || `Upload failed (HTTP ${xhr.status}).`}${body && body.code ? ` (${body.code})` : ""}`;
+            const message = body && (body.errors?.[0] ? body.errors[0].message : body.message);
+            r.note.textContent = `${message || `Upload failed (HTTP ${xhr.status}).`}${body?.code ? ` (${body.code})` : ""}`;
             r.li.classList.add("error");
             r.bar.remove();
             resolve(false);
