@@ -16,6 +16,7 @@ const NAV: { section: string; href: string; label: string; needs?: string }[] = 
   { section: "queue", href: "/queue", label: "Queue" },
   { section: "approvals", href: "/approvals", label: "Approvals" },
   { section: "channels", href: "/channels", label: "Channels" },
+  { section: "templates", href: "/templates", label: "Templates" },
   { section: "media", href: "/media", label: "Media" },
   { section: "brands", href: "/brands", label: "Brands" },
   { section: "org", href: "/org", label: "Org" },

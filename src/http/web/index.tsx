@@ -46,6 +46,7 @@ import { sessionRoutes } from "./sessions.tsx";
 import { signInRoutes } from "./signin.tsx";
 import { staticFile } from "./static.ts";
 import { switchRoutes } from "./switch.ts";
+import { templateRoutes } from "./templates.tsx";
 
 export const webRoutes: WebRoute[] = [
   ...signInRoutes,
@@ -70,6 +71,7 @@ export const webRoutes: WebRoute[] = [
   ...channelRoutes,
   ...brandRoutes,
   ...mediaRoutes,
+  ...templateRoutes,
 ];
 
 function allowed(w: Web, access: Access): boolean {

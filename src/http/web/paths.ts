@@ -104,4 +104,11 @@ export const webPaths: readonly (readonly ["GET" | "POST", string])[] = [
   ["GET", "/media/:id/thumb"],
   ["POST", "/media/:id/alt"],
   ["POST", "/media/:id/delete"],
+  ["GET", "/templates"],
+  ["GET", "/templates/new"],
+  ["POST", "/templates"],
+  ["POST", "/templates/preview"],
+  ["GET", "/templates/:id"],
+  ["POST", "/templates/:id"],
+  ["POST", "/templates/:id/delete"],
 ];
