@@ -37,8 +37,9 @@ const emptyForm = (brand: string): TemplateForm => ({
   name: "",
   approval: "inherit",
   body: "",
-  variables: "",
-  example: "",
+  // A schema with no fields yet, and data that fits it: a template needs both (variables, example).
+  variables: '{\n  "type": "object",\n  "properties": {}\n}',
+  example: "{}",
 });
 
 const pretty = (v: unknown) => (v === undefined || v === null ? "" : JSON.stringify(v, null, 2));
