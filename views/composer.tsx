@@ -17,6 +17,7 @@ import {
   type Problems,
   type Shown,
 } from "./publishing.tsx";
+import { type DataField, TemplateDataForm } from "./template-data.tsx";
 
 export interface ComposeBrand {
   id: string;
@@ -46,9 +47,14 @@ export interface ComposeForm {
   publish_by: string;
   media: string[];
   key: string;
+  /** A template's ID ("" for plain text), and the typed data fields (`data.<field>`). */
+  template: string;
+  values: [string, string][];
 }
 
 export const emptyForm = (key: string): ComposeForm => ({
+  template: "",
+  values: [],
   channels: [],
   body: "",
   fit: {},
@@ -84,6 +90,17 @@ export interface ComposeProps {
   form: ComposeForm;
   preview: Preview;
   problems?: Problems | undefined;
+  /** The templates of the org's brands, to write a post from one. */
+  templates: ComposeTemplate[];
+  /** The chosen template's data fields (null: plain text). */
+  dataFields: DataField[] | null;
+}
+
+export interface ComposeTemplate {
+  id: string;
+  key: string;
+  name: string;
+  brand: string;
 }
 
 const COUNTING: Record<string, string> = {
@@ -391,10 +408,86 @@ export function PreviewPanel(props: { preview: Preview; channels: ChannelLabel[]
   );
 }
 
+/** Plain text, or one of the brand's templates: choosing one swaps the text for its data form (htmx asks for it;
+ * without JavaScript, Preview shows it). */
+function TemplateChoice(props: ComposeProps) {
+  if (!props.templates.length) return null;
+  const bad = props.problems?.template ?? [];
+  const brandName = new Map(props.brands.map((b) => [b.id, brandLabel(b)]));
+  return (
+    <div class={bad.length ? "field has-error" : "field"}>
+      <label for="f-template">Write</label>
+      <select
+        id="f-template"
+        name="template"
+        hx-post="/posts/preview"
+        hx-trigger="change consume"
+        hx-target="#preview"
+        hx-swap="innerHTML"
+        hx-sync="closest form:replace"
+        hx-headers='{"X-Compose-Content":"1"}'
+        aria-describedby={bad.length ? "f-template-error" : undefined}
+      >
+        <option value="">Plain text</option>
+        {props.templates.map((t) => (
+          <option value={t.id} selected={props.form.template === t.id}>
+            From template: {t.name} ({t.key}, {brandName.get(t.brand) ?? t.brand})
+          </option>
+        ))}
+      </select>
+      <FieldProblems id="f-template-error" problems={bad} />
+    </div>
+  );
+}
+
+/** The text area, or the chosen template's data form; swapped in out of band when the choice changes. */
+export function ComposeContent(props: ComposeProps & { oob?: boolean }) {
+  const { form, problems } = props;
+  const bodyBad = at(problems, "content.body", "content", "content.parts");
+  const data: Problems = {};
+  for (const [k, v] of Object.entries(problems ?? {}))
+    if (k.startsWith("data."))
+      data[k.slice(5).split(".")[0]!] = [...(data[k.slice(5).split(".")[0]!] ?? []), ...v];
+  return (
+    <div id="compose-content" hx-swap-oob={props.oob ? "true" : undefined}>
+      {props.dataFields ? (
+        <>
+          <TemplateDataForm
+            fields={props.dataFields}
+            values={new URLSearchParams(form.values)}
+            problems={data}
+          />
+          <FieldProblems id="f-data-error" problems={at(problems, "data")} />
+        </>
+      ) : (
+        <div class={bodyBad.length ? "field has-error" : "field"}>
+          <label for="f-body">Text</label>
+          <textarea
+            id="f-body"
+            name="body"
+            rows={7}
+            hx-post="/posts/preview"
+            hx-trigger="input changed delay:300ms"
+            hx-target="#preview"
+            hx-swap="innerHTML"
+            hx-sync="closest form:replace"
+            aria-describedby="f-body-hint f-body-error"
+          >
+            {form.body}
+          </textarea>
+          <p class="hint" id="f-body-hint">
+            A line holding only <code>{"{{thread}}"}</code> starts the next post of a thread.
+          </p>
+          <FieldProblems id="f-body-error" problems={bodyBad} />
+        </div>
+      )}
+    </div>
+  );
+}
+
 export function ComposerPage(props: ComposeProps) {
   const { f, form, problems } = props;
   const writable = canChange(f);
-  const bodyBad = at(problems, "content.body", "content", "content.parts");
   const shown = (k: string) =>
     k === "channels" ||
     k === "brand" ||
@@ -405,7 +498,10 @@ export function ComposerPage(props: ComposeProps) {
     k === "media" ||
     k.startsWith("media.") ||
     k === "publish_at" ||
-    k === "publish_by";
+    k === "publish_by" ||
+    k === "template" ||
+    k === "data" ||
+    k.startsWith("data.");
   return (
     <Layout f={f} scripts={["/static/upload.js"]}>
       {props.channels.length === 0 ? (
@@ -433,26 +529,8 @@ export function ComposerPage(props: ComposeProps) {
         <div class="compose-main">
           <OtherProblems problems={problems} shown={shown} />
           <ChannelPicker {...props} />
-          <div class={bodyBad.length ? "field has-error" : "field"}>
-            <label for="f-body">Text</label>
-            <textarea
-              id="f-body"
-              name="body"
-              rows={7}
-              hx-post="/posts/preview"
-              hx-trigger="input changed delay:300ms"
-              hx-target="#preview"
-              hx-swap="innerHTML"
-              hx-sync="closest form:replace"
-              aria-describedby="f-body-hint f-body-error"
-            >
-              {form.body}
-            </textarea>
-            <p class="hint" id="f-body-hint">
-              A line holding only <code>{"{{thread}}"}</code> starts the next post of a thread.
-            </p>
-            <FieldProblems id="f-body-error" problems={bodyBad} />
-          </div>
+          <TemplateChoice {...props} />
+          <ComposeContent {...props} />
           <MediaPicker {...props} />
           <FitChoices {...props} />
           <Schedule {...props} />

@@ -174,6 +174,13 @@ export function TemplateEditor(props: EditorProps) {
           ))}
         </nav>
       ) : null}
+      {s && props.f.scopes.includes("posts:write") ? (
+        <p>
+          <a class="button" href={`/posts/new?template=${encodeURIComponent(form.id)}`} id="template-compose">
+            Write a post with this template
+          </a>
+        </p>
+      ) : null}
       {s && s.viewing != null && s.viewing !== s.latest_version ? (
         <p class="alert warn" id="old-version">
           You are looking at version {s.viewing}. Posts use the latest version unless they name another (

@@ -148,4 +148,58 @@ describeEachDialect("dashboard templates", (dialect) => {
     expect((await v.post(`/templates/${mine.body.id}/delete`, {})).status).toBe(403);
     expect((await t.request("GET", `/v1/templates/${mine.body.id}`, { key: a.testKey })).status).toBe(200);
   });
+
+  test("the composer writes a post from a template: its data form from the JSON Schema, problems beside fields", async () => {
+    const tpl = await t.request("POST", "/v1/templates", {
+      key: a.testKey,
+      body: {
+        brand: a.brandId,
+        key: "roast-day",
+        name: "Roast day",
+        body: "Today: {{.roast}} ({{.cups}} cups){{if .note}} {{.note}}{{end}}",
+        variables: {
+          type: "object",
+          properties: {
+            roast: { type: "string", title: "Roast", description: "The coffee's name." },
+            cups: { type: "integer" },
+            note: { type: "string" },
+          },
+          required: ["roast", "cups"],
+        },
+        examples: [{ roast: "Finca", cups: 12 }],
+      },
+    });
+    expect(tpl.status).toBe(201);
+    const page = await br.get(`/posts/new?template=${tpl.body.id}`);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('id="data-roast"');
+    expect(page.html).toContain('name="data.cups"');
+    expect(page.html).toContain('type="number"');
+    expect(page.html).toContain("The coffee&#39;s name.");
+    expect(page.html).not.toContain('id="f-body"');
+    const channel = (await t.request("GET", "/v1/channels", { key: a.testKey })).body.data[0].id;
+    const fields = {
+      idempotency_key: `form_${crypto.randomUUID()}`,
+      channels: channel,
+      template: tpl.body.id,
+      when: "next_slot",
+      "data.roast": `Geisha ${XSS}`,
+      "data.cups": "many",
+      "data.note": "",
+    };
+    const bad = await br.post("/posts/new", fields);
+    expect(bad.status).toBe(422);
+    expect(bad.html).toContain('id="data-cups-error"');
+    expect(bad.html).toContain("Type a number.");
+    // The typed value stays, escaped.
+    expect(bad.html).toContain("Geisha &lt;script&gt;");
+    const preview = await br.post("/posts/preview", { ...fields, "data.cups": "40" });
+    expect(preview.html).toContain("Today: Geisha &lt;script&gt;alert(1)&lt;/script&gt; (40 cups)");
+    const made = await br.post("/posts/new", { ...fields, "data.cups": "40" });
+    expect(made.status).toBe(303);
+    const post = (await t.request("GET", `/v1/posts/${made.location!.split("/").pop()}`, { key: a.testKey }))
+      .body;
+    expect(post.targets[0].parts[0]).toBe(`Today: Geisha ${XSS} (40 cups)`);
+    expect(post.template).toBeDefined();
+  });
 });
