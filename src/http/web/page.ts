@@ -91,15 +91,17 @@ export async function webContext(
   params: Record<string, string>,
   peer: string | null,
   /**
-   * The handler reads the body itself, as it arrives (an upload of up to 16 MiB, streamed): it is left unread
-   * here, and the CSRF token comes from the X-CSRF-Token header or the `_csrf` query parameter of the form's
-   * action, since a multipart upload form carries only the parts the upload takes.
+   * The handler reads a multipart body itself, as it arrives (an upload of up to 16 MiB, streamed): it is left
+   * unread here, and the CSRF token comes from the X-CSRF-Token header or the `_csrf` query parameter of the
+   * form's action, since a multipart upload form carries only the parts the upload takes.
    */
   rawBody = false,
 ): Promise<Web> {
   const url = new URL(request.url);
   let form = new URLSearchParams();
-  if (rawBody) {
+  // Only a multipart upload is left to the handler; any other body on such a route is read like every form.
+  const upload = rawBody && (request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/");
+  if (upload) {
     const token = url.searchParams.get("_csrf");
     if (token) form.set("_csrf", token);
   }
