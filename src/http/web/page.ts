@@ -100,7 +100,8 @@ export async function webContext(
   const url = new URL(request.url);
   let form = new URLSearchParams();
   // Only a multipart upload is left to the handler; any other body on such a route is read like every form.
-  const upload = rawBody && (request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/");
+  const upload =
+    rawBody && (request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/");
   if (upload) {
     const token = url.searchParams.get("_csrf");
     if (token) form.set("_csrf", token);
