@@ -244,6 +244,81 @@ async function signIn(page: Page) {
   await page.waitForURL("**/home");
 }
 
+/** A picture for the media library: a gradient with a word on it, as sharp renders an SVG. */
+const picture = (word: string, from: string, to: string, width = 1200, height = 800) =>
+  sharp(
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/><text x="50%" y="55%" font-family="sans-serif" font-size="${Math.round(height / 7)}" fill="#fff" text-anchor="middle">${word}</text></svg>`,
+    ),
+  )
+    .jpeg({ quality: 80 })
+    .toBuffer();
+
+/** Channels, Brands, Media and Templates, with the library's pictures and a template made through the API. */
+async function libraryPages(svc: Svc, demo: Awaited<ReturnType<typeof demoData>>, page: Page, phone: Page) {
+  for (const [name, word, from, to, alt] of [
+    [
+      "autumn-blend.jpg",
+      "Autumn blend",
+      "#8c3b1b",
+      "#e0a458",
+      "A bag of the autumn blend beside cinnamon sticks",
+    ],
+    ["latte-class.jpg", "Latte art", "#3d2b1f", "#c8a27a", "Latte art of a fern in a white cup"],
+    ["porto-shop.jpg", "Rua das Flores", "#1f4e5f", "#7fb7be", ""],
+  ] as const) {
+    const form = new FormData();
+    form.append("brand", demo.brandId);
+    if (alt) form.append("alt", alt);
+    form.append("file", new Blob([await picture(word, from, to)], { type: "image/jpeg" }), name);
+    const r = await fetch(`${svc.url}/v1/media`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${demo.website}`, "x-client-ip": "192.0.2.50" },
+      body: form,
+    });
+    if (r.status !== 201) throw new Error(`upload: ${r.status} ${await r.text()}`);
+  }
+  const template = await api(svc, demo.website, "POST", "/v1/templates", {
+    brand: demo.brandId,
+    key: "new-roast",
+    name: "New roast of the week",
+    body: "New this week: {{.roast}} from {{.origin}}.{{if .price}} {{.price}} a bag.{{end}} https://northwind.example/roasts",
+    variables: {
+      type: "object",
+      properties: {
+        roast: { type: "string", title: "Roast", description: "The coffee's name as the bag says it." },
+        origin: { type: "string", title: "Origin" },
+        price: { type: "string", title: "Price" },
+      },
+      required: ["roast", "origin"],
+    },
+    examples: [{ roast: "Finca La Esperanza", origin: "Huila, Colombia", price: "€14" }],
+  });
+  await page.goto("/channels");
+  await save(page, "dashboard-channels");
+  await page.goto("/brands");
+  await save(page, "dashboard-brands");
+  await page.goto(`/brands/${demo.brandId}`);
+  await save(page, "dashboard-brand");
+  await page.goto("/media");
+  await save(page, "dashboard-media");
+  await phone.goto("/media");
+  await save(phone, "dashboard-media-phone");
+  await page.goto("/templates");
+  await save(page, "dashboard-templates");
+  await page.goto(`/templates/${template.id}`);
+  await page.locator("#tpl-preview .preview").first().waitFor();
+  await save(page, "dashboard-template");
+  await page.goto(`/posts/new?template=${template.id}`);
+  await page.locator(`input[name="channels"][value="${demo.coffeeMasto}"]`).check();
+  await page.getByLabel("Roast", { exact: true }).fill("Sítio Bom Jardim");
+  await page.getByLabel("Origin", { exact: true }).fill("Minas Gerais, Brazil");
+  await page.getByLabel("Origin", { exact: true }).dispatchEvent("change");
+  await page.locator("#preview", { hasText: "Sítio Bom Jardim" }).waitFor();
+  await page.locator("details.media-picker summary").click();
+  await save(page, "dashboard-composer-template");
+}
+
 async function main() {
   mkdirSync(OUT, { recursive: true });
   const svc = await listen({
@@ -300,6 +375,8 @@ async function main() {
     await save(page, "dashboard-post");
     await page.goto("/approvals");
     await save(page, "dashboard-approvals");
+
+    await libraryPages(svc, demo, page, phone.page);
     // The queue at the week of the brand's next post, with one post's Move form open.
     const next = await api(
       svc,

@@ -17,6 +17,7 @@ import {
   type Problems,
   type Shown,
 } from "./publishing.tsx";
+import { type DataField, TemplateDataForm } from "./template-data.tsx";
 
 export interface ComposeBrand {
   id: string;
@@ -48,9 +49,14 @@ export interface ComposeForm {
   key: string;
   /** The account's own first reply after the post (empty: none). */
   first_comment?: string;
+  /** A template's ID ("" for plain text), and the typed data fields (`data.<field>`). */
+  template: string;
+  values: [string, string][];
 }
 
 export const emptyForm = (key: string): ComposeForm => ({
+  template: "",
+  values: [],
   channels: [],
   body: "",
   fit: {},
@@ -86,6 +92,17 @@ export interface ComposeProps {
   form: ComposeForm;
   preview: Preview;
   problems?: Problems | undefined;
+  /** The templates of the org's brands, to write a post from one. */
+  templates: ComposeTemplate[];
+  /** The chosen template's data fields (null: plain text). */
+  dataFields: DataField[] | null;
+}
+
+export interface ComposeTemplate {
+  id: string;
+  key: string;
+  name: string;
+  brand: string;
 }
 
 const COUNTING: Record<string, string> = {
@@ -119,8 +136,8 @@ function ChannelPicker(props: ComposeProps) {
             </legend>
             {own.length === 0 ? (
               <p class="muted">
-                No channels in {props.f.livemode ? "live" : "test"} mode. Connect one with the API or{" "}
-                <code>svc</code> first.
+                No channels in {props.f.livemode ? "live" : "test"} mode.{" "}
+                <a href="/channels">Connect one on Channels</a> first.
               </p>
             ) : (
               <ul class="chips">
@@ -133,6 +150,7 @@ function ChannelPicker(props: ComposeProps) {
                           type="checkbox"
                           name="channels"
                           value={c.id}
+                          data-brand={c.brand}
                           checked={form.channels.includes(c.id)}
                           disabled={!active}
                         />
@@ -171,29 +189,53 @@ function MediaPicker(props: ComposeProps) {
         Media from the library {props.form.media.length ? `(${props.form.media.length})` : ""}
       </summary>
       {shown.length === 0 ? (
-        <p class="muted">
-          No images or videos in {chosenBrands.size ? "this brand's" : "the"} library yet. Upload them with{" "}
-          <code>POST /v1/media</code>, then pick them here.
+        <p class="muted" id="media-none">
+          No images or videos in {chosenBrands.size ? "this brand's" : "the"} library yet: drop one below, or
+          upload in the <a href="/media">media library</a>.
         </p>
-      ) : (
-        <ul class="media-list">
-          {shown.map((m) => (
-            <li>
-              <label>
-                <input type="checkbox" name="media" value={m.id} checked={props.form.media.includes(m.id)} />{" "}
-                <span>
-                  <strong>{m.filename ?? m.id}</strong>{" "}
-                  <span class="muted">
-                    {m.type}
-                    {m.width && m.height ? ` · ${m.width}×${m.height}` : ""} · {brandName.get(m.brand) ?? ""}
-                  </span>
-                  <span class="alt">{m.alt ? `Alt text: ${m.alt}` : "No alt text"}</span>
+      ) : null}
+      <ul class="media-list" id="compose-media">
+        {shown.map((m) => (
+          <li>
+            <label>
+              <input type="checkbox" name="media" value={m.id} checked={props.form.media.includes(m.id)} />{" "}
+              {m.type.startsWith("image/") ? (
+                <img class="thumb-sm" src={`/media/${m.id}/thumb`} alt="" loading="lazy" />
+              ) : (
+                <span class="thumb-sm video-thumb" aria-hidden="true">
+                  ▶
                 </span>
-              </label>
-            </li>
-          ))}
-        </ul>
-      )}
+              )}
+              <span>
+                <strong>{m.filename ?? m.id}</strong>{" "}
+                <span class="muted">
+                  {m.type}
+                  {m.width && m.height ? ` · ${m.width}×${m.height}` : ""} · {brandName.get(m.brand) ?? ""}
+                </span>
+                <span class="alt">{m.alt ? `Alt text: ${m.alt}` : "No alt text"}</span>
+              </span>
+            </label>
+          </li>
+        ))}
+      </ul>
+      <div
+        class="dropzone"
+        id="compose-drop"
+        data-upload="composer"
+        data-action={`/media/upload?_csrf=${encodeURIComponent(props.f.csrf)}`}
+        data-brand={props.brands.length === 1 ? props.brands[0]!.id : ""}
+        hidden
+      >
+        <p>
+          <strong>Upload in place:</strong> drop images or a video here, or{" "}
+          <label class="file-pick">
+            choose files
+            <input type="file" accept="image/*,video/*" multiple class="visually-hidden" id="compose-file" />
+          </label>
+          . They go to the brand's library and are attached to this post.
+        </p>
+        <ul class="uploads" aria-live="polite" />
+      </div>
       <FieldProblems id="f-media-error" problems={bad} />
     </details>
   );
@@ -368,10 +410,86 @@ export function PreviewPanel(props: { preview: Preview; channels: ChannelLabel[]
   );
 }
 
+/** Plain text, or one of the brand's templates: choosing one swaps the text for its data form (htmx asks for it;
+ * without JavaScript, Preview shows it). */
+function TemplateChoice(props: ComposeProps) {
+  if (!props.templates.length) return null;
+  const bad = props.problems?.template ?? [];
+  const brandName = new Map(props.brands.map((b) => [b.id, brandLabel(b)]));
+  return (
+    <div class={bad.length ? "field has-error" : "field"}>
+      <label for="f-template">Write</label>
+      <select
+        id="f-template"
+        name="template"
+        hx-post="/posts/preview"
+        hx-trigger="change consume"
+        hx-target="#preview"
+        hx-swap="innerHTML"
+        hx-sync="closest form:replace"
+        hx-headers='{"X-Compose-Content":"1"}'
+        aria-describedby={bad.length ? "f-template-error" : undefined}
+      >
+        <option value="">Plain text</option>
+        {props.templates.map((t) => (
+          <option value={t.id} selected={props.form.template === t.id}>
+            From template: {t.name} ({t.key}, {brandName.get(t.brand) ?? t.brand})
+          </option>
+        ))}
+      </select>
+      <FieldProblems id="f-template-error" problems={bad} />
+    </div>
+  );
+}
+
+/** The text area, or the chosen template's data form; swapped in out of band when the choice changes. */
+export function ComposeContent(props: ComposeProps & { oob?: boolean }) {
+  const { form, problems } = props;
+  const bodyBad = at(problems, "content.body", "content", "content.parts");
+  const data: Problems = {};
+  for (const [k, v] of Object.entries(problems ?? {}))
+    if (k.startsWith("data."))
+      data[k.slice(5).split(".")[0]!] = [...(data[k.slice(5).split(".")[0]!] ?? []), ...v];
+  return (
+    <div id="compose-content" hx-swap-oob={props.oob ? "true" : undefined}>
+      {props.dataFields ? (
+        <>
+          <TemplateDataForm
+            fields={props.dataFields}
+            values={new URLSearchParams(form.values)}
+            problems={data}
+          />
+          <FieldProblems id="f-data-error" problems={at(problems, "data")} />
+        </>
+      ) : (
+        <div class={bodyBad.length ? "field has-error" : "field"}>
+          <label for="f-body">Text</label>
+          <textarea
+            id="f-body"
+            name="body"
+            rows={7}
+            hx-post="/posts/preview"
+            hx-trigger="input changed delay:300ms"
+            hx-target="#preview"
+            hx-swap="innerHTML"
+            hx-sync="closest form:replace"
+            aria-describedby="f-body-hint f-body-error"
+          >
+            {form.body}
+          </textarea>
+          <p class="hint" id="f-body-hint">
+            A line holding only <code>{"{{thread}}"}</code> starts the next post of a thread.
+          </p>
+          <FieldProblems id="f-body-error" problems={bodyBad} />
+        </div>
+      )}
+    </div>
+  );
+}
+
 export function ComposerPage(props: ComposeProps) {
   const { f, form, problems } = props;
   const writable = canChange(f);
-  const bodyBad = at(problems, "content.body", "content", "content.parts");
   const shown = (k: string) =>
     k === "channels" ||
     k === "brand" ||
@@ -382,9 +500,12 @@ export function ComposerPage(props: ComposeProps) {
     k === "media" ||
     k.startsWith("media.") ||
     k === "publish_at" ||
-    k === "publish_by";
+    k === "publish_by" ||
+    k === "template" ||
+    k === "data" ||
+    k.startsWith("data.");
   return (
-    <Layout f={f}>
+    <Layout f={f} scripts={["/static/upload.js"]}>
       {props.channels.length === 0 ? (
         <div class="alert warn" id="no-channels">
           <p>
@@ -410,26 +531,8 @@ export function ComposerPage(props: ComposeProps) {
         <div class="compose-main">
           <OtherProblems problems={problems} shown={shown} />
           <ChannelPicker {...props} />
-          <div class={bodyBad.length ? "field has-error" : "field"}>
-            <label for="f-body">Text</label>
-            <textarea
-              id="f-body"
-              name="body"
-              rows={7}
-              hx-post="/posts/preview"
-              hx-trigger="input changed delay:300ms"
-              hx-target="#preview"
-              hx-swap="innerHTML"
-              hx-sync="closest form:replace"
-              aria-describedby="f-body-hint f-body-error"
-            >
-              {form.body}
-            </textarea>
-            <p class="hint" id="f-body-hint">
-              A line holding only <code>{"{{thread}}"}</code> starts the next post of a thread.
-            </p>
-            <FieldProblems id="f-body-error" problems={bodyBad} />
-          </div>
+          <TemplateChoice {...props} />
+          <ComposeContent {...props} />
           <MediaPicker {...props} />
           <div class={(problems?.first_comment ?? []).length ? "field has-error" : "field"}>
             <label for="f-first-comment">First comment (optional)</label>

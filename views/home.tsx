@@ -59,10 +59,14 @@ function NextSteps(props: HomeProps) {
               : "In test mode a sandbox channel stands in for a network: it checks posts against that network's rules and reaches nobody."}{" "}
             {f.scopes.includes("channels:write") ? (
               <>
-                Channels are connected with the API:{" "}
-                {canKeys ? <a href="/api-keys">make an API key</a> : "an API key"}, then call{" "}
-                <code>POST /v1/channels</code> with it (for example{" "}
-                <code>{`{"brand":"${props.brands[0]?.slug ?? "<brand slug>"}","provider":"sandbox","emulates":"bluesky"}`}</code>
+                <a href="/channels">Connect one on Channels</a> (or with the API:{" "}
+                <code>POST /v1/channels</code>
+                {canKeys ? (
+                  <>
+                    {" "}
+                    with an <a href="/api-keys">API key</a>
+                  </>
+                ) : null}
                 ).
               </>
             ) : (

@@ -181,6 +181,16 @@ export const ERROR_CODES = {
   approval_policy_invalid: { group: brands, status: 422, meaning: "Not an approval policy." },
   utm_domain_invalid: { group: brands, status: 422, meaning: "A UTM domain is not a host name." },
   utm_domains_too_many: { group: brands, status: 422, meaning: "More than 20 UTM domains." },
+  brand_has_channels: {
+    group: brands,
+    status: 409,
+    meaning: "The brand still has channels (in either mode): disconnect them before deleting the brand.",
+  },
+  confirmation_mismatch: {
+    group: brands,
+    status: 422,
+    meaning: "The name typed to confirm a deletion is not the name of what would be deleted.",
+  },
   slot_invalid: { group: brands, status: 422, meaning: "A slot is not a weekday and an HH:MM time." },
   too_many_slots: { group: brands, status: 422, meaning: "More than 200 slots." },
 

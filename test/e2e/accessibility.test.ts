@@ -52,6 +52,11 @@ const PAGES = [
   // The error codes page every problem's doc_url points at (served to anyone, signed in or not).
   "/docs/errors",
   "/connect",
+  "/channels",
+  "/brands",
+  "/media",
+  "/templates",
+  "/templates/new",
 ];
 
 describeEachDialect("dashboard accessibility", (dialect) => {
@@ -97,6 +102,7 @@ describeEachDialect("dashboard accessibility", (dialect) => {
         if (label === "phone") await shot(page, `phone${path.replaceAll("/", "-").slice(0, 40)}-${dialect}`);
       }
       await context.close();
-    });
+      // Twenty pages, each checked by axe, on a shared two-core machine: more than the default minute.
+    }, 180_000);
   }
 });

@@ -5,6 +5,7 @@
 
 import {
   type ComposeBrand,
+  ComposeContent,
   type ComposeForm,
   ComposerPage,
   emptyForm,
@@ -15,6 +16,7 @@ import {
   Zone,
 } from "../../../views/composer.tsx";
 import type { Problems } from "../../../views/publishing.tsx";
+import { type DataField, dataFields, readData } from "../../../views/template-data.tsx";
 import { listBrands } from "../../domain/brands/service.ts";
 import { listChannels } from "../../domain/channels/service.ts";
 import { once } from "../../domain/idempotency/once.ts";
@@ -22,6 +24,7 @@ import { listMedia } from "../../domain/media/service.ts";
 import { createPost } from "../../domain/posts/create.ts";
 import { previewPost } from "../../domain/posts/preview.ts";
 import { nextFreeSlot } from "../../domain/slots/free.ts";
+import { getTemplate, listTemplates } from "../../domain/templates/service.ts";
 import { type Problem, problem, ServiceError } from "../../lib/errors.ts";
 import { localToIso } from "./local-time.ts";
 import { fragment, frame, redirect, render, setFlash, type Web } from "./page.ts";
@@ -46,18 +49,38 @@ function readForm(w: Web): ComposeForm {
     media: f.getAll("media"),
     key: f.get("idempotency_key") || newKey(),
     first_comment: f.get("first_comment") ?? "",
+    template: f.get("template") ?? "",
+    values: [...f].filter(([k]) => k.startsWith("data.")),
   };
 }
+
+/** The chosen template's data fields and the data typed into them (null for plain text). */
+async function chosenTemplate(w: Web, form: ComposeForm) {
+  if (!form.template) return null;
+  try {
+    const t = await getTemplate(w.app, w.member!.actor, form.template, {});
+    const v = t.latest!;
+    const fields: DataField[] = dataFields(v.variables, v.examples[0]);
+    return { id: t.id, fields, ...readData(fields, new URLSearchParams(form.values)) };
+  } catch (e) {
+    // Another org's or a deleted template: the post is refused with the domain's template_missing.
+    if (e instanceof ServiceError && e.status === 404)
+      return { id: form.template, fields: [], data: {}, bad: {} };
+    throw e;
+  }
+}
+type Chosen = Awaited<ReturnType<typeof chosenTemplate>>;
 
 /** What the composer offers: the org's brands (with their next free slot), channels and media in this mode. */
 async function library(w: Web) {
   const { app } = w;
   const actor = w.member!.actor;
-  if (w.member!.org.status === "suspended") return { brands: [], channels: [], media: [] };
-  const [brands, channels, media] = await Promise.all([
+  if (w.member!.org.status === "suspended") return { brands: [], channels: [], media: [], templates: [] };
+  const [brands, channels, media, templates] = await Promise.all([
     listBrands(app, actor, { limit: "100" }),
     listChannels(app, actor, { limit: "100" }),
     listMedia(app, actor, { limit: "100" }),
+    actor.scopes.has("templates:read") ? listTemplates(app, actor, { limit: "100" }) : { data: [] },
   ]);
   const slots = await Promise.all(brands.data.map((b) => nextFreeSlot(app, actor, b.id)));
   const out: ComposeBrand[] = brands.data.map((b, i) => ({
@@ -68,12 +91,17 @@ async function library(w: Web) {
     next_slot: slots[i] ? new Date(slots[i]).toISOString() : null,
   }));
   out.sort((a, b) => a.name.localeCompare(b.name));
-  return { brands: out, channels: channels.data, media: media.data };
+  return {
+    brands: out,
+    channels: channels.data,
+    media: media.data,
+    templates: templates.data.map((t) => ({ id: t.id, key: t.key, name: t.name, brand: t.brand })),
+  };
 }
 type Library = Awaited<ReturnType<typeof library>>;
 
 /** The form as the API's PostCreate input, or the problems that stop it from being one. */
-function toInput(form: ComposeForm, lib: Library) {
+function toInput(form: ComposeForm, lib: Library, chosen: Chosen) {
   const problems: Problem[] = [];
   const brand = formBrand({ brands: lib.brands, channels: lib.channels, form }) ?? lib.brands[0];
   if (form.channels.length === 0)
@@ -91,10 +119,13 @@ function toInput(form: ComposeForm, lib: Library) {
     if (iso === null) problems.push(problem("publish_by_invalid", "Pick a date and time.", "publish_by"));
     else publishBy = iso;
   }
+  if (chosen)
+    for (const [field, message] of Object.entries(chosen.bad))
+      problems.push(problem("data_invalid", message, `data.${field}`));
   const content = {
     brand: brand?.id ?? "",
     channels: form.channels,
-    content: { body: form.body },
+    ...(chosen ? { template: chosen.id, data: chosen.data } : { content: { body: form.body } }),
     ...(Object.keys(form.fit).length ? { fit: form.fit } : {}),
     ...(form.media.length ? { media: form.media } : {}),
     ...(form.first_comment?.trim() ? { first_comment: form.first_comment.trim() } : {}),
@@ -122,12 +153,14 @@ function byParam(problems: Problem[]): Problems {
 const problemsOf = (e: ServiceError): Problem[] =>
   e.errors ?? [{ code: e.code, message: e.message, ...(e.param ? { param: e.param } : {}) }];
 
-async function previewOf(w: Web, form: ComposeForm, lib: Library): Promise<Preview> {
+async function previewOf(w: Web, form: ComposeForm, lib: Library, chosen: Chosen): Promise<Preview> {
   if (form.channels.length === 0)
     return { kind: "empty", text: "Pick a channel to see what each network will receive." };
-  if (form.body.trim() === "" && form.media.length === 0)
+  if (!chosen && form.body.trim() === "" && form.media.length === 0)
     return { kind: "empty", text: "Start writing: each channel's post appears here as you type." };
-  const { content } = toInput(form, lib);
+  const { content, problems } = toInput(form, lib, chosen);
+  if (problems.some((p) => p.param?.startsWith("data.")))
+    return { kind: "problems", problems: problems.map((p) => ({ code: p.code, message: p.message })) };
   try {
     const p = await previewPost(w.app, w.member!.actor, content);
     return {
@@ -156,37 +189,58 @@ async function page(
   form: ComposeForm,
   problems: Problems | undefined,
   status = 200,
+  chosen?: Chosen,
 ): Promise<Response> {
+  const c = chosen === undefined ? await chosenTemplate(w, form) : chosen;
   return render(
     w,
     <ComposerPage
       f={frame(w, "New post", "compose")}
       {...lib}
       form={form}
-      preview={await previewOf(w, form, lib)}
+      preview={await previewOf(w, form, lib, c)}
       problems={problems}
+      dataFields={c ? c.fields : null}
     />,
     status,
   );
 }
 
+/** `?template=<id>` (from a template's page) opens the composer on that template. */
 async function show(w: Web) {
-  return page(w, await library(w), emptyForm(newKey()), undefined);
+  const form = emptyForm(newKey());
+  form.template = w.url.searchParams.get("template") ?? "";
+  return page(w, await library(w), form, undefined);
 }
 
-/** htmx: the preview alone (with the schedule's brand-dependent labels out of band); else the whole page. */
+/**
+ * htmx: the preview alone (with the schedule's brand-dependent labels out of band, and the text or the template's
+ * data form when the template choice changed); else the whole page.
+ */
 async function preview(w: Web) {
   const form = readForm(w);
   const lib = await library(w);
-  if (w.request.headers.get("hx-request") !== "true") return page(w, lib, form, undefined);
+  const chosen = await chosenTemplate(w, form);
+  if (w.request.headers.get("hx-request") !== "true") return page(w, lib, form, undefined, 200, chosen);
   const brand = formBrand({ ...lib, form });
+  const content = w.request.headers.get("x-compose-content") === "1";
   return fragment(
     w,
     <>
-      <PreviewPanel preview={await previewOf(w, form, lib)} channels={lib.channels} />
+      <PreviewPanel preview={await previewOf(w, form, lib, chosen)} channels={lib.channels} />
       <NextSlot brand={brand} oob />
       <Zone brand={brand} id="at-zone" oob />
       <Zone brand={brand} id="by-zone" oob />
+      {content ? (
+        <ComposeContent
+          f={frame(w, "New post", "compose")}
+          {...lib}
+          form={form}
+          preview={{ kind: "empty", text: "" }}
+          dataFields={chosen ? chosen.fields : null}
+          oob
+        />
+      ) : null}
     </>,
   );
 }
@@ -194,14 +248,15 @@ async function preview(w: Web) {
 async function create(w: Web) {
   const form = readForm(w);
   const lib = await library(w);
-  const made = toInput(form, lib);
+  const chosen = await chosenTemplate(w, form);
+  const made = toInput(form, lib, chosen);
   // "Save as draft": no time needed, and what breaks a rule is shown on the draft's page rather than refused.
   const draft = w.form.get("draft") === "1";
   const input = draft
     ? { ...made.content, draft: true, ...(form.when === "at" ? { publish_at: made.input.publish_at } : {}) }
     : made.input;
   const problems = made.problems;
-  if (problems.length) return page(w, lib, form, byParam(problems), 422);
+  if (problems.length) return page(w, lib, form, byParam(problems), 422, chosen);
   const actor = w.member!.actor;
   try {
     // The person is the credential the key belongs to, as an API key is for the API.
@@ -213,7 +268,7 @@ async function create(w: Web) {
     return redirect(w, `/posts/${id}`);
   } catch (e) {
     if (!(e instanceof ServiceError)) throw e;
-    return page(w, lib, form, byParam(problemsOf(e)), e.status);
+    return page(w, lib, form, byParam(problemsOf(e)), e.status, chosen);
   }
 }
 

@@ -16,3 +16,7 @@ declare module "*/views/static/passkeys.js" {
   const path: string;
   export default path;
 }
+declare module "*/views/static/upload.js" {
+  const path: string;
+  export default path;
+}

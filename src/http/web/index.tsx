@@ -14,6 +14,8 @@ import { ServiceError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { apiKeyRoutes } from "./api-keys.tsx";
 import { approvalRoutes } from "./approvals.tsx";
+import { brandRoutes } from "./brands.tsx";
+import { channelRoutes } from "./channels.tsx";
 import { cliKeyRoutes } from "./cli-key.tsx";
 import { composerRoutes } from "./composer.tsx";
 import { connectRoutes } from "./connect.tsx";
@@ -21,6 +23,7 @@ import { deviceRoutes } from "./device.tsx";
 import { deviceListRoutes } from "./devices.tsx";
 import { homeRoutes } from "./home.tsx";
 import { inviteRoutes } from "./invite.tsx";
+import { mediaRoutes } from "./media.tsx";
 import { memberPageRoutes } from "./members.tsx";
 import { notificationPageRoutes } from "./notifications.tsx";
 import { orgPageRoutes } from "./org.tsx";
@@ -46,6 +49,7 @@ import { signInRoutes } from "./signin.tsx";
 import { ssoRoutes } from "./sso.tsx";
 import { staticFile } from "./static.ts";
 import { switchRoutes } from "./switch.ts";
+import { templateRoutes } from "./templates.tsx";
 
 export const webRoutes: WebRoute[] = [
   ...signInRoutes,
@@ -69,6 +73,10 @@ export const webRoutes: WebRoute[] = [
   ...queueRoutes,
   ...connectRoutes,
   ...notificationPageRoutes,
+  ...channelRoutes,
+  ...brandRoutes,
+  ...mediaRoutes,
+  ...templateRoutes,
 ];
 
 function allowed(w: Web, access: Access): boolean {
@@ -138,7 +146,7 @@ export async function handleWeb(
 ): Promise<Response> {
   let w: Web;
   try {
-    w = await webContext(app, request, params, peer);
+    w = await webContext(app, request, params, peer, route.rawBody === true);
   } catch (e) {
     if (!(e instanceof ServiceError)) throw e;
     // Refused before there is a page to frame it (a body too large or unreadable): plain text, but with every

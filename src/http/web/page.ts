@@ -93,11 +93,24 @@ export async function webContext(
   request: Request,
   params: Record<string, string>,
   peer: string | null,
+  /**
+   * The handler reads a multipart body itself, as it arrives (an upload of up to 16 MiB, streamed): it is left
+   * unread here, and the CSRF token comes from the X-CSRF-Token header or the `_csrf` query parameter of the
+   * form's action, since a multipart upload form carries only the parts the upload takes.
+   */
+  rawBody = false,
 ): Promise<Web> {
   const url = new URL(request.url);
   let form = new URLSearchParams();
+  // Only a multipart upload is left to the handler; any other body on such a route is read like every form.
+  const upload =
+    rawBody && (request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/");
+  if (upload) {
+    const token = url.searchParams.get("_csrf");
+    if (token) form.set("_csrf", token);
+  }
   // The body first: an oversized one is refused before anything else is done for it.
-  if (request.body && request.method !== "GET" && request.method !== "HEAD") {
+  else if (request.body && request.method !== "GET" && request.method !== "HEAD") {
     const bytes = await readBoundedBytes(request, MAX_FORM_BYTES, tooLarge);
     // Handlers that read the body themselves (the passkey JSON steps) get this bounded copy, never the socket.
     request = new Request(request.url, { method: request.method, headers: request.headers, body: bytes });

@@ -24,6 +24,8 @@ interface Base {
   method: "GET" | "POST";
   path: string;
   handler: (w: Web) => Promise<Response>;
+  /** The handler reads the request body itself (a media upload); see webContext. */
+  rawBody?: true;
 }
 
 export type WebRoute =

@@ -64,6 +64,14 @@ describeEachDialect("dashboard request bodies", (dialect) => {
             duplex: "half",
           }),
         );
+        // An upload route leaves a multipart body to its own streamed reader (16 MiB, domain/media/multipart.ts):
+        // a request without a session's CSRF token is refused before a byte of it is read.
+        if (r.rawBody && type?.startsWith("multipart/")) {
+          expect({ route: r.path, type, status: res.status }).toEqual({ route: r.path, type, status: 403 });
+          expectPageHeaders(res.headers);
+          expect(body.pulled()).toBeLessThan(8 * CHUNK);
+          continue;
+        }
         expect({ route: r.path, type, status: res.status }).toEqual({ route: r.path, type, status: 413 });
         expectPageHeaders(res.headers);
         expect(await res.text()).toContain("too large");

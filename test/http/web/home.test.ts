@@ -113,14 +113,14 @@ describeEachDialect("dashboard home", (dialect) => {
     expect(test).toContain(
       '<li id="step-post"><strong>Write a post</strong>: <a href="/posts/new">open the composer</a>',
     );
-    // Live mode has no channel yet: connect one first, with a key from the API keys page.
+    // Live mode has no channel yet: connect one first, on Channels (or with the API and a key).
     const switched = await br.post("/mode", { livemode: "true", back: "/home" });
     expect(switched.status).toBe(303);
     const live = steps((await br.get("/home")).html)!;
     expect(live).toContain('<li id="step-channel"><strong>Connect a channel</strong> in live mode.');
-    expect(live).toContain('<a href="/api-keys">make an API key</a>');
+    expect(live).toContain('<a href="/channels">Connect one on Channels</a>');
+    expect(live).toContain('<a href="/api-keys">API key</a>');
     expect(live).toContain("<code>POST /v1/channels</code>");
-    expect(live).toContain(`&quot;brand&quot;:&quot;${a.brandSlug}&quot;`);
     expect(live).toContain('href="/posts/new"');
   });
 
