@@ -43,6 +43,7 @@ import { sessionRoutes } from "./sessions.tsx";
 import { signInRoutes } from "./signin.tsx";
 import { staticFile } from "./static.ts";
 import { switchRoutes } from "./switch.ts";
+import { webhookPageRoutes } from "./webhooks.tsx";
 
 export const webRoutes: WebRoute[] = [
   ...signInRoutes,
@@ -64,6 +65,7 @@ export const webRoutes: WebRoute[] = [
   ...approvalRoutes,
   ...queueRoutes,
   ...connectRoutes,
+  ...webhookPageRoutes,
 ];
 
 function allowed(w: Web, access: Access): boolean {

@@ -82,4 +82,13 @@ export const webPaths: readonly (readonly ["GET" | "POST", string])[] = [
   ["GET", "/connect/:provider/callback"],
   ["GET", "/connect/choose/:id"],
   ["POST", "/connect/choose/:id"],
+  ["GET", "/webhooks"],
+  ["POST", "/webhooks"],
+  ["GET", "/webhooks/:id"],
+  ["POST", "/webhooks/:id"],
+  ["POST", "/webhooks/:id/disable"],
+  ["POST", "/webhooks/:id/enable"],
+  ["POST", "/webhooks/:id/roll"],
+  ["POST", "/webhooks/:id/delete"],
+  ["POST", "/webhook-deliveries/:id/resend"],
 ];
