@@ -20,6 +20,7 @@ import { deviceRoutes } from "./device.tsx";
 import { deviceListRoutes } from "./devices.tsx";
 import { homeRoutes } from "./home.tsx";
 import { inviteRoutes } from "./invite.tsx";
+import { logRoutes } from "./logs.tsx";
 import { memberPageRoutes } from "./members.tsx";
 import { orgPageRoutes } from "./org.tsx";
 import {
@@ -66,6 +67,7 @@ export const webRoutes: WebRoute[] = [
   ...queueRoutes,
   ...connectRoutes,
   ...webhookPageRoutes,
+  ...logRoutes,
 ];
 
 function allowed(w: Web, access: Access): boolean {

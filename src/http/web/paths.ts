@@ -91,4 +91,7 @@ export const webPaths: readonly (readonly ["GET" | "POST", string])[] = [
   ["POST", "/webhooks/:id/roll"],
   ["POST", "/webhooks/:id/delete"],
   ["POST", "/webhook-deliveries/:id/resend"],
+  ["GET", "/events"],
+  ["GET", "/audit"],
+  ["GET", "/requests"],
 ];

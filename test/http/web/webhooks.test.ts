@@ -150,9 +150,9 @@ describeEachDialect("dashboard webhooks", (dialect) => {
     await b.get("/webhooks");
     expect((await b.post(`/webhooks/${theirs.id}/delete`, {})).status).toBe(404);
     expect((await b.post(`/webhooks/${live.id}/disable`, {})).status).toBe(404);
-    expect((await t.request("GET", `/v1/webhook_endpoints/${theirs.id}`, { key: other.testKey })).body.status).toBe(
-      "enabled",
-    );
+    expect(
+      (await t.request("GET", `/v1/webhook_endpoints/${theirs.id}`, { key: other.testKey })).body.status,
+    ).toBe("enabled");
     // In live mode the live endpoint is there.
     await b.post("/mode", { livemode: "true" });
     expect((await b.get("/webhooks")).html).toContain("live one");
