@@ -19,6 +19,7 @@ import secretGuesses from "./0016_secret_guesses.ts";
 import developerApps from "./0017_developer_apps.ts";
 import signinConnections from "./0018_signin_connections.ts";
 import printedPassword from "./0019_printed_password.ts";
+import postsBrandTime from "./0022_posts_brand_time.ts";
 
 export const migrations: Migration[] = [
   core,
@@ -40,4 +41,5 @@ export const migrations: Migration[] = [
   developerApps,
   signinConnections,
   printedPassword,
+  postsBrandTime,
 ];

@@ -193,6 +193,14 @@ export function QueuePage(props: QueueProps) {
             <a href={`/queue?brand=${week.brand.id}`}>This week</a>
             <a href={`/queue?brand=${week.brand.id}&week=${week.next}`}>Next week →</a>
           </nav>
+          <nav class="view-switch" aria-label="Calendar view">
+            <a href={`/queue?brand=${week.brand.id}&week=${week.days[0]!.date}`} aria-current="page">
+              Week
+            </a>
+            <a href={`/queue?view=month&brand=${week.brand.id}&month=${week.days[0]!.date.slice(0, 7)}`}>
+              Month
+            </a>
+          </nav>
         </div>
         <p class="muted" id="week-of">
           Week of {dayLabel(week.days[0]!.date)}, times in {tz}.{" "}

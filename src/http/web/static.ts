@@ -16,6 +16,7 @@ const FILES: Record<string, { path: () => string; type: string }> = {
   },
   "app.js": { path: () => join(VIEWS, "app.js"), type: "text/javascript" },
   "passkeys.js": { path: () => join(VIEWS, "passkeys.js"), type: "text/javascript" },
+  "calendar.js": { path: () => join(VIEWS, "calendar.js"), type: "text/javascript" },
   "app.css": { path: () => join(VIEWS, "app.css"), type: "text/css" },
 };
 
