@@ -125,20 +125,20 @@ export function EventsPage(props: {
             a channel or publishing writes one.
           </Empty>
         ) : (
-          <ul class="post-list log-list" id="events">
+          <ul class="plain log-list" id="events">
             {props.events.map((e) => {
               const s = subject(e.data);
               return (
-                <li class="post-row log-row" id={`event-${e.id}`}>
-                  <div class="post-when">
+                <li class="log-row" id={`event-${e.id}`}>
+                  <div class="log-head">
                     <code class="log-type">{e.type}</code>
                     <span class="when">{when(e.created_at)}</span>
                     {s ? s.href ? <a href={s.href}>{s.id}</a> : <span class="handle">{s.id}</span> : null}
                   </div>
-                  <details>
+                  <details class="log-detail">
                     <summary>
-                      <span class="handle">{e.id}</span>
-                      {e.request_id ? <span class="muted"> · request {e.request_id}</span> : null}
+                      Payload <span class="muted handle">{e.id}</span>
+                      {e.request_id ? <span class="muted handle"> · {e.request_id}</span> : null}
                     </summary>
                     <pre class="excerpt payload">{JSON.stringify(e.data, null, 2)}</pre>
                   </details>
@@ -351,7 +351,6 @@ export function RequestsPage(props: {
                   <th scope="col">Status</th>
                   <th scope="col">Duration</th>
                   <th scope="col">Key</th>
-                  <th scope="col">Request ID</th>
                 </tr>
               </thead>
               <tbody>
@@ -359,8 +358,12 @@ export function RequestsPage(props: {
                   const cred = r.api_key ?? r.user_token;
                   return (
                     <tr id={`request-${r.id}`}>
-                      <td class="when">{when(r.created_at)}</td>
-                      <td class="text">
+                      <td class="when">
+                        {when(r.created_at)}
+                        <br />
+                        <span class="muted handle request-id">{r.id}</span>
+                      </td>
+                      <td class="text request-path">
                         <code>
                           {r.method} {r.path}
                         </code>
@@ -375,9 +378,6 @@ export function RequestsPage(props: {
                       </td>
                       <td>{r.duration_ms} ms</td>
                       <td class="text">{cred ? (props.names[cred] ?? cred) : "—"}</td>
-                      <td>
-                        <span class="handle">{r.id}</span>
-                      </td>
                     </tr>
                   );
                 })}

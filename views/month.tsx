@@ -142,8 +142,10 @@ export function MonthPage(props: {
                 return (
                   <div class={cls} id={`day-${d.date}`} data-date={d.date}>
                     <a class="month-date" href={q({ week: d.date })}>
-                      {Number(d.date.slice(8))}
-                      <span class="month-day-name"> {dayLabel(d.date)}</span>
+                      <span class="month-num" aria-hidden="true">
+                        {Number(d.date.slice(8))}
+                      </span>
+                      <span class="month-day-name">{dayLabel(d.date)}</span>
                     </a>
                     {d.posts.length ? (
                       <ul class="plain month-posts">
