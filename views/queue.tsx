@@ -78,6 +78,22 @@ const dayLabel = (date: string) => {
 const movable = (p: QueuePost) =>
   (p.status === "scheduled" || p.status === "pending_approval") && p.targets.every((t) => t.attempts === 0);
 
+/**
+ * The posts a card offers to swap with: the nearest in time, at most SWAP_CHOICES. Every card listing every other
+ * post of a busy week made the page grow with the square of its posts (350 posts: 120,000 options, 22 s).
+ */
+const SWAP_CHOICES = 12;
+const nearest = (all: QueuePost[], p: QueuePost) => {
+  const at = Date.parse(p.publish_at ?? "");
+  return all
+    .filter((o) => o.id !== p.id)
+    .map((o) => [Math.abs(Date.parse(o.publish_at!) - at), o] as const)
+    .sort((a, b) => a[0] - b[0])
+    .slice(0, SWAP_CHOICES)
+    .map(([, o]) => o)
+    .sort((a, b) => a.publish_at!.localeCompare(b.publish_at!));
+};
+
 type Entry = { at: string; kind: "free" } | { at: string; kind: "post"; post: QueuePost };
 
 const excerpt = (p: QueuePost) => {
@@ -166,6 +182,7 @@ export function QueuePage(props: QueueProps) {
   const tz = week.brand.timezone;
   // A slot already past is no longer free; a held one shows as the post holding it.
   const free = week.slots.filter((s) => s.post === null && s.at > props.now).map((s) => s.at);
+  const swappable = week.posts.filter((p) => p.publish_at && movable(p));
   const entries: Entry[] = [
     ...free.map((at) => ({ at, kind: "free" as const })),
     ...week.posts
@@ -237,7 +254,7 @@ export function QueuePage(props: QueueProps) {
                           q={props}
                           week={week}
                           free={free}
-                          others={week.posts.filter((o) => o.id !== e.post.id && o.publish_at && movable(o))}
+                          others={nearest(swappable, e.post)}
                         />
                       ),
                     )}
