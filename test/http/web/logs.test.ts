@@ -120,6 +120,9 @@ describeEachDialect("dashboard logs", (dialect) => {
       headers: { "svc-org": a.orgId },
     });
     expect(viaCli.status).toBe(200);
+    // A CLI sign-in's name is what the person's machine called itself: shown as text.
+    const marked = await userToken(t.app, a.userId, { name: MARKUP });
+    await t.request("GET", "/v1/brands", { key: marked.secret, headers: { "svc-org": a.orgId } });
     await t.http.ctx.requestLog.flush();
 
     const b = new TestBrowser(t);
@@ -127,14 +130,16 @@ describeEachDialect("dashboard logs", (dialect) => {
     const page = await b.get("/requests");
     expect(page.status).toBe(200);
     const rows = ids(page.html, "request");
-    expect(rows).toHaveLength(3);
+    expect(rows).toHaveLength(4);
+    expect(page.html).not.toContain(MARKUP);
+    expect(page.html).toContain("CLI &lt;img src=x");
     expect(page.html).toContain("GET /v1/posts/post_nope");
     expect(page.html).toContain("resource_missing");
     expect(page.html).toContain("CLI laptop of");
     expect(page.html).toContain("test full");
 
     expect(ids((await b.get("/requests?status=4xx")).html, "request")).toHaveLength(1);
-    expect(ids((await b.get("/requests?status=200")).html, "request")).toHaveLength(2);
+    expect(ids((await b.get("/requests?status=200")).html, "request")).toHaveLength(3);
     expect(ids((await b.get("/requests?code=resource_missing")).html, "request")).toHaveLength(1);
     expect(ids((await b.get(`/requests?key=${cli.id}`)).html, "request")).toHaveLength(1);
     const bad = await b.get(`/requests?code=${encodeURIComponent(MARKUP)}`);

@@ -2,6 +2,7 @@
 // and enable, roll with an overlap, resend a delivery, delete; another org's and the other mode's endpoints look
 // missing; a viewer reads but cannot change; a cross-site form changes nothing; markup renders as text.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { deliverDue } from "../../../src/queue/webhook-deliveries.ts";
 import type { TestApp } from "../../helpers/app.ts";
 import { TestBrowser, webApp } from "../../helpers/browser.ts";
 import { describeEachDialect } from "../../helpers/db.ts";
@@ -169,5 +170,29 @@ describeEachDialect("dashboard webhooks", (dialect) => {
     expect(seen.html).not.toContain('id="endpoint-create"');
     expect((await v.post(`/webhooks/${mine.id}/delete`, {})).status).toBe(403);
     expect((await v.post("/webhooks", { url: "http://example.com/v" })).status).toBe(403);
+  });
+
+  test("a receiver's answer is shown as text in the delivery log", async () => {
+    const receiver = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => new Response(`nope ${MARKUP}`, { status: 500 }),
+    });
+    const hooks = await webApp(dialect, { env: { SVC_ALLOW_PRIVATE_WEBHOOKS: "127.0.0.1" } });
+    try {
+      const a = await tenant(hooks.app);
+      const ep = await testEndpoint(hooks, a, { url: `http://127.0.0.1:${receiver.port}/hook` });
+      await testEvent(hooks.app, a, { type: "post.created" });
+      expect(await deliverDue(hooks.app)).toBe(1);
+      const b = new TestBrowser(hooks);
+      await b.signIn(a.email, PASSWORD);
+      const page = await b.get(`/webhooks/${ep.id}`);
+      expect(page.html).toContain("HTTP 500");
+      expect(page.html).not.toContain(MARKUP);
+      expect(page.html).toContain("nope &lt;img src=x");
+    } finally {
+      await hooks.close();
+      receiver.stop(true);
+    }
   });
 });
