@@ -13,7 +13,10 @@ export interface MonthDay {
   start: string;
   in_month: boolean;
   free_slots: string[];
+  /** The day's first posts. */
   posts: QueuePost[];
+  /** How many posts the day has in all. */
+  count: number;
 }
 export interface CalendarMonth {
   brand: { id: string; name: string; slug: string; timezone: string };
@@ -21,11 +24,8 @@ export interface CalendarMonth {
   previous: string;
   next: string;
   days: MonthDay[];
-  truncated: boolean;
 }
 
-/** On a day, this many posts show; the rest are counted, and the day's week shows them all. */
-const PER_DAY = 4;
 const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 
 const timeIn = (iso: string, tz: string) =>
@@ -109,9 +109,6 @@ export function MonthPage(props: {
             ))}
           </div>
         ) : null}
-        {month.truncated ? (
-          <p class="alert warn">This month holds more posts than shown; the first 1,500 are.</p>
-        ) : null}
         {drag ? (
           <form method="post" action="" id="month-move" hidden>
             <Csrf token={f.csrf} />
@@ -149,7 +146,7 @@ export function MonthPage(props: {
                     </a>
                     {d.posts.length ? (
                       <ul class="plain month-posts">
-                        {d.posts.slice(0, PER_DAY).map((p) => (
+                        {d.posts.map((p) => (
                           <li
                             class={`month-post status-bar-${p.status}`}
                             id={`month-${p.id}`}
@@ -164,10 +161,10 @@ export function MonthPage(props: {
                             <StatusTag status={p.status} />
                           </li>
                         ))}
-                        {d.posts.length > PER_DAY ? (
+                        {d.count > d.posts.length ? (
                           <li>
-                            <a href={q({ week: d.date })} class="muted">
-                              {d.posts.length - PER_DAY} more
+                            <a href={q({ week: d.date })} class="month-more">
+                              {d.count - d.posts.length} more
                             </a>
                           </li>
                         ) : null}

@@ -36,6 +36,9 @@ describeEachDialect("dashboard calendar month", (dialect) => {
     const p2 = await post(a.testKey, a.brandId, "Second", "2026-03-12T09:00:00Z");
     const theirs = await post(other.testKey, other.brandId, "Theirs", "2026-03-11T13:00:00Z");
 
+    // A busy day: its first four posts show, and how many more there are.
+    for (const hour of ["10", "11", "14", "15", "16", "17"])
+      await post(a.testKey, a.brandId, `Busy ${hour}`, `2026-03-18T${hour}:00:00Z`);
     const b = new TestBrowser(t);
     await b.signIn(a.email, PASSWORD);
     const page = await b.get(`/queue?view=month&brand=${a.brandId}&month=2026-03`);
@@ -49,6 +52,11 @@ describeEachDialect("dashboard calendar month", (dialect) => {
     expect(day("2026-03-10")).toContain(`id="month-${p1.id}"`);
     expect(day("2026-03-10")).toContain("1 free slot");
     expect(day("2026-03-14")).not.toContain("free slot");
+    const busy = day("2026-03-18");
+    expect(busy.match(/class="month-post /g)).toHaveLength(4);
+    expect(busy).toContain("Busy 10");
+    expect(busy).not.toContain("Busy 16");
+    expect(busy).toContain(">2 more<");
     expect(page.html).not.toContain(MARKUP);
     expect(page.html).toContain("&lt;img src=x");
     expect(page.html).not.toContain(theirs.id);
