@@ -4,7 +4,7 @@
 // (the same move as the week's form, refused with slot_taken or post_not_movable shown on the page).
 import type { Frame } from "./frame.ts";
 import { Layout } from "./layout.tsx";
-import { brandLabel, Csrf } from "./parts.tsx";
+import { brandLabel, Csrf, dateFormat } from "./parts.tsx";
 import { canChange, FieldProblems, type Problems, StatusTag } from "./publishing.tsx";
 import type { QueuePost } from "./queue.tsx";
 
@@ -29,7 +29,7 @@ export interface CalendarMonth {
 const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 
 const timeIn = (iso: string, tz: string) =>
-  new Intl.DateTimeFormat("en-GB", {
+  dateFormat({
     timeZone: tz,
     hour: "2-digit",
     minute: "2-digit",
@@ -37,13 +37,13 @@ const timeIn = (iso: string, tz: string) =>
   }).format(new Date(iso));
 const monthLabel = (month: string) => {
   const [y, m] = month.split("-").map(Number) as [number, number];
-  return new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", month: "long", year: "numeric" }).format(
+  return dateFormat({ timeZone: "UTC", month: "long", year: "numeric" }).format(
     new Date(Date.UTC(y, m - 1, 1)),
   );
 };
 const dayLabel = (date: string) => {
   const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  return new Intl.DateTimeFormat("en-GB", {
+  return dateFormat({
     timeZone: "UTC",
     weekday: "long",
     day: "numeric",

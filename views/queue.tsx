@@ -3,7 +3,7 @@
 // move (slot_taken, post_not_movable, publish_at_invalid) shows on the post's card with its code.
 import type { Frame } from "./frame.ts";
 import { Layout } from "./layout.tsx";
-import { brandLabel, Csrf } from "./parts.tsx";
+import { brandLabel, Csrf, dateFormat } from "./parts.tsx";
 import {
   type ChannelLabel,
   canChange,
@@ -44,7 +44,7 @@ export interface QueueProps {
 
 const parts = (iso: string, tz: string) =>
   Object.fromEntries(
-    new Intl.DateTimeFormat("en-GB", {
+    dateFormat({
       timeZone: tz,
       weekday: "short",
       day: "numeric",
@@ -67,7 +67,7 @@ const dayIn = (iso: string, tz: string) => {
 /** The date of a local-midnight instant, read in the zone (days are labelled by their own calendar date). */
 const dayLabel = (date: string) => {
   const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  return new Intl.DateTimeFormat("en-GB", {
+  return dateFormat({
     timeZone: "UTC",
     weekday: "long",
     day: "numeric",
