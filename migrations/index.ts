@@ -19,6 +19,7 @@ import secretGuesses from "./0016_secret_guesses.ts";
 import developerApps from "./0017_developer_apps.ts";
 import signinConnections from "./0018_signin_connections.ts";
 import printedPassword from "./0019_printed_password.ts";
+import postsBrandTime from "./0022_posts_brand_time.ts";
 import renewalClaims from "./0023_renewal_claims.ts";
 import notifications from "./0024_notifications.ts";
 import postLifecycle from "./0026_post_lifecycle.ts";
@@ -45,6 +46,7 @@ export const migrations: Migration[] = [
   developerApps,
   signinConnections,
   printedPassword,
+  postsBrandTime,
   renewalClaims,
   notifications,
   postLifecycle,

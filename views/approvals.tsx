@@ -14,6 +14,8 @@ export interface Waiting {
   /** Its own time, when it was given one; null when approving takes the next free slot. */
   publish_at: string | null;
   created_at: string;
+  /** Written by the person looking: another admin or owner reviews it. */
+  mine: boolean;
 }
 
 export interface ApprovalsProps {
@@ -77,7 +79,12 @@ export function ApprovalsPage(props: ApprovalsProps) {
                       : "Approving takes the next free slot: none is free in the next 56 days."}
                 </p>
                 <FieldProblems id={`approval-${p.id}-error`} problems={problems} />
-                {props.mayApprove ? (
+                {props.mayApprove && p.mine ? (
+                  <p class="muted" id={`approval-${p.id}-mine`}>
+                    You asked for this one: another admin or owner reviews it.
+                  </p>
+                ) : null}
+                {props.mayApprove && !p.mine ? (
                   <div class="review">
                     <form method="post" action={`/approvals/${p.id}/approve`} class="inline">
                       <Csrf token={f.csrf} />

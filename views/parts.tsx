@@ -109,6 +109,22 @@ export interface BrandRef {
  */
 export const brandLabel = (b: BrandRef) => `${b.name} (${b.slug})`;
 
+/**
+ * One Intl.DateTimeFormat per set of options (zone included), kept: making one costs about a millisecond, and a
+ * calendar page formats hundreds of times (the queue's week took a second making them before they were kept).
+ * The keys are bounded by the IANA zones times the few option sets the views use.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+export function dateFormat(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = JSON.stringify(options);
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-GB", options);
+    formatters.set(key, f);
+  }
+  return f;
+}
+
 export const when = (iso: string | null | undefined) =>
   iso ? iso.replace("T", " ").slice(0, 16) + " UTC" : "—";
 
@@ -116,7 +132,7 @@ export const when = (iso: string | null | undefined) =>
 export function whenIn(iso: string | null | undefined, timeZone: string): string {
   if (!iso) return "—";
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-GB", {
+    dateFormat({
       timeZone,
       year: "numeric",
       month: "2-digit",

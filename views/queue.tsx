@@ -3,7 +3,7 @@
 // move (slot_taken, post_not_movable, publish_at_invalid) shows on the post's card with its code.
 import type { Frame } from "./frame.ts";
 import { Layout } from "./layout.tsx";
-import { brandLabel, Csrf } from "./parts.tsx";
+import { brandLabel, Csrf, dateFormat } from "./parts.tsx";
 import {
   type ChannelLabel,
   canChange,
@@ -44,7 +44,7 @@ export interface QueueProps {
 
 const parts = (iso: string, tz: string) =>
   Object.fromEntries(
-    new Intl.DateTimeFormat("en-GB", {
+    dateFormat({
       timeZone: tz,
       weekday: "short",
       day: "numeric",
@@ -67,7 +67,7 @@ const dayIn = (iso: string, tz: string) => {
 /** The date of a local-midnight instant, read in the zone (days are labelled by their own calendar date). */
 const dayLabel = (date: string) => {
   const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  return new Intl.DateTimeFormat("en-GB", {
+  return dateFormat({
     timeZone: "UTC",
     weekday: "long",
     day: "numeric",
@@ -77,6 +77,22 @@ const dayLabel = (date: string) => {
 
 const movable = (p: QueuePost) =>
   (p.status === "scheduled" || p.status === "pending_approval") && p.targets.every((t) => t.attempts === 0);
+
+/**
+ * The posts a card offers to swap with: the nearest in time, at most SWAP_CHOICES. Every card listing every other
+ * post of a busy week made the page grow with the square of its posts (350 posts: 120,000 options, 22 s).
+ */
+const SWAP_CHOICES = 12;
+const nearest = (all: QueuePost[], p: QueuePost) => {
+  const at = Date.parse(p.publish_at ?? "");
+  return all
+    .filter((o) => o.id !== p.id)
+    .map((o) => [Math.abs(Date.parse(o.publish_at!) - at), o] as const)
+    .sort((a, b) => a[0] - b[0])
+    .slice(0, SWAP_CHOICES)
+    .map(([, o]) => o)
+    .sort((a, b) => a.publish_at!.localeCompare(b.publish_at!));
+};
 
 type Entry = { at: string; kind: "free" } | { at: string; kind: "post"; post: QueuePost };
 
@@ -166,6 +182,7 @@ export function QueuePage(props: QueueProps) {
   const tz = week.brand.timezone;
   // A slot already past is no longer free; a held one shows as the post holding it.
   const free = week.slots.filter((s) => s.post === null && s.at > props.now).map((s) => s.at);
+  const swappable = week.posts.filter((p) => p.publish_at && movable(p));
   const entries: Entry[] = [
     ...free.map((at) => ({ at, kind: "free" as const })),
     ...week.posts
@@ -192,6 +209,14 @@ export function QueuePage(props: QueueProps) {
             <a href={`/queue?brand=${week.brand.id}&week=${week.previous}`}>← Previous week</a>
             <a href={`/queue?brand=${week.brand.id}`}>This week</a>
             <a href={`/queue?brand=${week.brand.id}&week=${week.next}`}>Next week →</a>
+          </nav>
+          <nav class="view-switch" aria-label="Calendar view">
+            <a href={`/queue?brand=${week.brand.id}&week=${week.days[0]!.date}`} aria-current="page">
+              Week
+            </a>
+            <a href={`/queue?view=month&brand=${week.brand.id}&month=${week.days[0]!.date.slice(0, 7)}`}>
+              Month
+            </a>
           </nav>
         </div>
         <p class="muted" id="week-of">
@@ -229,7 +254,7 @@ export function QueuePage(props: QueueProps) {
                           q={props}
                           week={week}
                           free={free}
-                          others={week.posts.filter((o) => o.id !== e.post.id && o.publish_at && movable(o))}
+                          others={nearest(swappable, e.post)}
                         />
                       ),
                     )}

@@ -47,6 +47,11 @@ const PAGES = [
   "/posts",
   "/approvals",
   "/queue",
+  "/queue?view=month",
+  "/webhooks",
+  "/events",
+  "/audit",
+  "/requests",
   // A path svc does not serve: the "Page not found" page, in the frame (docs/dashboard.md).
   "/no-such-page",
   // The error codes page every problem's doc_url points at (served to anyone, signed in or not).
@@ -79,6 +84,12 @@ describeEachDialect("dashboard accessibility", (dialect) => {
         body: { brand: b.brand.id, content: { body: "Accessible post" }, publish_at: "next_slot" },
       });
       expect(post.status).toBe(201);
+      // An endpoint with a delivery, for the webhooks pages.
+      const endpoint = await svc.t.request("POST", "/v1/webhook_endpoints", {
+        key: await key(svc.t.app, b.org.id, { name: "a11y hooks" }),
+        body: { url: "http://example.com/hook", description: "Accessible hook" },
+      });
+      expect(endpoint.status).toBe(201);
       const context = await browser.newContext({
         baseURL: svc.url,
         viewport,
@@ -94,7 +105,7 @@ describeEachDialect("dashboard accessibility", (dialect) => {
       await page.getByLabel("Password", { exact: true }).fill(b.password!);
       await page.keyboard.press("Enter");
       await page.waitForURL("**/home");
-      for (const path of [...PAGES, `/posts/${post.body.id}`]) {
+      for (const path of [...PAGES, `/posts/${post.body.id}`, `/webhooks/${endpoint.body.id}`]) {
         await page.goto(path);
         expect({ path, violations: await violations(page) }).toEqual({ path, violations: [] });
         const overflow = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth");

@@ -1,8 +1,10 @@
 // The audit log: one row for every change (in the change's transaction) and every refusal.
+import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
 import type { Db, Tx } from "../../db/index.ts";
 import { insertRows } from "../../db/insert-rows.ts";
 import type { AuditEventsTable } from "../../db/schema.ts";
+import { badRequest } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Actor } from "../actor.ts";
 import { requireScope } from "../actor.ts";
@@ -65,8 +67,25 @@ export async function auditDenied(
 
 export async function listAudit(app: App, actor: Actor, query: Record<string, unknown>) {
   requireScope(actor, "audit:read");
-  const q = app.db.selectFrom("audit_events").selectAll().where("org_id", "=", actor.orgId);
-  return page(q, listParams(query, "audit"), "/v1/audit_events", presentAudit);
+  const p = listParams(query, "audit");
+  // Optional filters: an action (`post.approve`, or `post.` for every action on posts) and an outcome.
+  const action = query.action === undefined || query.action === "" ? null : String(query.action);
+  if (action !== null && !/^[a-z_]+(\.[a-z_]*)*$/.test(action))
+    throw badRequest(
+      "parameter_invalid",
+      "action is an audit action such as post.approve, or post.",
+      "action",
+    );
+  const outcome = query.outcome === undefined || query.outcome === "" ? null : String(query.outcome);
+  if (outcome !== null && outcome !== "success" && outcome !== "denied")
+    throw badRequest("parameter_invalid", "outcome is success or denied.", "outcome");
+  let q = app.db.selectFrom("audit_events").selectAll().where("org_id", "=", actor.orgId);
+  // A prefix is a LIKE pattern with its underscores escaped (actions hold only a-z, _ and dots).
+  if (action?.endsWith("."))
+    q = q.where(sql<boolean>`${sql.ref("action")} LIKE ${`${action.replaceAll("_", "\\_")}%`} ESCAPE '\\'`);
+  else if (action !== null) q = q.where("action", "=", action);
+  if (outcome !== null) q = q.where("outcome", "=", outcome);
+  return page(q, p, "/v1/audit_events", presentAudit);
 }
 
 /** An operator action outside any org (accounts): `svc admin users …`. */

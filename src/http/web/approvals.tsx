@@ -8,6 +8,7 @@ import { listChannels } from "../../domain/channels/service.ts";
 import { approvePost } from "../../domain/posts/approve.ts";
 import { listPosts } from "../../domain/posts/read.ts";
 import { rejectPost } from "../../domain/posts/reject.ts";
+import { requestedBy } from "../../domain/posts/review.ts";
 import { nextFreeSlot } from "../../domain/slots/free.ts";
 import { ServiceError } from "../../lib/errors.ts";
 import { frame, redirect, render, setFlash, type Web } from "./page.ts";
@@ -26,6 +27,11 @@ async function page(w: Web, problems?: Problems, notes?: Record<string, string>,
     listChannels(app, actor, { limit: "100" }),
   ]);
   const used = [...new Set(posts.data.map((p) => p.brand))];
+  const mine = await requestedBy(
+    app,
+    actor,
+    posts.data.map((p) => p.id),
+  );
   const slots = new Map(
     await Promise.all(used.map(async (id) => [id, await nextFreeSlot(app, actor, id)] as const)),
   );
@@ -46,6 +52,7 @@ async function page(w: Web, problems?: Problems, notes?: Record<string, string>,
         channels: p.targets.map((t) => t.channel),
         publish_at: p.publish_at,
         created_at: p.created_at,
+        mine: mine.has(p.id),
       };
     })
     // Oldest first: approval order is slot order, so the first asked is the first to review.

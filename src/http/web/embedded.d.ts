@@ -20,3 +20,7 @@ declare module "*/views/static/upload.js" {
   const path: string;
   export default path;
 }
+declare module "*/views/static/calendar.js" {
+  const path: string;
+  export default path;
+}

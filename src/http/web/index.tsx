@@ -23,6 +23,7 @@ import { deviceRoutes } from "./device.tsx";
 import { deviceListRoutes } from "./devices.tsx";
 import { homeRoutes } from "./home.tsx";
 import { inviteRoutes } from "./invite.tsx";
+import { logRoutes } from "./logs.tsx";
 import { mediaRoutes } from "./media.tsx";
 import { memberPageRoutes } from "./members.tsx";
 import { notificationPageRoutes } from "./notifications.tsx";
@@ -50,6 +51,7 @@ import { ssoRoutes } from "./sso.tsx";
 import { staticFile } from "./static.ts";
 import { switchRoutes } from "./switch.ts";
 import { templateRoutes } from "./templates.tsx";
+import { webhookPageRoutes } from "./webhooks.tsx";
 
 export const webRoutes: WebRoute[] = [
   ...signInRoutes,
@@ -77,6 +79,8 @@ export const webRoutes: WebRoute[] = [
   ...brandRoutes,
   ...mediaRoutes,
   ...templateRoutes,
+  ...webhookPageRoutes,
+  ...logRoutes,
 ];
 
 function allowed(w: Web, access: Access): boolean {

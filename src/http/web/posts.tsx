@@ -102,6 +102,14 @@ async function list(w: Web) {
   );
 }
 
+/**
+ * The channels of the post's brand (a post's targets are all on its brand's channels): the first 100 of the whole
+ * org could miss them in an org of more channels than that, and read far more than the page shows.
+ */
+async function brandChannels(w: Web, brand: string): Promise<ChannelInfo[]> {
+  return (await listChannels(w.app, w.member!.actor, { brand, limit: "100" })).data;
+}
+
 async function attemptsOf(w: Web, post: PostRow): Promise<Record<string, Attempt[]>> {
   const lists = await Promise.all(post.targets.map((t) => listAttempts(w.app, w.member!.actor, t.id)));
   return Object.fromEntries(post.targets.map((t, i) => [t.id, lists[i]!.data]));
@@ -113,7 +121,7 @@ async function detail(w: Web, problems?: Problems, status = 200) {
   const post = await getPost(app, actor, w.params.id ?? "");
   const [brand, channels, attempts] = await Promise.all([
     getBrand(app, actor, post.brand),
-    channelsOf(w),
+    brandChannels(w, post.brand),
     attemptsOf(w, post),
   ]);
   const text = post.targets[0]?.parts[0] ?? "";
@@ -141,7 +149,7 @@ async function targetCard(w: Web) {
   if (!target) throw notFound("No such target in this post.", "id");
   const [brand, channels, attempts] = await Promise.all([
     getBrand(app, actor, post.brand),
-    channelsOf(w),
+    brandChannels(w, post.brand),
     listAttempts(app, actor, target.id),
   ]);
   return fragment(

@@ -10,6 +10,7 @@ import webauthn from "../../../node_modules/@simplewebauthn/browser/dist/bundle/
 };
 import appCss from "../../../views/static/app.css" with { type: "file" };
 import appJs from "../../../views/static/app.js" with { type: "file" };
+import calendarJs from "../../../views/static/calendar.js" with { type: "file" };
 import passkeysJs from "../../../views/static/passkeys.js" with { type: "file" };
 import uploadJs from "../../../views/static/upload.js" with { type: "file" };
 import { SECURITY_HEADERS } from "../respond.ts";
@@ -20,6 +21,7 @@ const FILES: Record<string, { path: string; type: string }> = {
   "app.js": { path: appJs, type: "text/javascript" },
   "passkeys.js": { path: passkeysJs, type: "text/javascript" },
   "upload.js": { path: uploadJs, type: "text/javascript" },
+  "calendar.js": { path: calendarJs, type: "text/javascript" },
   "app.css": { path: appCss, type: "text/css" },
 };
 

@@ -9,6 +9,7 @@ export const auditRoutes: RouteDef[] = [
     summary: "The org's audit log",
     scope: "audit:read",
     list: true,
+    query: ["action", "outcome"],
     response: "AuditEventList",
     handler: ({ app, actor, query }) => listAudit(app, actor, query),
   },
