@@ -1,6 +1,6 @@
 // OpenTelemetry as an operator turns it on: `svc all` started with only standard OTEL_* variables serves the
 // specification's metrics on its own Prometheus port (scraped, linted by promtool and parsed by an exposition-format
-// parser) and sends spans over OTLP to a local receiver; labels and spans carry no IDs or text, an incoming
+// parser) and sends spans over OTLP (protobuf) to a local receiver that decodes them; labels and spans carry no IDs or text, an incoming
 // traceparent is ignored, and log lines written inside a span carry its trace_id and span_id. Without any OTEL_*
 // variable nothing listens and nothing is sent.
 import { afterAll, beforeAll, expect, test } from "bun:test";
@@ -13,6 +13,7 @@ import { createLogger } from "../../src/app/log.ts";
 import { telemetryWanted } from "../../src/app/telemetry.ts";
 import { createTelemetry } from "../../src/app/telemetry-sdk.ts";
 import { describeEachDialect, freshDatabase } from "../helpers/db.ts";
+import { type DecodedSpan, decodeSpans } from "../helpers/otlp.ts";
 
 const repo = join(import.meta.dir, "../..");
 const work = mkdtempSync(join(tmpdir(), "svc-otel-"));
@@ -54,14 +55,8 @@ async function cli(args: string[], env: Env): Promise<string> {
   return out;
 }
 
-interface Span {
-  name: string;
-  traceId: string;
-  attributes: { key: string; value: Record<string, unknown> }[];
-}
-
 describeEachDialect("telemetry", (dialect) => {
-  const spans: Span[] = [];
+  const spans: DecodedSpan[] = [];
   const hooks: string[] = [];
   let receiver: ReturnType<typeof Bun.serve>;
   let webhook: ReturnType<typeof Bun.serve>;
@@ -77,12 +72,10 @@ describeEachDialect("telemetry", (dialect) => {
       hostname: "127.0.0.1",
       port: 0,
       async fetch(req) {
-        // OTLP/HTTP with JSON bodies (OTEL_EXPORTER_OTLP_PROTOCOL=http/json), as the collector receives them.
-        const body = (await req.json()) as {
-          resourceSpans?: { scopeSpans: { spans: Span[] }[] }[];
-        };
-        for (const r of body.resourceSpans ?? []) for (const s of r.scopeSpans) spans.push(...s.spans);
-        return Response.json({});
+        // OTLP/HTTP with protobuf bodies (the default protocol), as a collector receives them.
+        expect(req.headers.get("content-type")).toBe("application/x-protobuf");
+        spans.push(...decodeSpans(new Uint8Array(await req.arrayBuffer())));
+        return new Response(null, { status: 200 });
       },
     });
     webhook = Bun.serve({
@@ -121,7 +114,6 @@ describeEachDialect("telemetry", (dialect) => {
         OTEL_EXPORTER_PROMETHEUS_PORT: String(promPort),
         OTEL_TRACES_EXPORTER: "otlp",
         OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `http://127.0.0.1:${receiver.port}/v1/traces`,
-        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
         OTEL_BSP_SCHEDULE_DELAY: "100",
       },
       stdout: "ignore",
@@ -270,12 +262,19 @@ describeEachDialect("telemetry", (dialect) => {
     }
     expect(spans.some((s) => s.traceId === incoming)).toBe(false);
     const postSpan = spans.find((s) => s.name === "POST /v1/posts")!;
-    expect(postSpan.attributes).toContainEqual({
-      key: "http.response.status_code",
-      value: { intValue: 201 },
+    expect(postSpan.attributes).toEqual({
+      "http.request.method": "POST",
+      "http.route": "/v1/posts",
+      "http.response.status_code": 201,
     });
+    expect(postSpan.resource["service.name"]).toBe("svc");
     const publish = spans.find((s) => s.name === "publish")!;
-    expect(publish.attributes).toContainEqual({ key: "outcome", value: { stringValue: "published" } });
+    expect(publish.attributes).toEqual({
+      provider: "sandbox",
+      mode: "test",
+      attempt: 1,
+      outcome: "published",
+    });
     const everything = JSON.stringify(spans);
     expect(everything).not.toMatch(/(post|chan|org|brand|evt|whep)_[0-9a-z]{10,}/);
     expect(everything).not.toContain("Secret launch text");
@@ -309,22 +308,18 @@ test("without OTEL_* variables nothing listens on the metrics port", async () =>
 }, 60_000);
 
 test("a log line written inside a span carries its trace_id and span_id; outside, none", async () => {
-  const spans: Span[] = [];
+  const spans: DecodedSpan[] = [];
   const receiver = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
     async fetch(req) {
-      const body = (await req.json()) as {
-        resourceSpans?: { scopeSpans: { spans: (Span & { spanId: string })[] }[] }[];
-      };
-      for (const r of body.resourceSpans ?? []) for (const sc of r.scopeSpans) spans.push(...sc.spans);
-      return Response.json({});
+      spans.push(...decodeSpans(new Uint8Array(await req.arrayBuffer())));
+      return new Response(null, { status: 200 });
     },
   });
   const env = {
     OTEL_TRACES_EXPORTER: "otlp",
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `http://127.0.0.1:${receiver.port}/v1/traces`,
-    OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
   };
   Object.assign(process.env, env);
   // Only the tracer is asked for, so the App is never read (no gauges without metrics).
@@ -350,7 +345,7 @@ test("a log line written inside a span carries its trace_id and span_id; outside
   expect(inside!.trace_id).toMatch(/^[0-9a-f]{32}$/);
   expect(inside!.span_id).toMatch(/^[0-9a-f]{16}$/);
   expect(outside!.trace_id).toBeUndefined();
-  const span = spans.find((x) => x.name === "task media.prune") as (Span & { spanId: string }) | undefined;
+  const span = spans.find((x) => x.name === "task media.prune");
   expect(span?.traceId).toBe(inside!.trace_id!);
   expect(span?.spanId).toBe(inside!.span_id!);
 });
