@@ -57,6 +57,7 @@ describeEachDialect("MCP over HTTP", (dialect) => {
       "upload_media_from_url",
       "preview_post",
       "create_post",
+      "update_post",
       "list_posts",
       "get_post",
       "cancel_post",
