@@ -142,6 +142,7 @@ export async function createTelemetry(
   });
   sdk.start();
 
+  const traced = wanted.traces !== "none";
   const meter = metrics.getMeter("svc");
   const tracer = trace.getTracer("svc");
   const attempts = meter.createCounter("svc_publish_attempts_total", {
@@ -216,22 +217,27 @@ export async function createTelemetry(
     taskFailed(task) {
       taskFailures.add(1, { task });
     },
-    span(name, attributes, fn) {
-      // ROOT_CONTEXT: every request and task starts its own trace, whatever a caller sent.
-      return tracer.startActiveSpan(name, { attributes }, ROOT_CONTEXT, async (span) => {
-        try {
-          return await fn((more: Attributes) => span.setAttributes(more));
-        } catch (e) {
-          // The kind of error only: its message may carry text or addresses.
-          span.setStatus({ code: SpanStatusCode.ERROR });
-          span.setAttribute("error.type", (e as Error)?.constructor?.name ?? "Error");
-          throw e;
-        } finally {
-          span.end();
-        }
-      });
-    },
+    // Without a span exporter there is nothing to trace: no span and no async context, which would cost every
+    // request for nothing.
+    span: !traced
+      ? (_name, _attributes, fn) => fn(() => {})
+      : (name, attributes, fn) => {
+          // ROOT_CONTEXT: every request and task starts its own trace, whatever a caller sent.
+          return tracer.startActiveSpan(name, { attributes }, ROOT_CONTEXT, async (span) => {
+            try {
+              return await fn((more: Attributes) => span.setAttributes(more));
+            } catch (e) {
+              // The kind of error only: its message may carry text or addresses.
+              span.setStatus({ code: SpanStatusCode.ERROR });
+              span.setAttribute("error.type", (e as Error)?.constructor?.name ?? "Error");
+              throw e;
+            } finally {
+              span.end();
+            }
+          });
+        },
     logContext() {
+      if (!traced) return null;
       const span = trace.getSpan(context.active());
       if (!span) return null;
       const c = span.spanContext();
