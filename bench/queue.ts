@@ -13,6 +13,7 @@ import pg from "pg";
 import { loadConfig } from "../src/app/config.ts";
 import { type App, createApp } from "../src/app/context.ts";
 import { silentLogger } from "../src/app/log.ts";
+import { startTelemetry } from "../src/app/start-telemetry.ts";
 import { registerHooks } from "../src/boot.ts";
 import { openDatabase } from "../src/db/index.ts";
 import { migrate } from "../src/db/migrate.ts";
@@ -64,8 +65,16 @@ async function freshApp(
   const database = openDatabase(url, { poolSize: 4 });
   await migrate(database.db, dialect);
   registerHooks();
-  return { url, app: createApp(config, { database, log: silentLogger }), drop };
+  const app = createApp(config, { database, log: silentLogger });
+  // BENCH_OTEL=1 (with OTEL_* variables): the worker's metrics and spans on, to see what exporting costs. The SDK
+  // registers itself once per process: later apps share the first one's instruments.
+  if (process.env.BENCH_OTEL === "1") {
+    telemetry ??= (await startTelemetry(app), app.telemetry);
+    app.telemetry = telemetry;
+  }
+  return { url, app, drop };
 }
+let telemetry: App["telemetry"] | null = null;
 
 /** Table statistics, as autovacuum would have them for a queue this size (a bulk-seeded table has none yet). */
 async function analyze(app: App): Promise<void> {
