@@ -9,7 +9,6 @@ import { type Problem, problem } from "../../lib/errors.ts";
 import { isProvider, rulesFor } from "../../platforms/rules-registry.ts";
 import { SIMULATIONS } from "../../platforms/sandbox/adapter.ts";
 import { slackCarriesFiles } from "../../platforms/slack/rules.ts";
-import { measure } from "../../platforms/text/counting.ts";
 import type { Notice, PlatformRules, Provider, Violation } from "../../platforms/types.ts";
 import type { Actor } from "../actor.ts";
 import { loadBrand } from "../brands/service.ts";
@@ -74,6 +73,10 @@ function commentViolations(rules: PlatformRules, comment: string, index: number)
         limit: null,
       },
     ];
+  // Required here, not imported: the counting (with linkify-it and the TLD list) loads with the first post that
+  // has a first comment, not at start-up. A synchronous require, since this check is synchronous.
+  const { measure } =
+    require("../../platforms/text/counting.ts") as typeof import("../../platforms/text/counting.ts");
   const length = measure(comment, rules.counting);
   if (rules.max_length !== null && length > rules.max_length)
     return [
