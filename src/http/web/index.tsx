@@ -48,7 +48,6 @@ import { securityRoutes } from "./security.tsx";
 import { sessionRoutes } from "./sessions.tsx";
 import { signInRoutes } from "./signin.tsx";
 import { ssoRoutes } from "./sso.tsx";
-import { staticFile } from "./static.ts";
 import { switchRoutes } from "./switch.ts";
 import { templateRoutes } from "./templates.tsx";
 import { webhookPageRoutes } from "./webhooks.tsx";
@@ -191,4 +190,3 @@ export async function rootRedirect(app: App, request: Request): Promise<Response
   return redirect(w, home(w));
 }
 
-export { staticFile };
