@@ -189,4 +189,3 @@ export async function rootRedirect(app: App, request: Request): Promise<Response
   const w = await webContext(app, request, {}, null);
   return redirect(w, home(w));
 }
-
