@@ -29,8 +29,8 @@ import {
 import { errorText, linkedinApi, restHeaders } from "./api.ts";
 import { imageContent, uploadImages } from "./images.ts";
 import { littleText } from "./little-text.ts";
-import { uploadVideo } from "./videos.ts";
 import { linkedinMember } from "./signin.ts";
+import { uploadVideo } from "./videos.ts";
 
 const RATE_LIMIT_FALLBACK_MS = 15 * 60_000;
 
