@@ -516,6 +516,16 @@ export function PostPage(props: DetailProps) {
           ) : null}
           <dt>Created</dt>
           <dd>{when(p.created_at)}</dd>
+          {f.scopes.includes("events:read") ? (
+            <>
+              <dt>History</dt>
+              <dd>
+                <a href={`/events?post=${p.id}`} id="post-events">
+                  Events of this post
+                </a>
+              </dd>
+            </>
+          ) : null}
           {p.approval.required ? (
             <>
               <dt>Approval</dt>
