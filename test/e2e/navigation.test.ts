@@ -67,9 +67,10 @@ describeEachDialect("navigation in Chromium", (dialect) => {
       await page.waitForURL("**/queue");
       await menu.click();
       expect(
-        await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Queue" }).getAttribute(
-          "aria-current",
-        ),
+        await page
+          .getByRole("navigation", { name: "Main" })
+          .getByRole("link", { name: "Queue" })
+          .getAttribute("aria-current"),
       ).toBe("page");
       // The banner is the frame's: on the queue too, with the link to Channels.
       await page.locator("#reconnect-banner").getByRole("link").click();

@@ -108,7 +108,9 @@ describeEachDialect("queue in Chromium", (dialect) => {
     // Swap: the two posts trade times. The post itself is not offered as its own swap.
     const heldAt = (await svc.t.request("GET", `/v1/posts/${held.id}`, { key: k })).body.publish_at;
     await moveOf(held.id).click();
-    expect(await dialog.locator(`select[name="swap_with"] option[value="${held.id}"]`).isDisabled()).toBe(true);
+    expect(await dialog.locator(`select[name="swap_with"] option[value="${held.id}"]`).isDisabled()).toBe(
+      true,
+    );
     await dialog.getByLabel("Or swap times with").selectOption(a.id);
     await dialog.getByRole("button", { name: "Move here" }).click();
     expect(await page.locator("#flash").innerText()).toBe("The two posts traded times.");
@@ -142,7 +144,12 @@ describeEachDialect("queue in Chromium", (dialect) => {
 
   test("without JavaScript a Move link opens the page with the one form set for that post, and moves it", async () => {
     const email = `queue-nojs-${Math.random().toString(36).slice(2, 8)}@example.com`;
-    const b = await bootstrap(svc.t.app, { email, org: "Queue NoJS", brand: "Northwind Roastery", timezone: TZ });
+    const b = await bootstrap(svc.t.app, {
+      email,
+      org: "Queue NoJS",
+      brand: "Northwind Roastery",
+      timezone: TZ,
+    });
     const k = await key(svc.t.app, b.org.id, { name: "setup" });
     const created = await svc.t.request("POST", "/v1/posts", {
       key: k,
@@ -161,7 +168,10 @@ describeEachDialect("queue in Chromium", (dialect) => {
     expect(new URL(page.url()).searchParams.get("move")).toBe(p.id);
     expect(await page.locator("#move-form").getAttribute("action")).toBe(`/queue/${p.id}/move`);
     const at = local(p.publish_at).input.replace(/T\d\d:\d\d/, "T23:30");
-    await page.locator("#move-dialog").getByLabel(/^Or a time/).fill(at);
+    await page
+      .locator("#move-dialog")
+      .getByLabel(/^Or a time/)
+      .fill(at);
     await page.locator("#move-dialog").getByRole("button", { name: "Move here" }).click();
     expect(await page.locator("#flash").innerText()).toBe("Post moved.");
     const moved = (await svc.t.request("GET", `/v1/posts/${p.id}`, { key: k })).body.publish_at;

@@ -96,7 +96,11 @@ describeEachDialect("dashboard frame", (dialect) => {
     await b.post("/mode", { livemode: "true", back: "/home" });
     expect((await b.get("/home")).html).not.toContain('id="reconnect-banner"');
     // A live channel (sandbox channels are test-mode only, so a copy of the row stands for a live network's).
-    const row = await t.app.db.selectFrom("channels").selectAll().where("id", "=", second).executeTakeFirstOrThrow();
+    const row = await t.app.db
+      .selectFrom("channels")
+      .selectAll()
+      .where("id", "=", second)
+      .executeTakeFirstOrThrow();
     await t.app.db
       .insertInto("channels")
       .values({ ...row, id: newId("chan"), livemode: 1, status: "needs_reauth" })
@@ -128,9 +132,7 @@ describeEachDialect("dashboard frame", (dialect) => {
     const sibling = await make(a, "Latte art on Saturday.");
     await sandbox(other);
     const theirs = await make(other, "Another org's post.");
-    expect(
-      (await t.request("POST", `/v1/posts/${mine}/cancel`, { key: a.testKey })).status,
-    ).toBe(200);
+    expect((await t.request("POST", `/v1/posts/${mine}/cancel`, { key: a.testKey })).status).toBe(200);
 
     const b = new TestBrowser(t);
     await b.signIn(a.email, PASSWORD);
