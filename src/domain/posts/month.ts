@@ -83,29 +83,25 @@ export async function getMonth(app: App, actor: Actor, brandRef: string, month?:
       .then(async (times) => {
         const bounds = days.slice(0, count).map((d, i) => ({ start: d.start, end: days[i + 1]!.start }));
         const counts = bounds.map(() => 0);
-        // The last time among each day's first PER_DAY (ties with it are read too, then cut below).
-        const upTo: (number | null)[] = bounds.map(() => null);
+        // The times of each day's first PER_DAY posts; their rows are read by those times (posts sharing one of
+        // them come too, and are cut below).
+        const wanted = new Set<number>();
         let day = 0;
         for (const { publish_at } of times) {
           const t = Number(publish_at);
           while (day < bounds.length && t >= bounds[day]!.end) day++;
           if (day >= bounds.length) break;
-          if (counts[day]! < PER_DAY) upTo[day] = t;
+          if (counts[day]! < PER_DAY) wanted.add(t);
           counts[day]!++;
         }
-        const ranges = bounds.flatMap((b, i) => (upTo[i] === null ? [] : [{ from: b.start, to: upTo[i]! }]));
-        const rows = ranges.length
+        const rows = wanted.size
           ? await app.db
               .selectFrom("posts")
               .selectAll()
               .where("org_id", "=", actor.orgId)
               .where("livemode", "=", livemode)
               .where("brand_id", "=", brand.id)
-              .where((eb) =>
-                eb.or(
-                  ranges.map((r) => eb.and([eb("publish_at", ">=", r.from), eb("publish_at", "<=", r.to)])),
-                ),
-              )
+              .where("publish_at", "in", [...wanted])
               .orderBy("publish_at")
               .orderBy("id")
               .execute()
