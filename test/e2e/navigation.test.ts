@@ -72,6 +72,9 @@ describeEachDialect("navigation in Chromium", (dialect) => {
           .getByRole("link", { name: "Queue" })
           .getAttribute("aria-current"),
       ).toBe("page");
+      // The opened Menu drops over the page; closed again, the page is reachable.
+      await menu.click();
+      expect(await page.getByRole("navigation", { name: "Main" }).count()).toBe(0);
       // The banner is the frame's: on the queue too, with the link to Channels.
       await page.locator("#reconnect-banner").getByRole("link").click();
       await page.waitForURL("**/channels");
