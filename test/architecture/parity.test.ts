@@ -100,12 +100,6 @@ interface Exemption {
 
 /** Specification pairs allowed to be incomplete, each with why. */
 const EXEMPTIONS: readonly Exemption[] = [
-  { pair: "mcp ads_summary", kind: "not landed", reason: "ads (ad accounts, ads.collect, /v1/ads/summary)" },
-  {
-    pair: "mcp analytics_summary",
-    kind: "not landed",
-    reason: "web analytics (analytics sources, analytics.collect, /v1/analytics/summary)",
-  },
   {
     pair: "mcp brand_report",
     kind: "not landed",
