@@ -23,7 +23,7 @@ async function accessToken(app: App, c: Credentials): Promise<Result<string>> {
   try {
     const res = await networkRequest(app, {
       method: "POST",
-      url: `${providerOrigin(app, "ga4.oauth", GOOGLE_TOKEN_ORIGIN).replace(/\/+$/, "")}/token`,
+      url: `${providerOrigin(app, "google_analytics.oauth", GOOGLE_TOKEN_ORIGIN).replace(/\/+$/, "")}/token`,
       form: {
         grant_type: "refresh_token",
         refresh_token: c.secrets.refresh_token ?? "",
@@ -56,7 +56,7 @@ async function runReport(
   try {
     const res = await networkRequest(app, {
       method: "POST",
-      url: `${providerOrigin(app, "ga4", GA4_ORIGIN).replace(/\/+$/, "")}/v1beta/properties/${encodeURIComponent(property)}:runReport`,
+      url: `${providerOrigin(app, "google_analytics", GA4_ORIGIN).replace(/\/+$/, "")}/v1beta/properties/${encodeURIComponent(property)}:runReport`,
       headers: { authorization: `Bearer ${token}` },
       json: body,
       ...(signal ? { signal } : {}),
