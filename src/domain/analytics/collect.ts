@@ -2,8 +2,8 @@
 // replaces those days' rows: visitors and goal conversions per day and UTM tag combination, never a visit. A
 // refusing tool marks the source `needs reauth`; an outage is retried later. The tool is asked outside any
 // transaction.
-import { sql } from "kysely";
 import type { App } from "../../app/context.ts";
+import { taggedProvider } from "../../db/sql/insight-keys.ts";
 import type { AnalyticsSourcesTable } from "../../db/tables/insights.ts";
 import { analyticsProvider } from "../../platforms/analytics/registry.ts";
 import type { AnalyticsReadInput, AnalyticsRow } from "../../platforms/analytics/types.ts";
@@ -55,7 +55,7 @@ async function postsFor(
       "p.id as id",
       "p.template_key as template",
       "t.published_at as published_at",
-      sql<string>`coalesce(c.emulates, t.provider)`.as("provider"),
+      taggedProvider.as("provider"),
     ])
     .execute();
   const by = new Map<string, AnalyticsReadInput["posts"][number]>();

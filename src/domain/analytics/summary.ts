@@ -2,8 +2,8 @@
 // summed per post, UTM source, medium, campaign, content or day. Per post comes from the tags svc writes on its
 // links (utm_medium=social, utm_content=<post ID>); visits without any tag are the group `untagged`. Visitors are
 // summed daily visitors (a person who came on two days counts twice): the tools report days, svc keeps no visits.
-import { type RawBuilder, type SqlBool, sql } from "kysely";
 import type { App } from "../../app/context.ts";
+import { analyticsGroupKey } from "../../db/sql/insight-keys.ts";
 import { invalid, problem } from "../../lib/errors.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { loadBrand } from "../brands/service.ts";
@@ -11,19 +11,6 @@ import { dayWindow } from "../insights/window.ts";
 import { ANALYTICS_GROUP_BY, type AnalyticsGroupBy } from "./schema.ts";
 
 export const UNTAGGED = "untagged";
-
-const untagged = sql<SqlBool>`(utm_source = '' AND utm_medium = '' AND utm_campaign = '' AND utm_content = '')`;
-/** The group key per row: "" is untagged; NULL leaves the row out of the groups (still in the totals). */
-const KEY: Record<AnalyticsGroupBy, RawBuilder<string | null>> = {
-  post: sql<
-    string | null
-  >`CASE WHEN utm_medium = 'social' AND substr(utm_content, 1, 5) = 'post_' THEN utm_content WHEN ${untagged} THEN '' ELSE NULL END`,
-  source: sql<string>`utm_source`,
-  medium: sql<string>`utm_medium`,
-  campaign: sql<string>`utm_campaign`,
-  content: sql<string>`utm_content`,
-  day: sql<string>`day`,
-};
 
 export interface AnalyticsGroup {
   key: string;
@@ -59,7 +46,7 @@ export async function analyticsGroups(
   actor: Pick<Actor, "orgId" | "livemode">,
   o: { since: string; until: string; brandId: string | null; groupBy: AnalyticsGroupBy; medium?: string },
 ) {
-  const key = KEY[o.groupBy];
+  const key = analyticsGroupKey[o.groupBy];
   let q = app.db
     .selectFrom("analytics_daily")
     .where("org_id", "=", actor.orgId)
