@@ -278,4 +278,32 @@ describeEachDialect("ad accounts", (dialect) => {
       .execute();
     expect(audit.map((x) => x.action).sort()).toEqual(["ad_account.connect", "ad_account.remove"]);
   });
+  test("a brand-limited key sees, connects and sums only its brand's accounts", async () => {
+    const other = await t.request("POST", "/v1/brands", {
+      key: a.testKey,
+      body: { name: "Second", slug: "second" },
+    });
+    expect(other.status).toBe(201);
+    const mine = (await connect({ brand: a.brandId, network: "sandbox", fields: { account_name: "First" } }))
+      .body;
+    const theirs = (
+      await connect({ brand: other.body.id, network: "sandbox", fields: { account_name: "Second" } })
+    ).body;
+    await collectDueAdAccounts(t.app);
+    const limited = await key(t.app, a.orgId, {
+      name: "limited",
+      scopes: ["ads:read", "ads:write"],
+      brand: a.brandId,
+    });
+    const list = await t.request("GET", "/v1/ad_accounts", { key: limited });
+    expect(list.body.data.map((x: { id: string }) => x.id)).toEqual([mine.id]);
+    expect((await t.request("GET", `/v1/ad_accounts/${theirs.id}`, { key: limited })).status).toBe(404);
+    const refused = await connect(
+      { brand: "second", network: "sandbox", fields: { account_name: "Third" } },
+      limited,
+    );
+    expect([refused.status, refused.body.code]).toEqual([404, "resource_missing"]);
+    const sum = await t.request("GET", "/v1/ads/summary?group_by=account", { key: limited });
+    expect(sum.body.data.map((r: { account: string }) => r.account)).toEqual([mine.id]);
+  });
 });
