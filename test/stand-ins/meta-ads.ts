@@ -1,8 +1,10 @@
-// Meta's Marketing API (Graph API v25.0) for ad accounts, read-only: `GET /v25.0/act_{id}` (the AdAccount node)
-// and `GET /v25.0/act_{id}/insights` (its insights edge, returning AdsInsights rows in `{data, paging}`;
-// developers.facebook.com/docs/marketing-api/insights). Meta publishes no OpenAPI description; its SDK codegen
-// node descriptions (api-specs/meta/AdAccount.json, AdsInsights.json, enum_types.json) are what every request and
-// answer is checked against: a query parameter must be one the edge declares, of its type (enum values from
+// Meta's Marketing API (Graph API v25.0) for ad accounts, read-only: `GET /v25.0/act_{id}` (the AdAccount node),
+// its insights edge (`GET` answers AdsInsights rows at once; `POST` starts an asynchronous AdReportRun and answers
+// `{report_run_id}`), `GET /v25.0/{report_run_id}` (the job, "Job Running" then "Job Completed") and
+// `GET /v25.0/{report_run_id}/insights` (its AdsInsights rows in `{data, paging}`; developers.facebook.com/docs/
+// marketing-api/insights and /insights/best-practices). Meta publishes no OpenAPI description; its SDK codegen
+// node descriptions (api-specs/meta/AdAccount.json, AdReportRun.json, AdsInsights.json, enum_types.json) are what
+// every request and answer is checked against: a query parameter must be one the edge declares, of its type (enum values from
 // enum_types.json), every requested field must be a field of the node, and every field answered must be one the
 // node declares, of its type. The envelope, paging and errors ({error: {message, type, code, error_subcode,
 // fbtrace_id}}) follow developers.facebook.com/docs/graph-api/results and /guides/error-handling.
@@ -40,10 +42,14 @@ export interface MetaStandIn extends StandIn {
   accounts: Map<string, MetaAccount>;
   /** The insights requests' time ranges, in order. */
   ranges: { since: string; until: string }[];
+  /** How many polls the next report runs answer "Job Running" before "Job Completed" (default 0). */
+  runningPolls: number;
+  /** The next report run ends "Job Failed". */
+  failNextJob: boolean;
 }
 
 /** Parameters Graph takes on every request, outside any node's own list (developers.facebook.com/docs/graph-api). */
-const GENERIC = new Set(["access_token", "appsecret_proof", "after", "before"]);
+const GENERIC = new Set(["access_token", "appsecret_proof", "after", "before", "limit"]);
 
 async function load(dir: string, name: string): Promise<NodeSpec> {
   const d = JSON.parse(await Bun.file(join(dir, "meta", `${name}.json`)).text());
@@ -70,6 +76,7 @@ export async function startMetaAds(): Promise<MetaStandIn> {
   const dir = specsDir();
   if (!dir) throw new Error("the Meta stand-in needs ../shared/api-specs");
   const account = await load(dir, "AdAccount");
+  const reportRun = await load(dir, "AdReportRun");
   const insights = await load(dir, "AdsInsights");
   const enums = new Map<string, string[]>(
     (
@@ -81,7 +88,12 @@ export async function startMetaAds(): Promise<MetaStandIn> {
   );
   const accounts = new Map<string, MetaAccount>();
   const ranges: { since: string; until: string }[] = [];
+  const jobs = new Map<
+    string,
+    { account: string; query: Record<string, string>; polls: number; running: number; failed: boolean }
+  >();
   let s: StandIn;
+  let self: MetaStandIn;
 
   /** A value of a codegen type, as a query string carries it. */
   const paramProblems = (name: string, type: string, raw: string): string[] => {
@@ -181,25 +193,108 @@ export async function startMetaAds(): Promise<MetaStandIn> {
     return null;
   };
 
+  const refuse = (what: string, problems: string[]): Answer => {
+    s.problems.push(...problems.map((p) => `request ${what}: ${p}`));
+    return graphError(400, 100, `Invalid parameter: ${problems[0]}`, "OAuthException");
+  };
+
+  /** A page of AdsInsights rows of an account for the query that asked for them. */
+  const insightsPage = (
+    acct: MetaAccount,
+    asked: Record<string, string>,
+    paging: Record<string, string>,
+    path: string,
+  ): Answer => {
+    const range = JSON.parse(asked.time_range ?? "{}") as { since: string; until: string };
+    ranges.push(range);
+    const fields = (asked.fields ?? "").split(",");
+    const rows: Record<string, unknown>[] = [];
+    for (const [k, d] of [...acct.days.entries()].sort()) {
+      const [day, campaign] = k.split("|") as [string, string];
+      if (day < range.since || day > range.until) continue;
+      const c = acct.campaigns.find((x) => x.id === campaign)!;
+      const all: Record<string, unknown> = {
+        campaign_id: c.id,
+        campaign_name: c.name,
+        spend: d.spend,
+        impressions: String(d.impressions),
+        clicks: String(d.clicks),
+        date_start: day,
+        date_stop: day,
+        account_currency: acct.currency,
+      };
+      const row = Object.fromEntries(
+        Object.entries(all).filter(([f]) => fields.includes(f) || f === "date_start" || f === "date_stop"),
+      );
+      checkNode(insights, "AdsInsights", row);
+      rows.push(row);
+    }
+    const limit = Number(paging.limit ?? 25);
+    const offset = paging.after ? Number(atob(paging.after)) : 0;
+    const page = rows.slice(offset, offset + limit);
+    const more = offset + limit < rows.length;
+    const after = btoa(String(offset + page.length));
+    return {
+      status: 200,
+      body: {
+        data: page,
+        paging: {
+          cursors: { before: btoa(String(offset)), after },
+          ...(more ? { next: `${s.url}/v25.0/${path}?limit=${limit}&after=${after}` } : {}),
+        },
+      },
+    };
+  };
+
+  /** GET {report_run_id} (the job) and GET {report_run_id}/insights (its rows), as the AdReportRun node declares. */
+  const reportRunAnswer = (
+    req: { method: string; headers: Record<string, string>; query: Record<string, string> },
+    id: string,
+    rowsAsked: boolean,
+  ): Answer => {
+    const job = jobs.get(id);
+    if (req.method !== "GET") return graphError(400, 100, "Unsupported request method");
+    const api = rowsAsked
+      ? reportRun.apis.find((a) => a.endpoint === "insights")
+      : reportRun.apis.find((a) => a.name === "#get");
+    const problems = checkQuery(api, rowsAsked ? insights : reportRun, req.query);
+    if (problems.length) return refuse(`GET report run${rowsAsked ? " insights" : ""}`, problems);
+    const denied = authorize(req, job ? accounts.get(job.account) : undefined);
+    if (denied || !job)
+      return denied ?? graphError(400, 100, "Unsupported get request.", "GraphMethodException", 33);
+    if (rowsAsked) return insightsPage(accounts.get(job.account)!, job.query, req.query, `${id}/insights`);
+    job.polls++;
+    const status = job.failed ? "Job Failed" : job.polls > job.running ? "Job Completed" : "Job Running";
+    const all: Record<string, unknown> = {
+      id,
+      async_status: status,
+      async_percent_completion: status === "Job Completed" ? 100 : 50,
+      account_id: job.account.slice(4),
+    };
+    const wanted = (req.query.fields ?? "id").split(",");
+    const body = Object.fromEntries(Object.entries(all).filter(([k]) => wanted.includes(k) || k === "id"));
+    checkNode(reportRun, "AdReportRun", body);
+    return { status: 200, body };
+  };
+
   s = startStandIn({
     spec: null,
     route(path) {
-      const m = /^\/v25\.0\/(act_\d+)(\/insights)?$/.exec(path);
-      return m ? { path, params: { account: m[1]!, edge: m[2] ? "insights" : "" } } : null;
+      const m = /^\/v25\.0\/(act_\d+|\d+)(\/insights)?$/.exec(path);
+      return m ? { path, params: { node: m[1]!, edge: m[2] ? "insights" : "" } } : null;
     },
     handle(req, params) {
-      const acct = accounts.get(params.account!);
-      if (req.method !== "GET") return graphError(400, 100, "Unsupported request method");
+      const node = params.node!;
+      if (!node.startsWith("act_")) return reportRunAnswer(req, node, params.edge === "insights");
+      const acct = accounts.get(node);
       if (!params.edge) {
+        if (req.method !== "GET") return graphError(400, 100, "Unsupported request method");
         const problems = checkQuery(
           account.apis.find((a) => a.name === "#get"),
           account,
           req.query,
         );
-        if (problems.length) {
-          s.problems.push(...problems.map((p) => `request GET act: ${p}`));
-          return graphError(400, 100, `Invalid parameter: ${problems[0]}`, "OAuthException");
-        }
+        if (problems.length) return refuse("GET act", problems);
         const denied = authorize(req, acct);
         if (denied) return denied;
         const all: Record<string, unknown> = {
@@ -216,53 +311,24 @@ export async function startMetaAds(): Promise<MetaStandIn> {
         checkNode(account, "AdAccount", body);
         return { status: 200, body };
       }
-      const edge = account.apis.find((a) => a.method === "GET" && a.endpoint === "insights");
+      const edge = account.apis.find((a) => a.method === req.method && a.endpoint === "insights");
       const problems = checkQuery(edge, insights, req.query);
-      if (problems.length) {
-        s.problems.push(...problems.map((p) => `request GET insights: ${p}`));
-        return graphError(400, 100, `Invalid parameter: ${problems[0]}`, "OAuthException");
-      }
+      if (problems.length) return refuse(`${req.method} insights`, problems);
       const denied = authorize(req, acct);
       if (denied) return denied;
-      const range = JSON.parse(req.query.time_range ?? "{}") as { since: string; until: string };
-      ranges.push(range);
-      const rows: Record<string, unknown>[] = [];
-      for (const [k, d] of [...acct!.days.entries()].sort()) {
-        const [day, campaign] = k.split("|") as [string, string];
-        if (day < range.since || day > range.until) continue;
-        const c = acct!.campaigns.find((x) => x.id === campaign)!;
-        const fields = (req.query.fields ?? "").split(",");
-        const all: Record<string, unknown> = {
-          campaign_id: c.id,
-          campaign_name: c.name,
-          spend: d.spend,
-          impressions: String(d.impressions),
-          clicks: String(d.clicks),
-          date_start: day,
-          date_stop: day,
-          account_currency: acct!.currency,
-        };
-        const row = Object.fromEntries(
-          Object.entries(all).filter(([f]) => fields.includes(f) || f === "date_start" || f === "date_stop"),
-        );
-        checkNode(insights, "AdsInsights", row);
-        rows.push(row);
+      if (req.method === "POST") {
+        const id = String(6_100_000_000 + jobs.size + 1);
+        jobs.set(id, {
+          account: node,
+          query: req.query,
+          polls: 0,
+          running: self.runningPolls,
+          failed: self.failNextJob,
+        });
+        self.failNextJob = false;
+        return { status: 200, body: { report_run_id: id } };
       }
-      const limit = Number(req.query.limit ?? 25);
-      const offset = req.query.after ? Number(atob(req.query.after)) : 0;
-      const page = rows.slice(offset, offset + limit);
-      const more = offset + limit < rows.length;
-      const after = btoa(String(offset + page.length));
-      return {
-        status: 200,
-        body: {
-          data: page,
-          paging: {
-            cursors: { before: btoa(String(offset)), after },
-            ...(more ? { next: `${s.url}/v25.0/${acct!.id}/insights?after=${after}` } : {}),
-          },
-        },
-      };
+      return insightsPage(acct!, req.query, req.query, `${acct!.id}/insights`);
     },
     invalid: (problems) => graphError(400, 100, problems[0] ?? "Invalid parameter"),
     failure(kind) {
@@ -283,5 +349,6 @@ export async function startMetaAds(): Promise<MetaStandIn> {
       );
     },
   });
-  return Object.assign(s, { accounts, ranges });
+  self = Object.assign(s, { accounts, ranges, runningPolls: 0, failNextJob: false });
+  return self;
 }

@@ -1,8 +1,10 @@
 // Meta's Marketing API (Graph API v25.0), read-only: the ad account node (`GET act_{id}` with name, currency,
-// account_status) and its insights edge at campaign level, one row per campaign and day
-// (`GET act_{id}/insights?level=campaign&time_increment=1&time_range=…`; developers.facebook.com/docs/
-// marketing-api/insights). Insights' `spend` is a decimal string in the account currency's main unit (unlike
-// the account's `amount_spent`, which is in minor units): it is converted to minor units here.
+// account_status) and its insights at campaign level, one row per campaign and day, read as an asynchronous report
+// run as Meta advises for multi-day breakdowns (developers.facebook.com/docs/marketing-api/insights/best-practices:
+// `POST act_{id}/insights?level=campaign&time_increment=1&time_range=…` → `{report_run_id}`, then
+// `GET {report_run_id}` until `async_status` is "Job Completed", then `GET {report_run_id}/insights`, paged).
+// Insights' `spend` is a decimal string in the account currency's main unit (unlike the account's
+// `amount_spent`, which is in minor units): it is converted to minor units here.
 // Graph errors are `{error: {message, type, code, error_subcode}}` (developers.facebook.com/docs/graph-api/
 // guides/error-handling): 190 and the permission codes mean the token no longer works; throttling (4, 17, 32,
 // 613, 80000-80014) and service errors (1, 2, 5xx) mean try later.
@@ -51,10 +53,11 @@ async function graphGet(
   query: Record<string, string>,
   token: string,
   signal?: AbortSignal,
+  method: "GET" | "POST" = "GET",
 ): Promise<{ ok: true; json: unknown } | { ok: false; refusal: Refusal }> {
   try {
     const res = await networkRequest(app, {
-      method: "GET",
+      method,
       url: `${base(app)}/${path}?${new URLSearchParams(query)}`,
       headers: { authorization: `Bearer ${token}` },
       ...(signal ? { signal } : {}),
@@ -99,22 +102,45 @@ export const metaAds: AdNetworkAdapter = {
   },
 
   async read(app, input) {
-    const rows: AdDay[] = [];
-    const query: Record<string, string> = {
-      level: "campaign",
-      time_increment: "1",
-      time_range: JSON.stringify({ since: input.since, until: input.until }),
-      fields: INSIGHT_FIELDS,
-      limit: "500",
-    };
-    for (let pageNo = 0; pageNo < MAX_PAGES; pageNo++) {
-      const r = await graphGet(
+    const token = input.secrets.access_token ?? "";
+    const started = await graphGet(
+      app,
+      `${actId(input.externalId)}/insights`,
+      {
+        level: "campaign",
+        time_increment: "1",
+        time_range: JSON.stringify({ since: input.since, until: input.until }),
+        fields: INSIGHT_FIELDS,
+      },
+      token,
+      input.signal,
+      "POST",
+    );
+    if (!started.ok) return started.refusal;
+    const run = str(field(started.json, "report_run_id"));
+    if (!run) return { kind: "unavailable", message: "Meta: the insights job has no report_run_id." };
+    // Poll the job: at once, then 1, 2, 4 … s apart (capped at 8 s), within the read's own deadline.
+    for (let wait = 0; ; wait = Math.min(wait === 0 ? 1000 : wait * 2, 8000)) {
+      if (wait) await Bun.sleep(wait);
+      if (input.signal?.aborted)
+        return { kind: "unavailable", message: "Meta: the insights job did not finish in time." };
+      const job = await graphGet(
         app,
-        `${actId(input.externalId)}/insights`,
-        query,
-        input.secrets.access_token ?? "",
+        run,
+        { fields: "id,async_status,async_percent_completion" },
+        token,
         input.signal,
       );
+      if (!job.ok) return job.refusal;
+      const status = str(field(job.json, "async_status"));
+      if (status === "Job Completed") break;
+      if (status === "Job Failed" || status === "Job Skipped")
+        return { kind: "unavailable", message: `Meta: the insights job ended as "${status}".` };
+    }
+    const rows: AdDay[] = [];
+    const query: Record<string, string> = { limit: "500" };
+    for (let pageNo = 0; pageNo < MAX_PAGES; pageNo++) {
+      const r = await graphGet(app, `${run}/insights`, query, token, input.signal);
       if (!r.ok) return r.refusal;
       const data = field(r.json, "data");
       if (!Array.isArray(data))

@@ -38,6 +38,8 @@ describeEachDialect("Meta ads", (dialect) => {
     meta.accounts.clear();
     meta.ranges.length = 0;
     meta.requests.length = 0;
+    meta.runningPolls = 0;
+    meta.failNextJob = false;
   });
   afterEach(async () => {
     expectClean(meta);
@@ -117,8 +119,13 @@ describeEachDialect("Meta ads", (dialect) => {
     const today = dayOf(clock.now());
     const since = dayOf(clock.now() - 29 * DAY);
     expect(meta.ranges[0]).toEqual({ since, until: today });
-    // 30 days × 20 campaigns = 600 rows: two pages of 500.
-    expect(meta.requests.filter((r) => r.path.endsWith("/insights") && r.query.after).length).toBe(1);
+    // Each read is an asynchronous report run: started, polled until completed, then read in pages of 500
+    // (30 days × 20 campaigns = 600 rows: two pages).
+    const started = meta.requests.filter((r) => r.method === "POST" && r.path.endsWith("/insights"));
+    expect(started.map((r) => r.path)).toEqual(["/v25.0/act_2002/insights", "/v25.0/act_3003/insights"]);
+    expect(
+      meta.requests.filter((r) => /^\/v25\.0\/\d+\/insights$/.test(r.path) && r.query.after).length,
+    ).toBe(1);
 
     // Independently: Meta's decimal strings summed here, as cents (USD) and yen (JPY).
     const minor = (s: string, digits: number) => Math.round(Number(s) * 10 ** digits);
@@ -161,6 +168,24 @@ describeEachDialect("Meta ads", (dialect) => {
       .where("campaign_id", "=", "23850")
       .executeTakeFirstOrThrow();
     expect(Number(fixed.spend)).toBe(9999);
+  });
+
+  test("a report run still running is polled until it completes; a failed run is retried later", async () => {
+    const acct = seed("act_5005", "GBP", 2);
+    const r = (await connect({ ad_account_id: "5005", access_token: acct.token })).body;
+    meta.failNextJob = true;
+    expect((await collectDueAdAccounts(t.app)).failed).toBe(1);
+    const got = (await t.request("GET", `/v1/ad_accounts/${r.id}`, { key: a.liveKey })).body;
+    expect([got.status, Date.parse(got.next_collect_at) - clock.now()]).toEqual(["active", 3_600_000]);
+    clock.advance(3_600_000);
+    meta.runningPolls = 1;
+    expect((await collectDueAdAccounts(t.app)).read).toBe(1);
+    const polls = meta.requests.filter((q) => /^\/v25\.0\/\d+$/.test(q.path));
+    // The failed run polled once; the next one twice (running, then completed).
+    expect(polls).toHaveLength(3);
+    expect(
+      (await t.app.db.selectFrom("ad_daily").selectAll().where("account_id", "=", r.id).execute()).length,
+    ).toBe(60);
   });
 
   test("documented failures: a revoked token marks needs_reauth; throttling and server errors are retried", async () => {
