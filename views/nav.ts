@@ -34,6 +34,10 @@ export const NAV: NavGroup[] = [
     ],
   },
   {
+    label: "Insights",
+    items: [{ section: "insights", href: "/insights", label: "Ads and analytics", needs: "ads:read" }],
+  },
+  {
     label: "Accounts",
     items: [
       { section: "channels", href: "/channels", label: "Channels" },

@@ -22,6 +22,7 @@ import { connectRoutes } from "./connect.tsx";
 import { deviceRoutes } from "./device.tsx";
 import { deviceListRoutes } from "./devices.tsx";
 import { homeRoutes } from "./home.tsx";
+import { insightRoutes } from "./insights.tsx";
 import { inviteRoutes } from "./invite.tsx";
 import { logRoutes } from "./logs.tsx";
 import { mediaRoutes } from "./media.tsx";
@@ -80,6 +81,7 @@ export const webRoutes: WebRoute[] = [
   ...templateRoutes,
   ...webhookPageRoutes,
   ...logRoutes,
+  ...insightRoutes,
 ];
 
 function allowed(w: Web, access: Access): boolean {
