@@ -49,7 +49,7 @@ describeEachDialect("dashboard frame", (dialect) => {
     const menu = between(page.html, '<details class="nav-menu">', "</details>");
     for (const nav of [side, menu]) {
       const labels = [...nav.matchAll(/<p class="nav-label">([^<]+)<\/p>/g)].map((m) => m[1]);
-      expect(labels).toEqual(["Publish", "Library", "Accounts", "Developers", "Org", "You"]);
+      expect(labels).toEqual(["Publish", "Library", "Insights", "Accounts", "Developers", "Org", "You"]);
       expect([...nav.matchAll(/aria-current="page"/g)]).toHaveLength(1);
       expect(nav).toContain('<a href="/queue" aria-current="page">Queue</a>');
       expect(nav).toContain('<a href="/posts">Posts</a>');
