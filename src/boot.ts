@@ -6,15 +6,13 @@ import { loadConfig } from "./app/config.ts";
 import { type App, createApp } from "./app/context.ts";
 import { startTelemetry } from "./app/start-telemetry.ts";
 import { MigrationLockTimeout, migrate } from "./db/migrate.ts";
-import { adsReportSection } from "./domain/ads/report-section.ts";
-import { analyticsReportSection } from "./domain/analytics/report-section.ts";
 import { onBootstrap } from "./domain/bootstrap/hooks.ts";
 import { sandboxChannel } from "./domain/channels/bootstrap.ts";
 import { onEvents } from "./domain/events/hooks.ts";
 import { wakeStreams } from "./domain/events/stream.ts";
 import { type MemberJoinedHook, onMemberJoined } from "./domain/identity/members/hooks.ts";
 import { notifyOnEvents } from "./domain/notifications/on-events.ts";
-import { reportSections } from "./domain/reports/sections.ts";
+import { type ReportSectionCompute, reportSections } from "./domain/reports/sections.ts";
 import { enqueueDeliveries } from "./domain/webhooks/outbox.ts";
 import { createHttp } from "./http/server.ts";
 import { once } from "./lib/once.ts";
@@ -23,6 +21,17 @@ import { TaskRunner } from "./queue/tasks.ts";
 
 // A member joining is rare: what tells the owners loads when it first happens.
 const loadNotifyOnJoin = once(() => import("./domain/notifications/on-join.ts"));
+// A report's sections compute only when someone asks for a report.
+const lazySection =
+  (load: () => Promise<ReportSectionCompute>): ReportSectionCompute =>
+  async (app, input) =>
+    (await load())(app, input);
+const adsReportSection = lazySection(
+  async () => (await import("./domain/ads/report-section.ts")).adsReportSection,
+);
+const analyticsReportSection = lazySection(
+  async () => (await import("./domain/analytics/report-section.ts")).analyticsReportSection,
+);
 const notifyOnJoin: MemberJoinedHook = async (tx, app, joined) =>
   (await loadNotifyOnJoin()).notifyOnJoin(tx, app, joined);
 

@@ -1,12 +1,15 @@
-import { connectAdAccount } from "../../../domain/ads/connect.ts";
-import { getAdAccount } from "../../../domain/ads/get.ts";
-import { listAdAccounts } from "../../../domain/ads/list.ts";
-import { listAdNetworks } from "../../../domain/ads/list-networks.ts";
-import { removeAdAccount } from "../../../domain/ads/remove.ts";
 import { ADS_GROUP_BY, AdAccountCreate } from "../../../domain/ads/schema.ts";
-import { adsSummary } from "../../../domain/ads/summary.ts";
+import { once } from "../../../lib/once.ts";
 import { bool, nstr, ntime, obj, str, time } from "../../openapi-schemas.ts";
 import { type RouteDef, reply } from "../../route.ts";
+
+// Each use case loads with its first request (docs/performance.md, "Start and idle memory").
+const loadConnectAdAccount = once(() => import("../../../domain/ads/connect.ts"));
+const loadGetAdAccount = once(() => import("../../../domain/ads/get.ts"));
+const loadListAdAccounts = once(() => import("../../../domain/ads/list.ts"));
+const loadListAdNetworks = once(() => import("../../../domain/ads/list-networks.ts"));
+const loadRemoveAdAccount = once(() => import("../../../domain/ads/remove.ts"));
+const loadAdsSummary = once(() => import("../../../domain/ads/summary.ts"));
 
 export const adRoutes: RouteDef[] = [
   {
@@ -16,7 +19,7 @@ export const adRoutes: RouteDef[] = [
     summary: "List the ad networks svc reads (read-only), with their mode and connect fields",
     scope: "ads:read",
     response: "AdNetworkList",
-    handler: async ({ actor }) => listAdNetworks(actor),
+    handler: async ({ actor }) => (await loadListAdNetworks()).listAdNetworks(actor),
   },
   {
     method: "GET",
@@ -27,7 +30,7 @@ export const adRoutes: RouteDef[] = [
     query: ["brand"],
     list: true,
     response: "AdAccountList",
-    handler: ({ app, actor, query }) => listAdAccounts(app, actor, query),
+    handler: async ({ app, actor, query }) => (await loadListAdAccounts()).listAdAccounts(app, actor, query),
   },
   {
     method: "POST",
@@ -39,7 +42,8 @@ export const adRoutes: RouteDef[] = [
     body: AdAccountCreate,
     response: "AdAccount",
     status: 201,
-    handler: async ({ app, actor, body }) => reply(201, await connectAdAccount(app, actor, body)),
+    handler: async ({ app, actor, body }) =>
+      reply(201, await (await loadConnectAdAccount()).connectAdAccount(app, actor, body)),
   },
   {
     method: "GET",
@@ -48,7 +52,8 @@ export const adRoutes: RouteDef[] = [
     summary: "Get an ad account",
     scope: "ads:read",
     response: "AdAccount",
-    handler: ({ app, actor, params }) => getAdAccount(app, actor, params.id!),
+    handler: async ({ app, actor, params }) =>
+      (await loadGetAdAccount()).getAdAccount(app, actor, params.id!),
   },
   {
     method: "DELETE",
@@ -57,7 +62,8 @@ export const adRoutes: RouteDef[] = [
     summary: "Remove an ad account with the figures read from it",
     scope: "ads:write",
     response: "Deleted",
-    handler: ({ app, actor, params }) => removeAdAccount(app, actor, params.id!),
+    handler: async ({ app, actor, params }) =>
+      (await loadRemoveAdAccount()).removeAdAccount(app, actor, params.id!),
   },
   {
     method: "GET",
@@ -68,7 +74,7 @@ export const adRoutes: RouteDef[] = [
     scope: "ads:read",
     query: ["group_by", "brand", "account", "since", "until"],
     response: "AdsSummary",
-    handler: ({ app, actor, query }) => adsSummary(app, actor, query),
+    handler: async ({ app, actor, query }) => (await loadAdsSummary()).adsSummary(app, actor, query),
   },
 ];
 

@@ -1,12 +1,15 @@
-import { connectAnalyticsSource } from "../../../domain/analytics/connect.ts";
-import { getAnalyticsSource } from "../../../domain/analytics/get.ts";
-import { listAnalyticsSources } from "../../../domain/analytics/list.ts";
-import { listAnalyticsProviders } from "../../../domain/analytics/list-providers.ts";
-import { removeAnalyticsSource } from "../../../domain/analytics/remove.ts";
 import { ANALYTICS_GROUP_BY, AnalyticsSourceCreate } from "../../../domain/analytics/schema.ts";
-import { analyticsSummary } from "../../../domain/analytics/summary.ts";
+import { once } from "../../../lib/once.ts";
 import { bool, nstr, ntime, obj, str, time } from "../../openapi-schemas.ts";
 import { type RouteDef, reply } from "../../route.ts";
+
+// Each use case loads with its first request (docs/performance.md, "Start and idle memory").
+const loadConnectAnalyticsSource = once(() => import("../../../domain/analytics/connect.ts"));
+const loadGetAnalyticsSource = once(() => import("../../../domain/analytics/get.ts"));
+const loadListAnalyticsSources = once(() => import("../../../domain/analytics/list.ts"));
+const loadListAnalyticsProviders = once(() => import("../../../domain/analytics/list-providers.ts"));
+const loadRemoveAnalyticsSource = once(() => import("../../../domain/analytics/remove.ts"));
+const loadAnalyticsSummary = once(() => import("../../../domain/analytics/summary.ts"));
 
 export const analyticsRoutes: RouteDef[] = [
   {
@@ -16,7 +19,7 @@ export const analyticsRoutes: RouteDef[] = [
     summary: "List the web-analytics tools svc reads, with their mode and connect fields",
     scope: "brands:read",
     response: "AnalyticsProviderList",
-    handler: async ({ actor }) => listAnalyticsProviders(actor),
+    handler: async ({ actor }) => (await loadListAnalyticsProviders()).listAnalyticsProviders(actor),
   },
   {
     method: "GET",
@@ -27,7 +30,8 @@ export const analyticsRoutes: RouteDef[] = [
     query: ["brand"],
     list: true,
     response: "AnalyticsSourceList",
-    handler: ({ app, actor, query }) => listAnalyticsSources(app, actor, query),
+    handler: async ({ app, actor, query }) =>
+      (await loadListAnalyticsSources()).listAnalyticsSources(app, actor, query),
   },
   {
     method: "POST",
@@ -39,7 +43,8 @@ export const analyticsRoutes: RouteDef[] = [
     body: AnalyticsSourceCreate,
     response: "AnalyticsSource",
     status: 201,
-    handler: async ({ app, actor, body }) => reply(201, await connectAnalyticsSource(app, actor, body)),
+    handler: async ({ app, actor, body }) =>
+      reply(201, await (await loadConnectAnalyticsSource()).connectAnalyticsSource(app, actor, body)),
   },
   {
     method: "GET",
@@ -48,7 +53,8 @@ export const analyticsRoutes: RouteDef[] = [
     summary: "Get an analytics source",
     scope: "brands:read",
     response: "AnalyticsSource",
-    handler: ({ app, actor, params }) => getAnalyticsSource(app, actor, params.id!),
+    handler: async ({ app, actor, params }) =>
+      (await loadGetAnalyticsSource()).getAnalyticsSource(app, actor, params.id!),
   },
   {
     method: "DELETE",
@@ -57,7 +63,8 @@ export const analyticsRoutes: RouteDef[] = [
     summary: "Remove an analytics source with the counts read from it",
     scope: "brands:write",
     response: "Deleted",
-    handler: ({ app, actor, params }) => removeAnalyticsSource(app, actor, params.id!),
+    handler: async ({ app, actor, params }) =>
+      (await loadRemoveAnalyticsSource()).removeAnalyticsSource(app, actor, params.id!),
   },
   {
     method: "GET",
@@ -68,7 +75,8 @@ export const analyticsRoutes: RouteDef[] = [
     scope: "brands:read",
     query: ["group_by", "brand", "since", "until"],
     response: "AnalyticsSummary",
-    handler: ({ app, actor, query }) => analyticsSummary(app, actor, query),
+    handler: async ({ app, actor, query }) =>
+      (await loadAnalyticsSummary()).analyticsSummary(app, actor, query),
   },
 ];
 
