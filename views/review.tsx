@@ -81,6 +81,7 @@ export function ReviewLinkPage(props: ReviewPageProps) {
               : "Rejected: your note went to the team."}
           </p>
         ) : null}
+        <Elsewhere posts={props.posts} problems={props.problems} />
         {props.posts.length === 0 ? (
           <div class="empty" id="review-empty">
             <p>Nothing waits for your review right now.</p>
@@ -140,6 +141,24 @@ export function ReviewLinkPage(props: ReviewPageProps) {
         ) : null}
       </div>
     </Layout>
+  );
+}
+
+/** A refusal about a post no longer on the page (decided meanwhile, by someone else or in another tab). */
+function Elsewhere(props: { posts: ReviewPost[]; problems?: Record<string, Shown[]> | undefined }) {
+  const shown = new Set(props.posts.map((p) => p.id));
+  const rest = Object.entries(props.problems ?? {}).filter(([id]) => !shown.has(id));
+  if (rest.length === 0) return null;
+  return (
+    <div class="alert error" role="alert" id="review-error">
+      {rest.flatMap(([, problems]) =>
+        problems.map((p) => (
+          <p>
+            {p.message} <code class="code">{p.code}</code>
+          </p>
+        )),
+      )}
+    </div>
   );
 }
 
