@@ -147,6 +147,14 @@ export const fixtures: Record<string, Make> = {
     modeScoped: true,
   }),
   "DELETE /v1/media/:id": async (t, a) => ({ params: { id: await mediaId(t, a) }, modeScoped: true }),
+  "GET /v1/review_links/:id": async (t, a) => ({
+    params: { id: await reviewLinkId(t, a) },
+    modeScoped: true,
+  }),
+  "POST /v1/review_links/:id/withdraw": async (t, a) => ({
+    params: { id: await reviewLinkId(t, a) },
+    modeScoped: true,
+  }),
   "GET /v1/webhook_endpoints/:id": async (t, a) => ({
     params: { id: (await testEndpoint(t, a)).id },
     modeScoped: true,
@@ -268,4 +276,13 @@ async function post(t: TestApp, a: Tenant, o: { pending?: boolean; failed?: bool
 async function mediaId(t: TestApp, a: Tenant): Promise<string> {
   const r = await upload(t, a.testKey, { brand: a.brandId, file: { bytes: await jpeg(8, 8) } });
   return r.body.id;
+}
+
+/** A client review link of A's brand in test mode, made through the API. */
+async function reviewLinkId(t: TestApp, a: Tenant): Promise<string> {
+  const r = await t.request("POST", "/v1/review_links", {
+    key: a.testKey,
+    body: { brand: a.brandId, name: "Fixture client" },
+  });
+  return r.body.id as string;
 }

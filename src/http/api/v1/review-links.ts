@@ -50,6 +50,7 @@ export const reviewLinkRoutes: RouteDef[] = [
   },
   {
     method: "POST",
+    secretOnce: false,
     path: "/v1/review_links/:id/withdraw",
     tag,
     summary: "Withdraw a client review link: it stops working at once",
