@@ -1,7 +1,7 @@
 // The brand page's "Client review links" section: make a link (its address shown once, right here), see the
 // brand's links in this mode, withdraw one.
 import type { FieldErrors, Frame } from "./frame.ts";
-import { Csrf, Field, FormError, Section, whenIn } from "./parts.tsx";
+import { Csrf, FormError, Section, whenIn } from "./parts.tsx";
 
 export interface ReviewLinkRow {
   id: string;
@@ -58,15 +58,30 @@ export function ReviewLinksSection(props: {
       >
         <Csrf token={f.csrf} />
         <FormError errors={s.errors} shown={["name", "expires_at"]} />
-        <Field
-          name="name"
-          label="Who it is for"
-          value={s.name ?? ""}
-          errors={s.errors}
-          required
-          maxlength={100}
-          hint="Shown to you in this list and to the client on the page."
-        />
+        {/* Not the shared Field: the brand form above has its own `name` field (and its id). */}
+        <div class={s.errors?.name ? "field has-error" : "field"}>
+          <label for="f-review-name">Who it is for</label>
+          <p class="hint" id="f-review-name-hint">
+            Shown to you in this list and to the client on the page.
+          </p>
+          <input
+            id="f-review-name"
+            name="name"
+            type="text"
+            value={s.name ?? ""}
+            required
+            maxlength={100}
+            aria-invalid={s.errors?.name ? "true" : undefined}
+            aria-describedby={
+              s.errors?.name ? "f-review-name-hint f-review-name-error" : "f-review-name-hint"
+            }
+          />
+          {s.errors?.name ? (
+            <p class="error" id="f-review-name-error">
+              {s.errors.name}
+            </p>
+          ) : null}
+        </div>
         <div class="field">
           <label for="f-days">Works for</label>
           <select id="f-days" name="days">

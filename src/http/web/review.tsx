@@ -1,7 +1,7 @@
 // /review/<token>: the client review link's page, for someone with no account. The token is the permission: no
 // session is made or needed. A form is accepted only from this site (Sec-Fetch-Site / Origin, as every dashboard
 // form) carrying the page's form token (made from the link by a key of the install: the CSRF token of a page no
-// session backs). Answers are never indexed, cached, or sent on as a Referer (the URL holds the secret).
+// session backs). Answers are never indexed, cached, or sent to another site as a Referer (the URL holds the secret).
 import type { Frame } from "../../../views/frame.ts";
 import type { Shown } from "../../../views/publishing.tsx";
 import { ReviewLinkInvalidPage, ReviewLinkPage } from "../../../views/review.tsx";
@@ -11,7 +11,9 @@ import { ServiceError } from "../../lib/errors.ts";
 import { checkCsrf, redirect, render, type Web } from "./page.ts";
 import type { WebRoute } from "./route.ts";
 
-const PRIVATE = { "X-Robots-Tag": "noindex, nofollow", "Referrer-Policy": "no-referrer" };
+// Referrer-Policy stays same-origin (every page's): no other site is sent the URL, while a form still says its
+// Origin (no-referrer would make it "null", and the same-site check refuse the form).
+const PRIVATE = { "X-Robots-Tag": "noindex, nofollow" };
 
 /** A frame that knows nothing of whoever may be signed in in this browser: the page is the link's, not theirs. */
 const linkFrame = (w: Web, title: string): Frame => ({

@@ -179,7 +179,7 @@ describeEachDialect("client review links", (dialect) => {
     const page = await b.get(pathOf(link.url));
     expect(page.status).toBe(200);
     expect(page.headers.get("x-robots-tag")).toBe("noindex, nofollow");
-    expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(page.headers.get("referrer-policy")).toBe("same-origin");
     expect(page.headers.get("cache-control")).toBe("no-store");
     expect(page.headers.getSetCookie()).toEqual([]);
     expect(page.html).toContain('<meta name="robots" content="noindex"/>');
