@@ -77,6 +77,10 @@ const SPEC_CLI_VERBS: Record<string, Route | null> = {
   "posts retry": "POST /v1/post_targets/:id/retry",
   "posts mark-published": "POST /v1/post_targets/:id/mark_published",
   "posts delete-published": "POST /v1/posts/:id/delete_published",
+  // Beyond the specification, in its style (issue 32): the client review link.
+  "review-links list": "GET /v1/review_links",
+  "review-links create": "POST /v1/review_links",
+  "review-links withdraw": "POST /v1/review_links/:id/withdraw",
   "members list": "GET /v1/members",
   "members invite": "POST /v1/invitations",
   "members role": "POST /v1/members/:id",
