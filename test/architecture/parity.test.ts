@@ -48,6 +48,10 @@ const SPEC_MCP_TOOLS: Record<string, Route> = {
   list_newsletters: "GET /v1/newsletters",
   // Beyond the specification, in its style (issue 32, the post lifecycle): editing before publishing.
   update_post: "POST /v1/posts/:id",
+  // Beyond the specification, in its style (issue 32): the client review link.
+  create_review_link: "POST /v1/review_links",
+  list_review_links: "GET /v1/review_links",
+  withdraw_review_link: "POST /v1/review_links/:id/withdraw",
 };
 
 /**

@@ -6,6 +6,7 @@ import { engagementTools } from "./engagement.ts";
 import { mediaTools } from "./media.ts";
 import { notificationTools } from "./notifications.ts";
 import { postTools } from "./posts.ts";
+import { reviewLinkTools } from "./review-links.ts";
 import { targetTools } from "./targets.ts";
 import { templateTools } from "./templates.ts";
 
@@ -15,6 +16,7 @@ export const tools: Tool[] = [
   ...mediaTools,
   ...postTools,
   ...targetTools,
+  ...reviewLinkTools,
   ...engagementTools,
   ...notificationTools,
 ];
