@@ -16,7 +16,7 @@ import type { WebRoute } from "./route.ts";
 const PRIVATE = { "X-Robots-Tag": "noindex, nofollow" };
 
 /** A frame that knows nothing of whoever may be signed in in this browser: the page is the link's, not theirs. */
-const linkFrame = (w: Web, title: string): Frame => ({
+const linkFrame = (title: string): Frame => ({
   title,
   csrf: "",
   signedIn: null,
@@ -47,7 +47,7 @@ async function show(
     return render(
       w,
       <ReviewLinkPage
-        f={linkFrame(w, `Review posts for ${d.brand.name}`)}
+        f={linkFrame(`Review posts for ${d.brand.name}`)}
         token={token}
         form={d.form}
         link={d.link}
@@ -73,7 +73,7 @@ async function show(
 function invalid(w: Web, e: ServiceError) {
   return render(
     w,
-    <ReviewLinkInvalidPage f={linkFrame(w, "Review link")} message={e.message} />,
+    <ReviewLinkInvalidPage f={linkFrame("Review link")} message={e.message} />,
     e.status,
     PRIVATE,
   );
