@@ -61,7 +61,7 @@ export const deferredAdapters: DeferredAdapter[] = [
     provider: "x",
     idempotent: false,
     consistencyWindowMs: 60_000,
-    has: mastodonLike,
+    has: [...mastodonLike, "deletePublished"],
     load: async () => (await import("./x/adapter.ts")).xAdapter,
   },
   {
