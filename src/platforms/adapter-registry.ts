@@ -67,7 +67,7 @@ export const deferredAdapters: DeferredAdapter[] = [
   {
     provider: "pinterest",
     idempotent: false,
-    has: ["connect", "engagement"],
+    has: ["connect", "engagement", "deletePublished"],
     load: async () => (await import("./pinterest/adapter.ts")).pinterestAdapter,
   },
   {
