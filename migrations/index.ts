@@ -27,6 +27,7 @@ import enterpriseTrust from "./0027_enterprise_trust.ts";
 import engagementWithoutRowid from "./0028_engagement_without_rowid.ts";
 import insightsAdsAnalytics from "./0031_insights_ads_analytics.ts";
 import channelsNeedsReauth from "./0034_channels_needs_reauth.ts";
+import reviewLinks from "./0035_review_links.ts";
 
 export const migrations: Migration[] = [
   core,
@@ -56,4 +57,5 @@ export const migrations: Migration[] = [
   engagementWithoutRowid,
   insightsAdsAnalytics,
   channelsNeedsReauth,
+  reviewLinks,
 ];

@@ -1,9 +1,11 @@
 // Brands: the org's brands as cards (zone, approval policy, slots a week, channels in this mode, next free slot),
 // a form to create one, a brand's settings with its weekly posting slots as a grid of days (each day's times), and
 // deleting one after typing its name. Every form works without JavaScript.
+
 import type { FieldErrors, Frame } from "./frame.ts";
 import { Layout } from "./layout.tsx";
 import { Csrf, Field, FormError, Section, whenIn } from "./parts.tsx";
+import { ReviewLinksSection, type ReviewLinksState } from "./review-links.tsx";
 
 export const WEEK = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
 
@@ -256,6 +258,8 @@ export function BrandPage(props: {
   form: BrandForm;
   errors?: FieldErrors | undefined;
   zones: string[];
+  /** The client review links section; left out for a member who may not approve. */
+  reviewLinks?: ReviewLinksState | null;
 }) {
   const b = props.brand;
   const shown = [
@@ -285,6 +289,9 @@ export function BrandPage(props: {
           Save brand
         </button>
       </form>
+      {props.reviewLinks ? (
+        <ReviewLinksSection f={props.f} brandId={b.id} timezone={b.timezone} s={props.reviewLinks} />
+      ) : null}
       <Section title="Delete this brand" id="delete">
         <div class="card danger-zone">
           <p>

@@ -102,6 +102,7 @@ export const FLASH: Record<string, { kind: "ok" | "error"; text: string }> = {
   },
   brand_saved: { kind: "ok", text: "Brand saved." },
   brand_deleted: { kind: "ok", text: "Brand deleted." },
+  review_link_withdrawn: { kind: "ok", text: "Review link withdrawn: it no longer opens." },
   channel_connected: { kind: "ok", text: "Channel connected." },
   channel_saved: { kind: "ok", text: "Channel saved." },
   channel_disconnected: {

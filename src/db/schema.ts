@@ -9,6 +9,7 @@ import type { InsightTables } from "./tables/insights.ts";
 import type { MediaTables } from "./tables/media.ts";
 import type { NotificationTables } from "./tables/notifications.ts";
 import type { PostTables } from "./tables/posts.ts";
+import type { ReviewLinkTables } from "./tables/review-links.ts";
 import type { SessionTables } from "./tables/sessions.ts";
 import type { TemplateTables } from "./tables/templates.ts";
 import type { TrustTables } from "./tables/trust.ts";
@@ -134,6 +135,8 @@ export interface AuditEventsTable {
   request_id: string | null;
   detail: string | null;
   created_at: number;
+  /** The client review link that acted (migration 0035); null for every other actor. */
+  review_link_id?: string | null;
 }
 
 export interface AuditThrottleTable {
@@ -225,7 +228,8 @@ export interface DB
     MediaTables,
     ConnectTables,
     NotificationTables,
-    TrustTables {}
+    TrustTables,
+    ReviewLinkTables {}
 
 /** Column list for plain SQL text (see POST_COLUMNS in tables/posts.ts). */
 export const BRAND_COLUMNS = [

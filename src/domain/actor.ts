@@ -4,7 +4,7 @@ import { ServiceError } from "../lib/errors.ts";
 import type { Role, Scope } from "./scopes.ts";
 
 export interface Actor {
-  kind: "api_key" | "user" | "admin_cli" | "operator";
+  kind: "api_key" | "user" | "admin_cli" | "operator" | "review_link";
   orgId: string;
   livemode: boolean;
   scopes: ReadonlySet<Scope>;
@@ -22,6 +22,11 @@ export interface Actor {
   userId: string | null;
   userTokenId: string | null;
   role: Role | null;
+  /**
+   * A client review link acting (domain/review-links/): the decision is the link's, recorded as such in the post's
+   * review and the audit row. Unset for every other actor.
+   */
+  reviewLinkId?: string | null;
   /** The admin command name, for audit rows written by `svc admin`. */
   operator: string | null;
   requestId: string;

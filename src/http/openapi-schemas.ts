@@ -119,6 +119,7 @@ export const componentSchemas: Record<string, unknown> = {
     api_key: nstr,
     user_token: nstr,
     operator: nstr,
+    review_link: nstr,
     outcome: { enum: ["success", "denied"] },
     request_id: nstr,
     detail: {},

@@ -339,6 +339,16 @@ export const ERROR_CODES = {
   },
   post_not_cancelable: { group: posts, status: 409, meaning: "Nothing of the post is left to cancel." },
   post_not_pending: { group: posts, status: 409, meaning: "The post is not waiting for approval." },
+  review_link_invalid: {
+    group: posts,
+    status: 404,
+    meaning: "The client review link is unknown, was changed, withdrawn or has expired; ask for a new one.",
+  },
+  review_link_expiry_invalid: {
+    group: posts,
+    status: 422,
+    meaning: "A review link's expires_at must be in the future and at most 30 days ahead.",
+  },
   target_not_resolvable: {
     group: posts,
     status: 409,

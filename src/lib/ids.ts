@@ -29,6 +29,7 @@ export const PREFIXES = [
   "app",
   "opkey",
   "rshare",
+  "rvl",
   "ntf",
   "audit",
   "att",

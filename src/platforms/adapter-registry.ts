@@ -61,13 +61,13 @@ export const deferredAdapters: DeferredAdapter[] = [
     provider: "x",
     idempotent: false,
     consistencyWindowMs: 60_000,
-    has: mastodonLike,
+    has: [...mastodonLike, "deletePublished"],
     load: async () => (await import("./x/adapter.ts")).xAdapter,
   },
   {
     provider: "pinterest",
     idempotent: false,
-    has: ["connect", "engagement"],
+    has: ["connect", "engagement", "deletePublished"],
     load: async () => (await import("./pinterest/adapter.ts")).pinterestAdapter,
   },
   {

@@ -48,6 +48,10 @@ const SPEC_MCP_TOOLS: Record<string, Route> = {
   list_newsletters: "GET /v1/newsletters",
   // Beyond the specification, in its style (issue 32, the post lifecycle): editing before publishing.
   update_post: "POST /v1/posts/:id",
+  // Beyond the specification, in its style (issue 32): the client review link.
+  create_review_link: "POST /v1/review_links",
+  list_review_links: "GET /v1/review_links",
+  withdraw_review_link: "POST /v1/review_links/:id/withdraw",
 };
 
 /**
@@ -77,6 +81,10 @@ const SPEC_CLI_VERBS: Record<string, Route | null> = {
   "posts retry": "POST /v1/post_targets/:id/retry",
   "posts mark-published": "POST /v1/post_targets/:id/mark_published",
   "posts delete-published": "POST /v1/posts/:id/delete_published",
+  // Beyond the specification, in its style (issue 32): the client review link.
+  "review-links list": "GET /v1/review_links",
+  "review-links create": "POST /v1/review_links",
+  "review-links withdraw": "POST /v1/review_links/:id/withdraw",
   "members list": "GET /v1/members",
   "members invite": "POST /v1/invitations",
   "members role": "POST /v1/members/:id",

@@ -91,6 +91,25 @@ describeEachDialect("dashboard accessibility", (dialect) => {
         body: { url: "http://example.com/hook", description: "Accessible hook" },
       });
       expect(endpoint.status).toBe(201);
+      // A post waiting for approval and a client review link to it (the signed-out review page).
+      const admin = await key(svc.t.app, b.org.id, {
+        name: "a11y admin",
+        scopes: ["posts:approve", "posts:read", "brands:write"],
+      });
+      await svc.t.request("POST", `/v1/brands/${b.brand.id}`, {
+        key: admin,
+        body: { approval_policy: "required_for_editors_and_keys" },
+      });
+      const waiting = await svc.t.request("POST", "/v1/posts", {
+        key: await key(svc.t.app, b.org.id, { name: "a11y waiting" }),
+        body: { brand: b.brand.id, content: { body: "Waiting for a client" }, publish_at: "next_slot" },
+      });
+      expect(waiting.body.status).toBe("pending_approval");
+      const link = await svc.t.request("POST", "/v1/review_links", {
+        key: admin,
+        body: { brand: b.brand.id, name: "Accessible client" },
+      });
+      expect(link.status).toBe(201);
       const context = await browser.newContext({
         baseURL: svc.url,
         viewport,
@@ -106,7 +125,13 @@ describeEachDialect("dashboard accessibility", (dialect) => {
       await page.getByLabel("Password", { exact: true }).fill(b.password!);
       await page.keyboard.press("Enter");
       await page.waitForURL("**/home");
-      for (const path of [...PAGES, `/posts/${post.body.id}`, `/webhooks/${endpoint.body.id}`]) {
+      for (const path of [
+        ...PAGES,
+        `/posts/${post.body.id}`,
+        `/webhooks/${endpoint.body.id}`,
+        `/brands/${b.brand.id}`,
+        new URL(link.body.url).pathname,
+      ]) {
         await page.goto(path);
         expect({ path, violations: await violations(page) }).toEqual({ path, violations: [] });
         const overflow = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth");

@@ -160,6 +160,14 @@ export const fixtures: Record<string, Make> = {
     modeScoped: true,
   }),
   "DELETE /v1/media/:id": async (t, a) => ({ params: { id: await mediaId(t, a) }, modeScoped: true }),
+  "GET /v1/review_links/:id": async (t, a) => ({
+    params: { id: await reviewLinkId(t, a) },
+    modeScoped: true,
+  }),
+  "POST /v1/review_links/:id/withdraw": async (t, a) => ({
+    params: { id: await reviewLinkId(t, a) },
+    modeScoped: true,
+  }),
   "GET /v1/webhook_endpoints/:id": async (t, a) => ({
     params: { id: (await testEndpoint(t, a)).id },
     modeScoped: true,
@@ -304,4 +312,13 @@ async function analyticsSourceId(t: TestApp, a: Tenant): Promise<string> {
     },
   });
   return r.body.id;
+}
+
+/** A client review link of A's brand in test mode, made through the API. */
+async function reviewLinkId(t: TestApp, a: Tenant): Promise<string> {
+  const r = await t.request("POST", "/v1/review_links", {
+    key: a.testKey,
+    body: { brand: a.brandId, name: "Fixture client" },
+  });
+  return r.body.id as string;
 }

@@ -12,11 +12,14 @@ import { type TestApp, testApp } from "../helpers/app.ts";
 import { describeEachDialect } from "../helpers/db.ts";
 import { type Tenant, tenant, userToken } from "../helpers/factories.ts";
 
+/** Answers whose `url` holds the secret (a client review link's address, shown once). */
+const SECRET_URL = new Set(["ReviewLink"]);
+
 /** Whether a component schema (or a list of them) has a `secret` property, following $ref. */
 function hasSecret(name: string): boolean {
   const schema = v1Schemas[name] as { properties?: Record<string, unknown> } | undefined;
   const props = schema?.properties ?? {};
-  if ("secret" in props) return true;
+  if ("secret" in props || (SECRET_URL.has(name) && "url" in props)) return true;
   const data = props.data as { items?: { $ref?: string } } | undefined;
   const ref = data?.items?.$ref?.split("/").pop();
   return ref !== undefined && ref !== name && hasSecret(ref);
@@ -31,6 +34,7 @@ describe("the route table", () => {
       "/v1/api_keys",
       "/v1/api_keys/:id/roll",
       "/v1/api_keys/self/roll",
+      "/v1/review_links",
       "/v1/webhook_endpoints",
       "/v1/webhook_endpoints/:id/roll_secret",
     ]);
@@ -86,6 +90,24 @@ describeEachDialect("secrets in stored idempotent answers", (dialect) => {
     await sealedOnce(`/v1/webhook_endpoints/${ep.id}/roll_secret`, { overlap_hours: 1 });
     // Nothing in the table looks like a credential or a signing secret.
     for (const [, body] of await storedBodies()) expect(body).not.toMatch(/svc_(test|live)_|whsec_/);
+  });
+
+  test("POST /v1/review_links: the link's address is sealed in the stored answer and replayed", async () => {
+    const idem = `review-${Math.random()}`;
+    const body = { brand: a.brandId, name: "Sealed client" };
+    const send = () =>
+      t.request("POST", "/v1/review_links", { key: a.testKey, body, headers: { "Idempotency-Key": idem } });
+    const first = await send();
+    expect(first.status).toBe(201);
+    const token = new URL(first.body.url).pathname.split("/").pop()!;
+    expect(token).toMatch(/^svc_review_/);
+    const stored = (await storedBodies()).find(([k]) => k === idem)!;
+    expect(stored[1]).not.toContain(token);
+    expect(stored[1].startsWith("v1:")).toBe(true);
+    const again = await send();
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect([again.body.id, again.body.url]).toEqual([first.body.id, first.body.url]);
+    for (const [, b] of await storedBodies()) expect(b).not.toContain("svc_review_");
   });
 
   test("a sealed answer is bound to its row: moved to another key it does not open", async () => {

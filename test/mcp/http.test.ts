@@ -64,6 +64,9 @@ describeEachDialect("MCP over HTTP", (dialect) => {
       "reschedule_post",
       "retry_target",
       "mark_target_published",
+      "create_review_link",
+      "list_review_links",
+      "withdraw_review_link",
       "engagement_summary",
       "ads_summary",
       "analytics_summary",
@@ -434,5 +437,37 @@ describeEachDialect("MCP over HTTP", (dialect) => {
     expect(refused.isError).toBe(true);
     expect(problemOf(refused)).toMatchObject({ status: 403, code: "forbidden" });
     expect(problemOf(refused).detail ?? problemOf(refused).title).toBeTruthy();
+  });
+  test("create_review_link shows the address once; list_review_links never; withdraw_review_link stops it", async () => {
+    const made = (await agent.callTool({
+      name: "create_review_link",
+      arguments: { brand: a.brandId, name: "Client via MCP" },
+    })) as Json;
+    expect(made.isError).toBeUndefined();
+    const link = JSON.parse(made.content[0].text);
+    expect(link.url).toMatch(/\/review\/svc_review_[0-9A-Za-z]{32}$/);
+    const listed = (await agent.callTool({
+      name: "list_review_links",
+      arguments: { brand: a.brandId },
+    })) as Json;
+    const list = JSON.parse(listed.content[0].text);
+    expect(list.data.find((l: Json) => l.id === link.id)).toMatchObject({
+      name: "Client via MCP",
+      status: "active",
+    });
+    expect(listed.content[0].text).not.toContain("svc_review_");
+    const w = (await agent.callTool({ name: "withdraw_review_link", arguments: { link: link.id } })) as Json;
+    expect(JSON.parse(w.content[0].text).status).toBe("withdrawn");
+    const narrow = await connect(running.url!, await key(t.app, a.orgId, { name: "mcp narrow" }));
+    try {
+      const refused = (await narrow.callTool({
+        name: "create_review_link",
+        arguments: { brand: a.brandId, name: "x" },
+      })) as Json;
+      expect(refused.isError).toBe(true);
+      expect(problemOf(refused)).toMatchObject({ status: 403, code: "scope_missing" });
+    } finally {
+      await narrow.close();
+    }
   });
 });

@@ -34,6 +34,9 @@ const SPEC_TOOLS: Record<string, [string, string]> = {
   list_newsletters: ["GET", "/v1/newsletters"],
   // Beyond the specification, in its style (issue 32).
   update_post: ["POST", "/v1/posts/:id"],
+  create_review_link: ["POST", "/v1/review_links"],
+  list_review_links: ["GET", "/v1/review_links"],
+  withdraw_review_link: ["POST", "/v1/review_links/:id/withdraw"],
 };
 
 describe("MCP tools and the specification", () => {

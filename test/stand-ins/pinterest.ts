@@ -115,6 +115,16 @@ export async function startPinterest(auth: {
         return b ? { status: 200, body: boardJson(b) } : error(404, 40, "Board not found.");
       }
       const getPin = /^\/pins\/(\d+)$/.exec(req.path);
+      // docs "Delete Pin": the owner of the pin's board deletes it (204); a pin already gone, or on another
+      // account's board, is not found.
+      if (req.method === "DELETE" && getPin) {
+        const pin = pins.find((p) => p.id === getPin[1] && !p.deleted);
+        const board = pin && boards.find((b) => b.id === pin.board_id);
+        if (!pin || !board) return error(404, 50, "Pin not found.");
+        if (board.owner !== account) return error(403, 29, "You are not permitted to access that resource.");
+        pin.deleted = true;
+        return { status: 204 };
+      }
       if (req.method === "GET" && getPin) {
         // docs "Get Pin": a pin on one of the account's boards, with 90-day and lifetime metrics on request.
         const pin = pins.find((p) => p.id === getPin[1] && !p.deleted);

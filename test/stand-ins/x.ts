@@ -2,7 +2,7 @@
 // GET /2/users/me"), asked of the real authorization server that issued it (oidc-provider,
 // test/helpers/oauth-server.ts), so a revoked or expired token is refused as X refuses it; posts created with
 // POST /2/tweets (a reply names the post it answers; the same text twice is refused as duplicate content), read
-// with GET /2/tweets/{id} (public_metrics) and listed with GET /2/users/{id}/tweets; images and video through the chunked
+// with GET /2/tweets/{id} (public_metrics), deleted by their author with DELETE /2/tweets/{id}, and listed with GET /2/users/{id}/tweets; images and video through the chunked
 // media upload (initialize, append, finalize; a video then processed, asked with STATUS) with alt text from POST /2/media/metadata ("Media upload";
 // "Response codes and errors").
 // An account may instead be reached with OAuth 1.0a user-context keys (the description's `UserToken` scheme,
@@ -65,6 +65,17 @@ const unauthorized: Answer = {
   status: 401,
   body: { title: "Unauthorized", type: "about:blank", status: 401, detail: "Unauthorized" },
 };
+
+/** X's answer part for a post that does not exist (or no longer does). */
+const notFound = (id: string) => ({
+  type: "https://api.x.com/2/problems/resource-not-found",
+  title: "Not Found Error",
+  detail: `Could not find post with id: [${id}].`,
+  resource_type: "post",
+  parameter: "id",
+  value: id,
+  resource_id: id,
+});
 
 export async function startX(auth: { accountOf(token: string): Promise<string | null> }): Promise<XStandIn> {
   // Multipart fields are strings (segment_index "0"): ajv reads them as the numbers the description declares.
@@ -330,25 +341,26 @@ export async function startX(auth: { accountOf(token: string): Promise<string | 
         };
       }
       const one = /^\/2\/tweets\/(\d+)$/.exec(req.path);
-      if (req.method === "GET" && one) {
+      // "Delete Posts": only the author deletes; a post already gone is a resource-not-found error, as on a read.
+      if (req.method === "DELETE" && one) {
         const p = posts.find((x) => x.id === one[1] && !x.deleted);
-        if (!p)
+        if (!p) return { status: 200, body: { errors: [notFound(one[1]!)] } };
+        if (p.author !== me.id)
           return {
-            status: 200,
+            status: 403,
             body: {
-              errors: [
-                {
-                  type: "https://api.x.com/2/problems/resource-not-found",
-                  title: "Not Found Error",
-                  detail: `Could not find post with id: [${one[1]}].`,
-                  resource_type: "post",
-                  parameter: "id",
-                  value: one[1],
-                  resource_id: one[1],
-                },
-              ],
+              title: "Forbidden",
+              type: "about:blank",
+              status: 403,
+              detail: "You are not allowed to delete this Post.",
             },
           };
+        p.deleted = true;
+        return { status: 200, body: { data: { deleted: true } } };
+      }
+      if (req.method === "GET" && one) {
+        const p = posts.find((x) => x.id === one[1] && !x.deleted);
+        if (!p) return { status: 200, body: { errors: [notFound(one[1]!)] } };
         return {
           status: 200,
           body: {

@@ -37,6 +37,9 @@ import { postsPreview } from "../posts/preview.ts";
 import { postsReject } from "../posts/reject.ts";
 import { postsReschedule } from "../posts/reschedule.ts";
 import { postsRetry } from "../posts/retry.ts";
+import { reviewLinksCreate } from "../review-links/create.ts";
+import { reviewLinksList } from "../review-links/list.ts";
+import { reviewLinksWithdraw } from "../review-links/withdraw.ts";
 import { templatesGet } from "../templates/get.ts";
 import { templatesList } from "../templates/list.ts";
 import type { ClientCommand } from "./command.ts";
@@ -62,6 +65,9 @@ export const clientCommands: ClientCommand[] = [
   postsRetry,
   postsMarkPublished,
   postsDeletePublished,
+  reviewLinksList,
+  reviewLinksCreate,
+  reviewLinksWithdraw,
   membersList,
   membersInvite,
   membersRole,

@@ -21,6 +21,8 @@ export interface PostsTable {
   reviewed_by_key: string | null;
   reviewed_at: number | null;
   review_note: string | null;
+  /** The client review link that approved or rejected the post (migration 0035); null otherwise. */
+  reviewed_by_link?: string | null;
   created_by_key: string | null;
   created_by_user: string | null;
   search_text: string;
@@ -118,6 +120,7 @@ export const POST_COLUMNS = [
   "reviewed_by_key",
   "reviewed_at",
   "review_note",
+  "reviewed_by_link",
   "created_by_key",
   "created_by_user",
   "search_text",

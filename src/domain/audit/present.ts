@@ -10,6 +10,7 @@ export const presentAudit = (r: AuditEventsTable) => ({
   api_key: r.api_key_id,
   user_token: r.user_token_id,
   operator: r.operator,
+  review_link: r.review_link_id ?? null,
   outcome: r.outcome,
   request_id: r.request_id,
   detail: r.detail ? JSON.parse(r.detail) : null,

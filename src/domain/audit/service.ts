@@ -33,6 +33,8 @@ export async function audit(tx: Tx | Db, app: App, actor: Actor, entry: AuditEnt
     request_id: actor.requestId,
     detail: entry.detail ? JSON.stringify(entry.detail) : null,
     created_at: app.clock.now(),
+    // Only a review link's rows name one (the column is left to its default otherwise: same statement as before).
+    ...(actor.reviewLinkId ? { review_link_id: actor.reviewLinkId } : {}),
   };
   // Plain text: every change writes one of these in its transaction.
   await insertRows(tx, app.dialect, "audit_events", [row]);

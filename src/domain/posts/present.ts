@@ -52,6 +52,7 @@ export const presentPost = (
     required: p.approval_required === 1,
     reviewed_by: p.reviewed_by,
     reviewed_by_key: p.reviewed_by_key,
+    reviewed_by_link: p.reviewed_by_link ?? null,
     reviewed_at: isoOrNull(p.reviewed_at),
     note: p.review_note,
   },

@@ -40,6 +40,7 @@ export const isRequester = (actor: Actor, post: Pick<PostsTable, "created_by_use
 export const reviewer = (actor: Actor, now: number, note: string | undefined) => ({
   reviewed_by: actor.userId,
   reviewed_by_key: actor.apiKeyId,
+  reviewed_by_link: actor.reviewLinkId ?? null,
   reviewed_at: now,
   review_note: note ?? null,
   updated_at: now,

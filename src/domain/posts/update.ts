@@ -241,7 +241,13 @@ export async function updatePost(app: App, actor: Actor, id: string, input: unkn
     };
     // An approval is of what was approved: an edit that needs approval again clears the review.
     if (status !== "scheduled")
-      Object.assign(row, { reviewed_by: null, reviewed_by_key: null, reviewed_at: null, review_note: null });
+      Object.assign(row, {
+        reviewed_by: null,
+        reviewed_by_key: null,
+        reviewed_by_link: null,
+        reviewed_at: null,
+        review_note: null,
+      });
     await tx.updateTable("posts").set(row).where("id", "=", post.id).execute();
     await tx.deleteFrom("post_media").where("post_id", "=", post.id).execute();
     if (prep.mediaRows.length)

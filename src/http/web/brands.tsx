@@ -11,10 +11,12 @@ import {
   WEEK,
 } from "../../../views/brands.tsx";
 import type { FieldErrors } from "../../../views/frame.ts";
+import type { ReviewLinksState } from "../../../views/review-links.tsx";
 import { deleteBrand } from "../../domain/brands/delete.ts";
 import type { Brand } from "../../domain/brands/present.ts";
 import { createBrand, getBrand, listBrands, updateBrand } from "../../domain/brands/service.ts";
 import { listChannels } from "../../domain/channels/service.ts";
+import { listReviewLinks } from "../../domain/review-links/list.ts";
 import { nextFreeSlot } from "../../domain/slots/free.ts";
 import { ServiceError } from "../../lib/errors.ts";
 import { fieldErrors, frame, redirect, render, setFlash, type Web } from "./page.ts";
@@ -134,11 +136,21 @@ async function create(w: Web) {
   }
 }
 
-async function edit(w: Web, form?: BrandForm, errors?: FieldErrors, status = 200) {
+export async function edit(
+  w: Web,
+  form?: BrandForm,
+  errors?: FieldErrors,
+  status = 200,
+  links?: Omit<ReviewLinksState, "links">,
+) {
   const actor = w.member!.actor;
   const b = await getBrand(w.app, actor, w.params.id ?? "");
   const channels = await listChannels(w.app, actor, { limit: "100", brand: b.id });
   const c = await card(w, b, channels.data);
+  // Only those who may approve may hand that power to a client.
+  const reviewLinks = actor.scopes.has("posts:approve")
+    ? { ...links, links: (await listReviewLinks(w.app, actor, { brand: b.id, limit: "100" })).data }
+    : null;
   return render(
     w,
     <BrandPage
@@ -147,6 +159,7 @@ async function edit(w: Web, form?: BrandForm, errors?: FieldErrors, status = 200
       form={form ?? formOfBrand(c)}
       errors={errors}
       zones={zones}
+      reviewLinks={reviewLinks}
     />,
     status,
   );

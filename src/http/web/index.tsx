@@ -44,6 +44,8 @@ import { passwordRoutes } from "./password.tsx";
 import { postRoutes } from "./posts.tsx";
 import { queueRoutes } from "./queue.tsx";
 import { resetRoutes } from "./reset.tsx";
+import { reviewRoutes } from "./review.tsx";
+import { reviewLinkPageRoutes } from "./review-links.tsx";
 import type { Access, WebRoute } from "./route.ts";
 import { securityRoutes } from "./security.tsx";
 import { sessionRoutes } from "./sessions.tsx";
@@ -65,6 +67,7 @@ export const webRoutes: WebRoute[] = [
   ...memberPageRoutes,
   ...inviteRoutes,
   ...resetRoutes,
+  ...reviewRoutes,
   ...securityRoutes,
   ...passwordRoutes,
   ...apiKeyRoutes,
@@ -77,6 +80,7 @@ export const webRoutes: WebRoute[] = [
   ...notificationPageRoutes,
   ...channelRoutes,
   ...brandRoutes,
+  ...reviewLinkPageRoutes,
   ...mediaRoutes,
   ...templateRoutes,
   ...webhookPageRoutes,
@@ -86,7 +90,7 @@ export const webRoutes: WebRoute[] = [
 
 function allowed(w: Web, access: Access): boolean {
   const stage = w.session?.stage;
-  if (access === "guest") return true;
+  if (access === "guest" || access === "link") return true;
   if (access === "second_factor") return stage === "second_factor";
   if (access === "account") return stage === "enrol" || (stage === "active" && w.member !== null);
   return stage === "active" && w.member !== null;
@@ -116,7 +120,8 @@ export function orgRefusal(w: Web, route: WebRoute): ServiceError | null {
 }
 
 async function run(w: Web, route: WebRoute): Promise<Response> {
-  if (route.method === "POST") {
+  // A link page checks its own form token (its handler), since no session backs it.
+  if (route.method === "POST" && route.access !== "link") {
     const bad = checkCsrf(w);
     if (bad) throw bad;
   }

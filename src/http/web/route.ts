@@ -3,11 +3,13 @@ import type { Scope } from "../../domain/scopes.ts";
 import type { Web } from "./page.ts";
 
 /**
+ * link: a page whose URL holds its own permission (the client review link): no session is made, and the handler
+ * checks its own form token instead of the session's CSRF token;
  * guest: the sign-in pages (a session is made if there is none, to bind the CSRF token);
  * second_factor: halfway through sign-in; account: signed in, or made to set up two-factor first;
  * member: signed in and a member of an org.
  */
-export type Access = "guest" | "second_factor" | "account" | "member";
+export type Access = "link" | "guest" | "second_factor" | "account" | "member";
 
 /**
  * What a member route does with the org, which decides what the org's status allows (interface.md: `read_only`

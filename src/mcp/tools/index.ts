@@ -7,6 +7,7 @@ import { insightTools } from "./insights.ts";
 import { mediaTools } from "./media.ts";
 import { notificationTools } from "./notifications.ts";
 import { postTools } from "./posts.ts";
+import { reviewLinkTools } from "./review-links.ts";
 import { targetTools } from "./targets.ts";
 import { templateTools } from "./templates.ts";
 
@@ -16,6 +17,7 @@ export const tools: Tool[] = [
   ...mediaTools,
   ...postTools,
   ...targetTools,
+  ...reviewLinkTools,
   ...engagementTools,
   ...insightTools,
   ...notificationTools,

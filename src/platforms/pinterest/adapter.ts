@@ -2,11 +2,14 @@
 // (POST /pins, docs "Create Pin"): the image sent as base64, the first link of the text as the pin's destination,
 // the first line as its title when it has at most 100 characters and more text follows (the rest is the
 // description; otherwise the whole text is). Pinterest makes no idempotency promise and svc cannot look a pin up
-// by its text, so an uncertain create goes to a person. Errors: 401 (token revoked), 429, 4xx, 5xx.
+// by its text, so an uncertain create goes to a person. Errors: 401 (token revoked), 429, 4xx, 5xx. Deleting
+// (POST /v1/posts/{id}/delete_published) is DELETE /pins/{id} ("Delete Pin": 204; a pin already gone is 404,
+// which is what was asked).
 import type { App } from "../../app/context.ts";
 import type {
   Adapter,
   ConnectOutcome,
+  DeleteOutcome,
   EngagementOutcome,
   PublishedPart,
   PublishInput,
@@ -187,10 +190,37 @@ async function engagement(
   };
 }
 
+async function deletePublished(
+  app: App,
+  input: RemoteInput & { parts: PublishedPart[] },
+): Promise<DeleteOutcome> {
+  for (const pin of input.parts) {
+    let res: NetworkResponse;
+    try {
+      res = await networkRequest(app, {
+        method: "DELETE",
+        url: `${pinterestApi(app)}/pins/${encodeURIComponent(pin.remote_id)}`,
+        headers: { authorization: `Bearer ${input.channel.secrets.access_token ?? ""}` },
+        signal: input.signal,
+        timeoutMs: 15_000,
+      });
+    } catch (err) {
+      return { kind: "failed", message: `Pinterest: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    if (res.status !== 204 && res.status !== 404)
+      return {
+        kind: "failed",
+        message: `Pinterest answered ${res.status}: ${str(field(res.json, "message")) ?? "no reason given"}`,
+      };
+  }
+  return { kind: "deleted" };
+}
+
 export const pinterestAdapter: Adapter = {
   provider: "pinterest",
   idempotent: false,
   publish,
   connect,
   engagement,
+  deletePublished,
 };

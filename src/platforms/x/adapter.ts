@@ -6,10 +6,13 @@
 // duplicate content, a suspended account, a missing scope), 429 with x-rate-limit-reset (Unix seconds), 5xx.
 // Images (up to four, on the first part) or a video go up through the chunked media upload first (media.ts); a
 // video is waited for until X has processed it.
+// Deleting (POST /v1/posts/{id}/delete_published) is DELETE /2/tweets/{id} for each part, the first comment first
+// and the post last, so a failure half-way leaves the post with fewer replies rather than replies without a post.
 import type { App } from "../../app/context.ts";
 import type {
   Adapter,
   ConnectOutcome,
+  DeleteOutcome,
   EngagementOutcome,
   FindOutcome,
   PublishedPart,
@@ -174,6 +177,40 @@ async function engagement(
   };
 }
 
+/**
+ * Deletes every part, last first. A part already gone answers 200 with only `errors` (resource-not-found), as a
+ * read of it does: that is what was asked, so it counts as deleted.
+ */
+async function deletePublished(
+  app: App,
+  input: RemoteInput & { parts: PublishedPart[] },
+): Promise<DeleteOutcome> {
+  for (const part of [...input.parts].sort((a, b) => b.index - a.index)) {
+    let res: NetworkResponse;
+    const url = `${api(app)}/2/tweets/${encodeURIComponent(part.remote_id)}`;
+    try {
+      res = await networkRequest(app, {
+        method: "DELETE",
+        url,
+        headers: await xAuthHeaders(input.channel.secrets, "DELETE", url),
+        signal: input.signal,
+        timeoutMs: 15_000,
+      });
+    } catch (err) {
+      return { kind: "failed", message: `X: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    const data = field(res.json, "data");
+    const gone = res.status === 404 || (res.status === 200 && !data);
+    if (gone) continue;
+    if (res.status !== 200 || field(data, "deleted") !== true)
+      return {
+        kind: "failed",
+        message: `X answered ${res.status} to part ${part.index + 1}: ${errorText(res)}`,
+      };
+  }
+  return { kind: "deleted" };
+}
+
 const normal = (s: string) => s.replace(/\s+/g, " ").trim();
 
 /**
@@ -240,5 +277,6 @@ export const xAdapter: Adapter = {
   connect,
   engagement,
   find,
+  deletePublished,
   consistencyWindowMs: 60_000,
 };

@@ -199,6 +199,62 @@ describeEachDialect("Pinterest adapter", (dialect) => {
     expect(await adapter.engagement!(t.app, input)).toEqual({ kind: "deleted" });
   });
 
+  test("delete_published deletes the pin (DELETE /pins/{id}), once; a pin already gone counts as deleted; a refusal is delete_failed", async () => {
+    const [board] = p.addBoards("deleter", ["Short-lived"]);
+    const ch = await signedInChannel(t, a, auth, {
+      provider: "pinterest",
+      appId,
+      clientId: CLIENT.clientId,
+      account: "deleter",
+      expiresInMs: 30 * 24 * 3600_000,
+      shown: {
+        key: board!.id,
+        display_name: "Short-lived",
+        settings: { board_id: board!.id, username: "deleter" },
+      },
+    });
+    const image = async () =>
+      (
+        await upload(t, a.liveKey, {
+          brand: a.brandId,
+          file: { bytes: await jpeg(300, 200), name: "d.jpg", type: "image/jpeg" },
+        })
+      ).body.id as string;
+    const deletes = () => p.requests.filter((q) => q.method === "DELETE").map((q) => q.path);
+
+    const post = await publishLive(t, a, ch.id, { body: "A pin to delete" }, [await image()]);
+    expect(post.status).toBe("published");
+    const pin = p.pins.at(-1)!;
+    const before = deletes().length;
+    const d = await t.request("POST", `/v1/posts/${post.id}/delete_published`, { key: a.liveKey });
+    expect(d.status).toBe(200);
+    expect(d.body.results.map((r: { result: string }) => r.result)).toEqual(["deleted"]);
+    expect(pin.deleted).toBe(true);
+    expect(deletes().slice(before)).toEqual([`/pins/${pin.id}`]);
+    const again = await t.request("POST", `/v1/posts/${post.id}/delete_published`, { key: a.liveKey });
+    expect(again.body.results[0].result).toBe("deleted");
+    expect(deletes()).toHaveLength(before + 1);
+
+    // Deleted on Pinterest by hand first: still what was asked.
+    const gone = await publishLive(t, a, ch.id, { body: "Removed by hand" }, [await image()]);
+    p.pins.at(-1)!.deleted = true;
+    const g = await t.request("POST", `/v1/posts/${gone.id}/delete_published`, { key: a.liveKey });
+    expect(g.body.results[0].result).toBe("deleted");
+
+    // The board moved to another account: Pinterest refuses, and the pin stays.
+    const kept = await publishLive(t, a, ch.id, { body: "Not ours any more" }, [await image()]);
+    const keptPin = p.pins.at(-1)!;
+    board!.owner = "someone-else";
+    try {
+      const no = await t.request("POST", `/v1/posts/${kept.id}/delete_published`, { key: a.liveKey });
+      expect(no.body.results[0]).toMatchObject({ result: "delete_failed" });
+      expect(no.body.results[0].message).toContain("Pinterest answered 403");
+      expect(keptPin.deleted).toBe(false);
+    } finally {
+      board!.owner = "deleter";
+    }
+  });
+
   test("failures: 429, 401, 500 or a reset after sending (uncertain: a person decides), no image; a pasted connect is refused", async () => {
     const [board] = p.addBoards("failing", ["Fails"]);
     const tokens = await auth.issue("failing", CLIENT.clientId);

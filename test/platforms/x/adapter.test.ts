@@ -14,7 +14,14 @@ import type { TestApp } from "../../helpers/app.ts";
 import { describeEachDialect } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
 import { jpeg, noisyJpeg, upload } from "../../helpers/media.ts";
-import { connectLive, liveVideo, networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
+import {
+  connectLive,
+  drain,
+  liveVideo,
+  networkApp,
+  publishDirect,
+  publishLive,
+} from "../../helpers/networks.ts";
 import { type OAuthServer, oauthServer } from "../../helpers/oauth-server.ts";
 import { personActor } from "../../helpers/person.ts";
 import { type LocalS3, localS3 } from "../../helpers/s3.ts";
@@ -132,6 +139,60 @@ describeEachDialect("X adapter", (dialect) => {
     expect(secrets.access_token).not.toBe(ch.tokens.access_token);
     expect(secrets.refresh_token).not.toBe(ch.tokens.refresh_token);
     expect(await auth.accountOf(secrets.access_token!)).toBe(ch.account);
+  });
+
+  test("a first comment is the account's reply; delete_published deletes it and the post, last first, once", async () => {
+    const ch = await channel();
+    const r = await t.request("POST", "/v1/posts", {
+      key: a.liveKey,
+      body: {
+        brand: a.brandId,
+        channels: [ch.id],
+        content: { body: "Short-lived on X" },
+        first_comment: "Changelog: https://example.com/changes",
+      },
+    });
+    expect(r.status).toBe(201);
+    await drain(t);
+    const target = (await t.request("GET", `/v1/posts/${r.body.id}`, { key: a.liveKey })).body.targets[0];
+    expect([target.status, target.first_comment.status]).toEqual(["published", "published"]);
+    const mine = x.posts.filter((p) => p.author === x.userOf(ch.account).id);
+    expect(mine.map((p) => p.text)).toEqual(["Short-lived on X", "Changelog: https://example.com/changes"]);
+    expect(mine[1]!.replyTo).toBe(mine[0]!.id);
+    expect(target.first_comment.permalink).toBe(`https://x.com/${ch.account}/status/${mine[1]!.id}`);
+
+    const before = x.requests.filter((q) => q.method === "DELETE").length;
+    const d = await t.request("POST", `/v1/posts/${r.body.id}/delete_published`, { key: a.liveKey });
+    expect(d.status).toBe(200);
+    expect(d.body.results.map((z: { result: string }) => z.result)).toEqual(["deleted"]);
+    expect(mine.map((p) => p.deleted)).toEqual([true, true]);
+    const deletes = x.requests.filter((q) => q.method === "DELETE").map((q) => q.path);
+    expect(deletes.slice(before)).toEqual([`/2/tweets/${mine[1]!.id}`, `/2/tweets/${mine[0]!.id}`]);
+    // Asked again: answered from what svc recorded, X is not called.
+    const again = await t.request("POST", `/v1/posts/${r.body.id}/delete_published`, { key: a.liveKey });
+    expect(again.body.results[0].result).toBe("deleted");
+    expect(x.requests.filter((q) => q.method === "DELETE")).toHaveLength(deletes.length);
+  });
+
+  test("deleting: a part already gone counts as deleted; X's refusal is delete_failed with its words", async () => {
+    const ch = await channel();
+    const post = await publishLive(t, a, ch.id, { parts: ["Gone already?", "A reply that stays"] });
+    expect(post.status).toBe("published");
+    const mine = x.posts.filter((p) => p.author === x.userOf(ch.account).id);
+    // The reply was deleted on X by hand: svc's delete still succeeds.
+    mine[1]!.deleted = true;
+    const ok = await t.request("POST", `/v1/posts/${post.id}/delete_published`, { key: a.liveKey });
+    expect(ok.body.results[0].result).toBe("deleted");
+    expect(mine[0]!.deleted).toBe(true);
+
+    // A post X says the account may not delete (it became another account's): refused with X's words.
+    const other = await publishLive(t, a, ch.id, { body: "Not mine to delete" });
+    const p = x.posts.find((q) => q.text === "Not mine to delete")!;
+    p.author = x.userOf("someone-else").id;
+    const no = await t.request("POST", `/v1/posts/${other.id}/delete_published`, { key: a.liveKey });
+    expect(no.body.results[0]).toMatchObject({ result: "delete_failed" });
+    expect(no.body.results[0].message).toContain("You are not allowed to delete this Post.");
+    expect(p.deleted).toBe(false);
   });
 
   test("failures are classified: 429 with its reset, 401, 503, duplicate content, and a reset after the create was read", async () => {

@@ -19,6 +19,7 @@ import { notificationRoutes, notificationSchemas } from "./notifications.ts";
 import { operatorRoutes, operatorSchemas } from "./operator.ts";
 import { platformRoutes, platformSchemas } from "./platforms.ts";
 import { postRoutes, postSchemas } from "./posts.ts";
+import { reviewLinkRoutes, reviewLinkSchemas } from "./review-links.ts";
 import { templateRoutes, templateSchemas } from "./templates.ts";
 import { webhookRoutes, webhookSchemas } from "./webhooks.ts";
 
@@ -31,6 +32,7 @@ export const v1Routes: RouteDef[] = [
   ...channelRoutes,
   ...templateRoutes,
   ...postRoutes,
+  ...reviewLinkRoutes,
   ...eventRoutes,
   ...webhookRoutes,
   ...authRoutes,
@@ -62,6 +64,7 @@ export const v1Schemas: Record<string, unknown> = {
   ...channelSchemas,
   ...templateSchemas,
   ...postSchemas,
+  ...reviewLinkSchemas,
   ...eventSchemas,
   ...webhookSchemas,
   ...authSchemas,

@@ -231,6 +231,7 @@ export const postSchemas: Record<string, unknown> = {
       required: { type: "boolean" },
       reviewed_by: nstr,
       reviewed_by_key: nstr,
+      reviewed_by_link: nstr,
       reviewed_at: ntime,
       note: nstr,
     }),

@@ -1,0 +1,15 @@
+export const REVIEW_LINK_FIELDS = [
+  "id",
+  "object",
+  "brand",
+  "name",
+  "livemode",
+  "status",
+  "url",
+  "created_by",
+  "created_by_key",
+  "expires_at",
+  "withdrawn_at",
+  "last_used_at",
+  "created_at",
+] as const;
