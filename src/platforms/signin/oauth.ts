@@ -20,6 +20,8 @@ export interface Tokens {
   /** Epoch ms; null when the network gave no lifetime. */
   expires_at: number | null;
   scope: string | null;
+  /** Tokens per account key, where each account publishes with its own (Facebook Pages); absent elsewhere. */
+  account_tokens?: Record<string, string>;
 }
 
 export interface SignInClient {
@@ -39,7 +41,7 @@ export class TokenError extends Error {
   }
 }
 
-function endpoints(app: App, spec: SignInSpec) {
+export function endpoints(app: App, spec: SignInSpec) {
   const authorize = new URL(
     spec.authorize.path,
     providerOrigin(app, `${spec.provider}.auth`, spec.authorize.origin),
@@ -142,6 +144,15 @@ export async function exchangeCode(
   client: SignInClient,
   p: { callbackUrl: URL; redirectUri: string; verifier: string | null; signal?: AbortSignal },
 ): Promise<Tokens> {
+  if (spec.flavor) {
+    const meta = await import("../meta/oauth.ts");
+    return meta.exchangeMetaCode(app, spec, client, {
+      code: p.callbackUrl.searchParams.get("code") ?? "",
+      redirectUri: p.redirectUri,
+      verifier: p.verifier,
+      ...(p.signal ? { signal: p.signal } : {}),
+    });
+  }
   const o = await oauth();
   const as = server(app, spec);
   const c = { client_id: client.clientId };
@@ -170,6 +181,10 @@ export async function refreshTokens(
   refreshToken: string,
   signal?: AbortSignal,
 ): Promise<Tokens> {
+  if (spec.flavor) {
+    const meta = await import("../meta/oauth.ts");
+    return meta.refreshMetaToken(app, spec, client, refreshToken, signal);
+  }
   const o = await oauth();
   const as = server(app, spec);
   const c = { client_id: client.clientId };
