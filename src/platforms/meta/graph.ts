@@ -86,8 +86,9 @@ export function refusal(
     return { kind: "auth_revoked", message };
   if (e.code !== null && RATE_CODES.has(e.code))
     return { kind: "rate_limited", retryAfterMs: retryAfter(res), message };
+  // The limit counts the last 24 hours, so a slot frees as the oldest post ages out: asked again in an hour.
   if (e.subcode === PUBLISH_LIMIT_SUBCODE)
-    return { kind: "rate_limited", retryAfterMs: 24 * 3600_000, message };
+    return { kind: "rate_limited", retryAfterMs: RATE_LIMIT_FALLBACK_MS, message };
   // Missing permission (10, 200–299): the app or the person lacks the right; signing in again with it fixes it.
   if (e.code === 10 || (e.code !== null && e.code >= 200 && e.code < 300))
     return { kind: "rejected", code: "unauthorized", message: `${message}; nothing was posted.` };
