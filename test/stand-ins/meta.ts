@@ -95,6 +95,8 @@ export interface MetaStandIn extends StandIn {
   invalidate(person: string): void;
   /** How many status polls a video container takes before it is FINISHED. */
   processingPolls: number;
+  /** How many an image container takes (Instagram fetches it first); 0 by default. */
+  imagePolls: number;
   /** The next video container fails processing with this status. */
   failNextVideo: string | null;
   /** The next Graph answer matching `only` is this error instead (a documented failure). */
@@ -541,6 +543,7 @@ export function startMeta(opts: {
           error_subcode: 2207005,
           error_user_msg: "Only JPEG images are supported",
         });
+      if (b.image_url) c.pollsLeft = state.imagePolls;
       if (b.video_url) {
         c.pollsLeft = state.processingPolls;
         if (state.failNextVideo) {
@@ -624,6 +627,7 @@ export function startMeta(opts: {
     },
     signInAs: null,
     processingPolls: 2,
+    imagePolls: 0,
     failNextVideo: null,
     addPage(
       person: string,
