@@ -8,12 +8,36 @@
 //   with itself (th_refresh_token) before it ends. developers.facebook.com/docs/threads/get-started/long-lived-tokens
 import type { App } from "../../app/context.ts";
 import { field, type NetworkResponse, NoAnswer, networkRequest, str } from "../plumbing/http.ts";
-import { endpoints, type SignInClient, TokenError, type Tokens } from "../signin/oauth.ts";
 import type { SignInSpec } from "../signin/specs.ts";
 
-function tokensOf(app: App, res: NetworkResponse): Tokens {
+/** The sign-in's tokens, as signin/oauth.ts keeps them (the same shape; that module calls this one). */
+export interface MetaTokens {
+  access_token: string;
+  refresh_token: null;
+  expires_at: number | null;
+  scope: null;
+}
+
+/** Why a token request gave no tokens; signin/oauth.ts turns it into its TokenError. */
+export class MetaTokenError extends Error {
+  constructor(
+    readonly kind: "refused" | "unavailable",
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "MetaTokenError";
+  }
+}
+
+interface Client {
+  clientId: string;
+  clientSecret: string;
+}
+
+function tokensOf(app: App, res: NetworkResponse): MetaTokens {
   const access = str(field(res.json, "access_token"));
-  if (!access) throw new TokenError("unavailable", "the answer carried no access token");
+  if (!access) throw new MetaTokenError("unavailable", "the answer carried no access token");
   const ttl = field(res.json, "expires_in");
   return {
     access_token: access,
@@ -24,20 +48,20 @@ function tokensOf(app: App, res: NetworkResponse): Tokens {
 }
 
 /** A token request's answer as tokens; Meta's {error:{message,type,code}} on a 4xx is a refusal. */
-async function tokenRequest(app: App, req: Parameters<typeof networkRequest>[1]): Promise<Tokens> {
+async function tokenRequest(app: App, req: Parameters<typeof networkRequest>[1]): Promise<MetaTokens> {
   let res: NetworkResponse;
   try {
     res = await networkRequest(app, { timeoutMs: 30_000, ...req });
   } catch (e) {
-    if (e instanceof NoAnswer) throw new TokenError("unavailable", e.message, { cause: e });
+    if (e instanceof NoAnswer) throw new MetaTokenError("unavailable", e.message, { cause: e });
     throw e;
   }
   if (res.status === 200) return tokensOf(app, res);
   const err = field(res.json, "error");
   const why = str(field(err, "message")) ?? str(field(res.json, "error_message")) ?? res.text.slice(0, 200);
   if (res.status >= 400 && res.status < 500)
-    throw new TokenError("refused", `${str(field(err, "type")) ?? "OAuthException"}: ${why}`);
-  throw new TokenError("unavailable", `HTTP ${res.status}: ${why}`);
+    throw new MetaTokenError("refused", `${str(field(err, "type")) ?? "OAuthException"}: ${why}`);
+  throw new MetaTokenError("unavailable", `HTTP ${res.status}: ${why}`);
 }
 
 const withQuery = (url: URL, q: Record<string, string>) => {
@@ -49,10 +73,10 @@ const withQuery = (url: URL, q: Record<string, string>) => {
 export async function exchangeMetaCode(
   app: App,
   spec: SignInSpec,
-  client: SignInClient,
-  p: { code: string; redirectUri: string; verifier: string | null; signal?: AbortSignal },
-): Promise<Tokens> {
-  const { token } = endpoints(app, spec);
+  client: Client,
+  p: { token: URL; code: string; redirectUri: string; verifier: string | null; signal?: AbortSignal },
+): Promise<MetaTokens> {
+  const { token } = p;
   const signal = p.signal ? { signal: p.signal } : {};
   const short = await tokenRequest(app, {
     method: "POST",
@@ -96,13 +120,13 @@ export async function exchangeMetaCode(
 export async function refreshMetaToken(
   app: App,
   spec: SignInSpec,
-  _client: SignInClient,
+  _client: Client,
   accessToken: string,
+  token: URL,
   signal?: AbortSignal,
-): Promise<Tokens> {
+): Promise<MetaTokens> {
   if (spec.flavor !== "threads")
-    throw new TokenError("refused", "a Facebook Login token cannot be renewed without signing in again");
-  const { token } = endpoints(app, spec);
+    throw new MetaTokenError("refused", "a Facebook Login token cannot be renewed without signing in again");
   return tokenRequest(app, {
     method: "GET",
     url: withQuery(new URL("/refresh_access_token", token), {

@@ -41,7 +41,7 @@ export class TokenError extends Error {
   }
 }
 
-export function endpoints(app: App, spec: SignInSpec) {
+function endpoints(app: App, spec: SignInSpec) {
   const authorize = new URL(
     spec.authorize.path,
     providerOrigin(app, `${spec.provider}.auth`, spec.authorize.origin),
@@ -146,12 +146,15 @@ export async function exchangeCode(
 ): Promise<Tokens> {
   if (spec.flavor) {
     const meta = await import("../meta/oauth.ts");
-    return meta.exchangeMetaCode(app, spec, client, {
-      code: p.callbackUrl.searchParams.get("code") ?? "",
-      redirectUri: p.redirectUri,
-      verifier: p.verifier,
-      ...(p.signal ? { signal: p.signal } : {}),
-    });
+    return metaTokens(
+      meta.exchangeMetaCode(app, spec, client, {
+        token: endpoints(app, spec).token,
+        code: p.callbackUrl.searchParams.get("code") ?? "",
+        redirectUri: p.redirectUri,
+        verifier: p.verifier,
+        ...(p.signal ? { signal: p.signal } : {}),
+      }),
+    );
   }
   const o = await oauth();
   const as = server(app, spec);
@@ -183,7 +186,9 @@ export async function refreshTokens(
 ): Promise<Tokens> {
   if (spec.flavor) {
     const meta = await import("../meta/oauth.ts");
-    return meta.refreshMetaToken(app, spec, client, refreshToken, signal);
+    return metaTokens(
+      meta.refreshMetaToken(app, spec, client, refreshToken, endpoints(app, spec).token, signal),
+    );
   }
   const o = await oauth();
   const as = server(app, spec);
@@ -201,6 +206,17 @@ export async function refreshTokens(
     return { ...t, refresh_token: t.refresh_token ?? refreshToken };
   } catch (e) {
     throw await classify(e);
+  }
+}
+
+/** Meta's token requests (not plain OAuth 2: platforms/meta/oauth.ts), their failures as TokenErrors. */
+async function metaTokens(p: Promise<Tokens>): Promise<Tokens> {
+  try {
+    return await p;
+  } catch (e) {
+    if (e instanceof Error && e.name === "MetaTokenError")
+      throw new TokenError((e as Error & { kind: TokenError["kind"] }).kind, e.message, { cause: e });
+    throw e;
   }
 }
 

@@ -112,6 +112,18 @@ describeEachDialect("Facebook Pages and Instagram", (dialect) => {
     const exchanges = meta.requests.filter((r) => r.path === "/oauth/access_token");
     expect((exchanges.at(-2)!.body as Record<string, string>).code_verifier).toBeString();
     expect(exchanges.at(-1)!.query.grant_type).toBe("fb_exchange_token");
+    // A code Facebook does not know (used already, or forged) is connect_failed.
+    meta.signInAs = "alice";
+    const { url } = await startSignIn(t.app, await personActor(t.app, a.userId, a.orgId, true), {
+      provider: "facebook",
+      brand: a.brandId,
+    });
+    const forged = new URL(`${BASE}/connect/facebook/callback`);
+    forged.searchParams.set("code", "not-a-code");
+    forged.searchParams.set("state", new URL(url).searchParams.get("state")!);
+    await expect(finishSignIn(t.app, a.userId, "facebook", forged)).rejects.toMatchObject({
+      code: "connect_failed",
+    });
     // Declining on Facebook is connect_failed.
     await expect(signIn("facebook", null)).rejects.toMatchObject({ code: "connect_failed" });
   });
