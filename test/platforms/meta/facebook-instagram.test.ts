@@ -163,6 +163,18 @@ describeEachDialect("Facebook Pages and Instagram", (dialect) => {
     expect([p2.message, p2.photos.length]).toEqual(["Two views", 2]);
     expect(p2.photos.every((pid) => meta.photos.find((x) => x.id === pid)!.published === false)).toBe(true);
 
+    // A video goes to the Page's videos, streamed from storage, with the text as its description.
+    const clip = makeVideo({ seconds: 2, width: 320, height: 240 });
+    const v = await upload(t, a.liveKey, {
+      brand: a.brandId,
+      file: { bytes: clip, name: "v.mp4", type: "video/mp4" },
+    });
+    const video = await publishLive(t, a, ch, { body: "Opening day" }, [v.body.id]);
+    expect(video.status).toBe("published");
+    const pv = meta.posts.at(-1)!;
+    expect(pv.video).toEqual({ bytes: clip.byteLength, description: "Opening day" });
+    expect(video.targets[0].permalink).toBe(`https://www.facebook.com/${pv.page}/videos/${pv.id}`);
+
     const adapter = adapterFor("facebook")!;
     const input = {
       targetId: album.targets[0].id,
