@@ -525,7 +525,7 @@ export function startMeta(opts: {
         });
       // Instagram fetches the medium from the link when the container is made.
       const res = await opts.fetchMedia(url).catch(() => null);
-      if (!res || res.status !== 200)
+      if (res?.status !== 200)
         return graphErr(400, {
           message: "Media download has failed. The media URI doesn't meet our requirements.",
           code: 9004,
@@ -559,7 +559,7 @@ export function startMeta(opts: {
   function dialog(req: Incoming): Answer {
     const q = req.query;
     const app = apps.get(q.client_id ?? "");
-    if (!app || !app.redirects.has(q.redirect_uri ?? ""))
+    if (!app?.redirects.has(q.redirect_uri ?? ""))
       return {
         status: 400,
         text: "Can't load URL: the domain of this URL isn't included in the app's domains.",

@@ -150,8 +150,7 @@ export function startThreads(opts: { fetchMedia(url: string): Promise<Response> 
       const b = given(req);
       if (req.path === "/oauth/authorize") {
         const app = apps.get(b.client_id ?? "");
-        if (!app || !app.redirects.has(b.redirect_uri ?? ""))
-          return { status: 400, text: "Invalid redirect_uri" };
+        if (!app?.redirects.has(b.redirect_uri ?? "")) return { status: 400, text: "Invalid redirect_uri" };
         for (const k of ["client_id", "redirect_uri", "scope", "response_type"])
           if (!b[k]) problem(`authorize: ${k} is required`);
         const back = new URL(b.redirect_uri!);
@@ -371,7 +370,7 @@ export function startThreads(opts: { fetchMedia(url: string): Promise<Response> 
           code: 100,
         });
       const res = await opts.fetchMedia(url).catch(() => null);
-      if (!res || res.status !== 200)
+      if (res?.status !== 200)
         return graphErr(400, {
           message: "The media could not be fetched from the URL",
           code: 100,
