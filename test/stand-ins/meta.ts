@@ -79,7 +79,16 @@ export interface IgMedia {
   deleted: boolean;
 }
 
+export interface MetaComment {
+  id: string;
+  /** The post or media commented on. */
+  on: string;
+  message: string;
+}
+
 export interface MetaStandIn extends StandIn {
+  /** Comments made on Page posts and Instagram media. */
+  comments: MetaComment[];
   pages: MetaPage[];
   posts: MetaPost[];
   photos: MetaPhoto[];
@@ -127,6 +136,7 @@ export function startMeta(opts: {
   const photos: MetaPhoto[] = [];
   const containers: IgContainer[] = [];
   const media: IgMedia[] = [];
+  const comments: MetaComment[] = [];
   /** Each app's secret and the redirect URIs its settings list ("Valid OAuth Redirect URIs"). */
   const apps = new Map<string, { secret: string; redirects: Set<string> }>();
   const codes = new Map<
@@ -346,6 +356,17 @@ export function startMeta(opts: {
           post.deleted = true;
           return { status: 200, body: { success: true } };
         }
+        if (req.method === "POST" && edge === "comments") {
+          // The Page's comment on its own post (PagePost comments: message).
+          const c = {
+            id: `${post.id.split("_").pop()}_${newId()}`,
+            on: post.id,
+            message: String(b.message ?? ""),
+          };
+          comments.push(c);
+          post.comments++;
+          return { status: 200, body: { id: c.id } };
+        }
         if (req.method === "GET" && !edge)
           return {
             status: 200,
@@ -442,6 +463,12 @@ export function startMeta(opts: {
         if (req.method === "DELETE") {
           m.deleted = true;
           return { status: 200, body: { success: true } };
+        }
+        if (req.method === "POST" && edge === "comments") {
+          const c = { id: newId(), on: m.id, message: String(b.message ?? "") };
+          comments.push(c);
+          m.comments_count++;
+          return { status: 200, body: { id: c.id } };
         }
         if (req.method === "GET" && !edge)
           return {
@@ -615,6 +642,7 @@ export function startMeta(opts: {
   }
 
   state = Object.assign(s, {
+    comments,
     pages,
     posts,
     photos,

@@ -5,7 +5,8 @@
 //   attached_media [{media_fbid}] (a photo uploaded unpublished posts nothing on its own);
 // - a video: POST /{page-id}/videos (multipart `source` streamed from storage, `description`), which is the post.
 // Facebook makes no idempotency promise, so a create that may have been taken goes to a person (uncertain).
-// Engagement: the post's shares, and the totals of its reactions and comments edges. Deletion: DELETE /{post-id}.
+// A first comment is the Page's comment on its own post. Engagement: the post's shares, and the totals of its
+// reactions and comments edges. Deletion: DELETE /{post-id}, which takes its comments with it.
 import type { App } from "../../app/context.ts";
 import { StreamedForm } from "../../lib/streamed-form.ts";
 import type {
@@ -42,10 +43,47 @@ async function photoForm(m: PublishMedia, fields: Record<string, string>): Promi
   return form;
 }
 
+/**
+ * The post, then its first comment when the target has one (the part after the post): the Page's comment on its
+ * own post (POST /{post-id}/comments). A later attempt resumes after what was posted.
+ */
 async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
+  let post = input.done.find((d) => d.index === 0) ?? null;
+  if (!post) {
+    const out = await publishPost(app, {
+      ...input,
+      onPartPublished: async (p) => {
+        post = p;
+        await input.onPartPublished(p);
+      },
+    });
+    if (out.kind !== "published") return out;
+  }
+  const comment = input.parts.find((p) => p.index === 1);
+  if (post && comment && !input.done.some((d) => d.index === 1)) {
+    const res = await graphCall(app, NETWORK, "the first comment", true, {
+      method: "POST",
+      url: `${graphApi(app, "facebook")}/${encodeURIComponent(post.remote_id)}/comments`,
+      headers: auth(input.channel.secrets),
+      json: { message: comment.text },
+      signal: input.signal,
+    });
+    if (isOutcome(res)) return res;
+    if (res.status !== 200) return refusal(NETWORK, res, "the first comment", true);
+    const id = str(field(res.json, "id"));
+    if (!id) return { kind: "uncertain", message: "Facebook accepted the first comment but sent no ID." };
+    await input.onPartPublished({
+      index: 1,
+      remote_id: id,
+      remote_url: post.remote_url ? `${post.remote_url}?comment_id=${encodeURIComponent(id)}` : null,
+    });
+  }
+  return { kind: "published", permalink: post?.remote_url ?? null };
+}
+
+async function publishPost(app: App, input: PublishInput): Promise<PublishOutcome> {
   const part = input.parts[0];
   if (!part) return { kind: "rejected", code: "rejected", message: "Nothing to post." };
-  if (input.done.length) return { kind: "published", permalink: input.done[0]!.remote_url };
   const page = str(input.channel.settings.page_id);
   if (!page) return { kind: "rejected", code: "rejected", message: "The channel does not name its Page." };
   const api = `${graphApi(app, "facebook")}/${encodeURIComponent(page)}`;
@@ -203,7 +241,8 @@ async function deletePublished(
   app: App,
   input: RemoteInput & { parts: PublishedPart[] },
 ): Promise<DeleteOutcome> {
-  for (const p of [...input.parts].sort((a, b) => b.index - a.index)) {
+  // Deleting the post deletes its comments (the first comment among them) with it.
+  for (const p of input.parts.filter((x) => x.index === 0)) {
     let res: NetworkResponse;
     try {
       res = await networkRequest(app, {

@@ -31,10 +31,43 @@ const NETWORK = "Instagram";
 const auth = (secrets: Record<string, string>) => ({ authorization: `Bearer ${secrets.access_token ?? ""}` });
 const isVideo = (m: PublishMedia) => m.kind === "video" || m.mime.startsWith("video/");
 
+/**
+ * The media, then its first comment when the target has one (the part after the post): the account's comment on
+ * its own media (POST /{ig-media-id}/comments). A later attempt resumes after what was posted.
+ */
 async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
+  let media = input.done.find((d) => d.index === 0) ?? null;
+  if (!media) {
+    const out = await publishMedia(app, {
+      ...input,
+      onPartPublished: async (p) => {
+        media = p;
+        await input.onPartPublished(p);
+      },
+    });
+    if (out.kind !== "published") return out;
+  }
+  const comment = input.parts.find((p) => p.index === 1);
+  if (media && comment && !input.done.some((d) => d.index === 1)) {
+    const res = await graphCall(app, NETWORK, "the first comment", true, {
+      method: "POST",
+      url: `${graphApi(app, "instagram")}/${encodeURIComponent(media.remote_id)}/comments`,
+      headers: auth(input.channel.secrets),
+      json: { message: comment.text },
+      signal: input.signal,
+    });
+    if (isOutcome(res)) return res;
+    if (res.status !== 200) return refusal(NETWORK, res, "the first comment", true);
+    const id = str(field(res.json, "id"));
+    if (!id) return { kind: "uncertain", message: "Instagram accepted the first comment but sent no ID." };
+    await input.onPartPublished({ index: 1, remote_id: id, remote_url: media.remote_url });
+  }
+  return { kind: "published", permalink: media?.remote_url ?? null };
+}
+
+async function publishMedia(app: App, input: PublishInput): Promise<PublishOutcome> {
   const part = input.parts[0];
   if (!part) return { kind: "rejected", code: "rejected", message: "Nothing to post." };
-  if (input.done.length) return { kind: "published", permalink: input.done[0]!.remote_url };
   const user = str(input.channel.settings.ig_user_id);
   if (!user) return { kind: "rejected", code: "rejected", message: "The channel does not name its account." };
   if (!part.media.length)
@@ -225,7 +258,8 @@ async function deletePublished(
   app: App,
   input: RemoteInput & { parts: PublishedPart[] },
 ): Promise<DeleteOutcome> {
-  for (const p of input.parts) {
+  // Deleting the media deletes its comments (the first comment among them) with it.
+  for (const p of input.parts.filter((x) => x.index === 0)) {
     let res: NetworkResponse;
     try {
       res = await networkRequest(app, {

@@ -14,7 +14,7 @@ import type { TestApp } from "../../helpers/app.ts";
 import { describeEachDialect } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
 import { jpeg, png, upload } from "../../helpers/media.ts";
-import { networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
+import { drain, networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
 import { personActor } from "../../helpers/person.ts";
 import { type LocalS3, localS3 } from "../../helpers/s3.ts";
 import { makeVideo } from "../../helpers/video.ts";
@@ -163,6 +163,26 @@ describeEachDialect("Facebook Pages and Instagram", (dialect) => {
     expect([p2.message, p2.photos.length]).toEqual(["Two views", 2]);
     expect(p2.photos.every((pid) => meta.photos.find((x) => x.id === pid)!.published === false)).toBe(true);
 
+    // A first comment is the Page's comment on its own post, right after it.
+    const r = await t.request("POST", "/v1/posts", {
+      key: a.liveKey,
+      body: {
+        brand: a.brandId,
+        channels: [ch],
+        content: { body: "Sale today" },
+        first_comment: "Details: https://example.com/sale",
+      },
+    });
+    expect(r.status).toBe(201);
+    await drain(t);
+    const commented = (await t.request("GET", `/v1/posts/${r.body.id}`, { key: a.liveKey })).body;
+    expect([commented.status, commented.targets[0].first_comment.status]).toEqual(["published", "published"]);
+    const sale = meta.posts.at(-1)!;
+    expect(meta.comments.at(-1)).toMatchObject({ on: sale.id, message: "Details: https://example.com/sale" });
+    expect(commented.targets[0].first_comment.permalink).toStartWith(
+      `${commented.targets[0].permalink}?comment_id=`,
+    );
+
     // A video goes to the Page's videos, streamed from storage, with the text as its description.
     const clip = makeVideo({ seconds: 2, width: 320, height: 240 });
     const v = await upload(t, a.liveKey, {
@@ -301,6 +321,26 @@ describeEachDialect("Facebook Pages and Instagram", (dialect) => {
       expect(converted.status).toBe("published");
       const c1 = meta.containers.find((c) => c.id === meta.media.at(-1)!.container)!;
       expect(c1.fetched!.type).toBe("image/jpeg");
+
+      // A first comment is the account's comment on its own media.
+      const r = await t.request("POST", "/v1/posts", {
+        key: a.liveKey,
+        body: {
+          brand: a.brandId,
+          channels: [ch],
+          content: { body: "Caption" },
+          media: [a1.body.id],
+          first_comment: "#sunrise #morning",
+        },
+      });
+      expect(r.status).toBe(201);
+      await drain(t);
+      const commented = (await t.request("GET", `/v1/posts/${r.body.id}`, { key: a.liveKey })).body;
+      expect([commented.status, commented.targets[0].first_comment.status]).toEqual([
+        "published",
+        "published",
+      ]);
+      expect(meta.comments.at(-1)).toMatchObject({ on: meta.media.at(-1)!.id, message: "#sunrise #morning" });
 
       const carousel = await publishLive(t, a, ch, { body: "Three at once" }, [a1.body.id, pngUp.body.id]);
       expect(carousel.status).toBe("published");
