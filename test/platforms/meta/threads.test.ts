@@ -78,6 +78,27 @@ describeEachDialect("Threads", (dialect) => {
     );
   const getPost = async (id: string) => (await t.request("GET", `/v1/posts/${id}`, { key: a.liveKey })).body;
 
+  test("developer apps through the API: Facebook, Instagram and Threads each take one, with their redirect URI", async () => {
+    for (const provider of ["facebook", "instagram", "threads"]) {
+      const r = await t.request("POST", "/v1/developer_apps", {
+        key: a.liveKey,
+        body: { provider, name: `API ${provider}`, client_id: "123", client_secret: "s3cret" },
+      });
+      expect([r.status, r.body.provider, r.body.redirect_uri]).toEqual([
+        201,
+        provider,
+        `${BASE}/connect/${provider}/callback`,
+      ]);
+      expect(JSON.stringify(r.body)).not.toContain("s3cret");
+    }
+    // Pasting credentials is not how these connect: POST /v1/channels is refused, pointing to signing in.
+    const pasted = await t.request("POST", "/v1/channels", {
+      key: a.liveKey,
+      body: { brand: a.brandId, provider: "threads" },
+    });
+    expect([pasted.status, pasted.body.code]).toEqual([422, "connect_failed"]);
+  });
+
   test("its own sign-in: the code, then a 60-day token; renewed with itself (th_refresh_token) before it ends", async () => {
     const ch = await connect("ana");
     expect([ch.provider, ch.handle, ch.profile_url]).toEqual([
