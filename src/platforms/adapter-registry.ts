@@ -91,7 +91,8 @@ export const deferredAdapters: DeferredAdapter[] = [
   {
     provider: "instagram",
     idempotent: false,
-    has: ["connect", "engagement", "deletePublished"],
+    consistencyWindowMs: 60_000,
+    has: ["connect", "engagement", "find", "deletePublished"],
     load: async () => (await import("./instagram/adapter.ts")).instagramAdapter,
   },
   {

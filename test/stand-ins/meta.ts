@@ -77,6 +77,8 @@ export interface IgMedia {
   like_count: number;
   comments_count: number;
   deleted: boolean;
+  /** When it was published (ISO 8601, as IGMedia's timestamp). */
+  timestamp: string;
 }
 
 export interface MetaComment {
@@ -400,6 +402,27 @@ export function startMeta(opts: {
             ),
           };
         if (req.method === "POST" && edge === "media") return createContainer(ig.instagram.id, b);
+        if (req.method === "GET" && edge === "media") {
+          // IGUser media: the account's media, newest first.
+          const mine = media.filter((x) => x.user === ig.instagram!.id && !x.deleted).reverse();
+          return {
+            status: 200,
+            body: {
+              data: mine.slice(0, Number(req.query.limit ?? 25)).map((x) =>
+                pick(
+                  {
+                    id: x.id,
+                    caption: x.caption ?? undefined,
+                    timestamp: x.timestamp,
+                    permalink: `https://www.instagram.com/p/${x.shortcode}/`,
+                  },
+                  req,
+                ),
+              ),
+              paging: { cursors: { before: "MA", after: "MA" } },
+            },
+          };
+        }
         if (req.method === "POST" && edge === "media_publish") {
           const c = containers.find((x) => x.id === String(b.creation_id) && x.user === ig.instagram!.id);
           if (!c) return graphErr(400, { message: "(#100) Invalid creation_id", code: 100 });
@@ -433,6 +456,7 @@ export function startMeta(opts: {
             like_count: 0,
             comments_count: 0,
             deleted: false,
+            timestamp: new Date().toISOString().replace(/\.\d{3}Z$/, "+0000"),
           };
           media.push(m);
           return { status: 200, body: { id: m.id } };

@@ -17,10 +17,12 @@ import type {
   ConnectOutcome,
   DeleteOutcome,
   EngagementOutcome,
+  FindOutcome,
   PublishedPart,
   PublishInput,
   PublishMedia,
   PublishOutcome,
+  PublishPart,
   RemoteInput,
 } from "../adapter.ts";
 import { graphApi } from "../facebook/signin.ts";
@@ -277,11 +279,57 @@ async function deletePublished(
   return { kind: "deleted" };
 }
 
+/**
+ * Settles a publish whose answer was lost: the account's recent media (GET /{ig-user-id}/media, newest first) are
+ * looked through for one published since the attempt began with the post's caption. A first comment still to post
+ * leaves it to a person (found, the target would count as published without it).
+ */
+async function find(
+  app: App,
+  input: RemoteInput & { parts: PublishPart[]; done: PublishedPart[]; since: number },
+): Promise<FindOutcome> {
+  const user = str(input.channel.settings.ig_user_id);
+  if (!user) return { kind: "unknown", message: "The channel does not name its account; a person decides." };
+  if (input.done.some((d) => d.index === 0))
+    return { kind: "unknown", message: "The media was posted; its first comment may not have been." };
+  const caption = input.parts.find((p) => p.index === 0)?.text ?? "";
+  let res: NetworkResponse;
+  try {
+    res = await networkRequest(app, {
+      method: "GET",
+      url: withQuery(`${graphApi(app, "instagram")}/${encodeURIComponent(user)}/media`, {
+        fields: "id,caption,timestamp,permalink",
+        limit: "25",
+      }),
+      headers: auth(input.channel.secrets),
+      signal: input.signal,
+      timeoutMs: 15_000,
+    });
+  } catch (e) {
+    return { kind: "unknown", message: `Instagram: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  if (res.status !== 200)
+    return { kind: "unknown", message: `Instagram answered ${res.status}: ${graphError(res).message}` };
+  const data = field(res.json, "data");
+  const hit = (Array.isArray(data) ? data : []).find((m) => {
+    const at = Date.parse(str(field(m, "timestamp")) ?? "");
+    return str(field(m, "caption")) === caption && Number.isFinite(at) && at >= input.since - 60_000;
+  });
+  if (!hit) return { kind: "not_found" };
+  if (input.parts.some((p) => p.index === 1))
+    return { kind: "unknown", message: "Instagram has the media; its first comment was never posted." };
+  const id = str(field(hit, "id"))!;
+  const permalink = str(field(hit, "permalink"));
+  return { kind: "found", permalink, parts: [{ index: 0, remote_id: id, remote_url: permalink }] };
+}
+
 export const instagramAdapter: Adapter = {
   provider: "instagram",
   idempotent: false,
+  consistencyWindowMs: 60_000,
   publish,
   connect,
   engagement,
   deletePublished,
+  find,
 };

@@ -473,6 +473,64 @@ describeEachDialect("Facebook Pages and Instagram", (dialect) => {
       ).toBe("auth_revoked");
     });
 
+    test("a publish whose answer was lost is looked for among the account's media: found, or not there", async () => {
+      const page = meta.addPage("lou", "Lou Lamps", "loulamps");
+      const settings = { ig_user_id: page.instagram!.id };
+      const secrets = { access_token: page.token };
+      const since = Date.now();
+      const link = `${BASE}/v1/media/x/content`;
+      const bytes = await jpeg(300, 300);
+      const up = await upload(t, a.liveKey, {
+        brand: a.brandId,
+        file: { bytes, name: "l.jpg", type: "image/jpeg" },
+      });
+      const { prepareMediaLinks, signedMediaUrl } = await import("../../../src/domain/media/link.ts");
+      await prepareMediaLinks(t.app);
+      const media = [
+        {
+          id: up.body.id,
+          mime: "image/jpeg",
+          alt: null,
+          kind: "image" as const,
+          link: () => signedMediaUrl(t.app, up.body.id, "instagram") ?? link,
+        },
+      ];
+      meta.fail("reset_after_read", 1, (r) => r.path.endsWith("/media_publish"));
+      const lost = await publishDirect(t, "instagram", {
+        settings,
+        secrets,
+        parts: ["Lamp of the week"],
+        media,
+      });
+      expect(lost.outcome.kind).toBe("uncertain");
+      const adapter = adapterFor("instagram")!;
+      const remote = {
+        targetId: "ptgt_lost",
+        livemode: true,
+        signal: new AbortController().signal,
+        channel: { id: "chan_lou", provider: "instagram", emulates: null, settings, secrets },
+      };
+      const found = await adapter.find!(t.app, {
+        ...remote,
+        parts: [{ index: 0, text: "Lamp of the week", media: [] }],
+        done: [],
+        since,
+      });
+      const m = meta.media.at(-1)!;
+      expect(found).toEqual({
+        kind: "found",
+        permalink: `https://www.instagram.com/p/${m.shortcode}/`,
+        parts: [{ index: 0, remote_id: m.id, remote_url: `https://www.instagram.com/p/${m.shortcode}/` }],
+      });
+      const missing = await adapter.find!(t.app, {
+        ...remote,
+        parts: [{ index: 0, text: "Never posted", media: [] }],
+        done: [],
+        since,
+      });
+      expect(missing).toEqual({ kind: "not_found" });
+    });
+
     test("without a public /v1 the target fails with media_link_missing before any container is made", async () => {
       const local = await networkApp(dialect, {
         instagram: meta.url,

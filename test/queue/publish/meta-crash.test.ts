@@ -1,7 +1,7 @@
 // Never twice on Instagram, with real processes: a worker is killed (SIGKILL) while Instagram is still preparing
 // the post's container (its status polled, not FINISHED). Nothing is on the account: a container is nothing until
-// published. After reclaim the target waits for a person (Instagram has no idempotency: the reclaimer cannot tell
-// how far the lost worker got); retried, a new worker makes a new container and publishes it once.
+// published. After reclaim the target is queued to be settled: a new worker looks for the post among the account's
+// media (`find`), does not find it, and makes a new container, published once.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import type { Subprocess } from "bun";
 import { createApp as createSvcApp } from "../../../src/app/context.ts";
@@ -79,7 +79,7 @@ describeEachDialect("Instagram: a worker killed during the container wait", (dia
     return proc;
   }
 
-  test("SIGKILL while the container is being prepared: nothing posted; retried, posted once", async () => {
+  test("SIGKILL while the container is being prepared: nothing posted; settled as not found, posted once", async () => {
     const actor = await personActor(t.app, a.userId, a.orgId, true);
     meta.addPage("kai", "Kai Crafts", "kaicrafts");
     meta.signInAs = "kai";
@@ -121,14 +121,23 @@ describeEachDialect("Instagram: a worker killed during the container wait", (dia
         .select(["id", "status", "error_code", "permalink"])
         .where("post_id", "=", r.body.id)
         .executeTakeFirstOrThrow();
-    expect(await target()).toMatchObject({ status: "needs_attention", error_code: "worker_lost" });
-
-    // A person looks, sees nothing on the account, and retries: a new container, published once.
+    // Instagram's posts can be looked for (`find`): the target is queued to be settled that way first.
+    expect(await target()).toMatchObject({ status: "queued", error_code: "worker_lost" });
+    // The reclaimer's clock ran 4 minutes ahead; what it queued is due now on the real clock.
+    await t.app.db
+      .updateTable("post_targets")
+      .set({ next_attempt_at: Date.now() })
+      .where("post_id", "=", r.body.id)
+      .execute();
+    // As if the lost attempt began over a minute ago: Instagram's consistency window has passed, so the new
+    // worker's one look is trusted at once rather than after a minute's wait.
+    const tid = (await target()).id;
+    await t.app.db
+      .updateTable("post_attempts")
+      .set({ started_at: Date.now() - 2 * 60_000 })
+      .where("target_id", "=", tid)
+      .execute();
     meta.imagePolls = 1;
-    const retried = await t.request("POST", `/v1/post_targets/${(await target()).id}/retry`, {
-      key: a.liveKey,
-    });
-    expect(retried.status).toBeLessThan(300);
     const w2 = await spawnWorker();
     for (let i = 0; i < 2400 && (await target()).status !== "published"; i++) await Bun.sleep(25);
     w2.kill("SIGTERM");
@@ -139,6 +148,8 @@ describeEachDialect("Instagram: a worker killed during the container wait", (dia
     expect(meta.media).toHaveLength(1);
     expect(meta.containers.filter((c) => c.published)).toHaveLength(1);
     expect(done.permalink).toBe(`https://www.instagram.com/p/${meta.media[0]!.shortcode}/`);
+    // The new worker looked among the account's media first and found nothing there.
+    expect(meta.requests.some((q) => q.method === "GET" && q.path.endsWith("/media"))).toBe(true);
     expectClean(meta);
   });
 });
