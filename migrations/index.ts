@@ -25,6 +25,8 @@ import notifications from "./0024_notifications.ts";
 import postLifecycle from "./0026_post_lifecycle.ts";
 import enterpriseTrust from "./0027_enterprise_trust.ts";
 import engagementWithoutRowid from "./0028_engagement_without_rowid.ts";
+import insightsAdsAnalytics from "./0031_insights_ads_analytics.ts";
+import channelsNeedsReauth from "./0034_channels_needs_reauth.ts";
 
 export const migrations: Migration[] = [
   core,
@@ -52,4 +54,6 @@ export const migrations: Migration[] = [
   postLifecycle,
   enterpriseTrust,
   engagementWithoutRowid,
+  insightsAdsAnalytics,
+  channelsNeedsReauth,
 ];

@@ -333,6 +333,10 @@ async function main() {
     const phone = await window(browser, svc, "198.51.100.23", true);
     await signIn(phone.page);
     await save(phone.page, "dashboard-phone");
+    // The navigation folded into the Menu, opened.
+    await phone.page.locator(".nav-menu > summary").click();
+    await save(phone.page, "dashboard-phone-menu");
+    await phone.page.locator(".nav-menu > summary").click();
     await phone.page.goto("/posts/new");
     await phone.page.locator(`input[name="channels"][value="${demo.coffeeMasto}"]`).check();
     await phone.page
@@ -389,8 +393,11 @@ async function main() {
       x.publish_at.localeCompare(y.publish_at),
     )[0]!;
     await page.goto(`/queue?brand=${demo.brandId}&week=${first.publish_at.slice(0, 10)}`);
-    await page.locator(`#cal-${first.id} summary`).click();
+    await page.locator(`#cal-${first.id}`).getByRole("link", { name: "Move this post" }).click();
+    await page.locator("#move-dialog").waitFor();
     await save(page, "dashboard-queue");
+    await phone.page.goto(`/queue?brand=${demo.brandId}&week=${first.publish_at.slice(0, 10)}`);
+    await save(phone.page, "dashboard-queue-phone");
 
     // A key made on the page: its secret is shown once, above the list.
     await page.goto("/api-keys");

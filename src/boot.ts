@@ -6,17 +6,25 @@ import { loadConfig } from "./app/config.ts";
 import { type App, createApp } from "./app/context.ts";
 import { startTelemetry } from "./app/start-telemetry.ts";
 import { MigrationLockTimeout, migrate } from "./db/migrate.ts";
+import { adsReportSection } from "./domain/ads/report-section.ts";
+import { analyticsReportSection } from "./domain/analytics/report-section.ts";
 import { onBootstrap } from "./domain/bootstrap/hooks.ts";
 import { sandboxChannel } from "./domain/channels/bootstrap.ts";
 import { onEvents } from "./domain/events/hooks.ts";
 import { wakeStreams } from "./domain/events/stream.ts";
-import { onMemberJoined } from "./domain/identity/members/hooks.ts";
+import { type MemberJoinedHook, onMemberJoined } from "./domain/identity/members/hooks.ts";
 import { notifyOnEvents } from "./domain/notifications/on-events.ts";
-import { notifyOnJoin } from "./domain/notifications/on-join.ts";
+import { reportSections } from "./domain/reports/sections.ts";
 import { enqueueDeliveries } from "./domain/webhooks/outbox.ts";
 import { createHttp } from "./http/server.ts";
+import { once } from "./lib/once.ts";
 import { tasks, workerLoops } from "./queue/registry.ts";
 import { TaskRunner } from "./queue/tasks.ts";
+
+// A member joining is rare: what tells the owners loads when it first happens.
+const loadNotifyOnJoin = once(() => import("./domain/notifications/on-join.ts"));
+const notifyOnJoin: MemberJoinedHook = async (tx, app, joined) =>
+  (await loadNotifyOnJoin()).notifyOnJoin(tx, app, joined);
 
 /**
  * Every hook, in one list (as PocketBase hangs hooks on its App). A feature that must act inside another's
@@ -33,6 +41,9 @@ export function registerHooks(): void {
   onBootstrap(sandboxChannel);
   // A new member: the org's owners hear of it (not the one who added them).
   onMemberJoined(notifyOnJoin);
+  // The report's ad spend and web-analytics sections, after the posts and engagement sections.
+  reportSections.add("ads", "ads:read", adsReportSection);
+  reportSections.add("analytics", "brands:read", analyticsReportSection);
 }
 
 export interface Running {

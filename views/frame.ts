@@ -30,6 +30,8 @@ export interface Frame {
   scopes: string[];
   /** The person's unread notifications in this org (the bell); null where the page has no bell. */
   unread?: number | null;
+  /** Channels of this org and mode that need reconnecting (a banner on every page); null where not counted. */
+  reauth?: number | null;
   /** An owner on an install with a billing page: the Billing link (/org/billing) is offered, even when suspended. */
   billing?: boolean;
 }

@@ -3,33 +3,8 @@
 // Scripts and styles are files served by svc itself; the Content-Security-Policy forbids inline ones.
 import type { Child } from "hono/jsx";
 import type { Frame } from "./frame.ts";
+import { type NavGroup, navFor } from "./nav.ts";
 import { Csrf } from "./parts.tsx";
-
-/**
- * The main navigation. An entry that names a scope is shown only to a role that holds it, the same scope its route
- * declares (route.ts `needs`), so nobody is offered a page that would refuse them.
- */
-const NAV: { section: string; href: string; label: string; needs?: string }[] = [
-  { section: "home", href: "/home", label: "Home" },
-  { section: "compose", href: "/posts/new", label: "New post", needs: "posts:write" },
-  { section: "posts", href: "/posts", label: "Posts" },
-  { section: "queue", href: "/queue", label: "Queue" },
-  { section: "approvals", href: "/approvals", label: "Approvals" },
-  { section: "channels", href: "/channels", label: "Channels" },
-  { section: "templates", href: "/templates", label: "Templates" },
-  { section: "media", href: "/media", label: "Media" },
-  { section: "brands", href: "/brands", label: "Brands" },
-  { section: "webhooks", href: "/webhooks", label: "Webhooks", needs: "webhooks:read" },
-  { section: "events", href: "/events", label: "Events", needs: "events:read" },
-  { section: "audit", href: "/audit", label: "Audit log", needs: "audit:read" },
-  { section: "requests", href: "/requests", label: "Request log", needs: "audit:read" },
-  { section: "org", href: "/org", label: "Org" },
-  { section: "members", href: "/members", label: "Members" },
-  { section: "api_keys", href: "/api-keys", label: "API keys", needs: "keys:write" },
-  { section: "security", href: "/account/security", label: "Security" },
-  { section: "sessions", href: "/account/sessions", label: "Sessions" },
-  { section: "devices", href: "/account/devices", label: "Devices" },
-];
 
 function ModeBar(props: { livemode: boolean }) {
   return props.livemode ? (
@@ -97,70 +72,102 @@ export function Bell(props: { unread: number; oob?: boolean }) {
   );
 }
 
-function Header(props: { f: Frame }) {
-  const f = props.f;
-  if (!f.signedIn) {
-    return (
-      <header class="top">
-        <a class="logo" href="/">
-          svc
-        </a>
-      </header>
-    );
-  }
+/**
+ * The navigation's groups as links, the current page marked. Rendered twice in the frame: as the sidebar (wide
+ * screens) and inside the phone's Menu (a <details>, so it opens without JavaScript); CSS shows one or the other.
+ */
+function NavLinks(props: { groups: NavGroup[]; section: string | undefined }) {
   return (
-    <header class="top">
-      <a class="logo" href="/home">
-        svc
-      </a>
-      <nav aria-label="Main">
-        <ul>
-          {NAV.filter((n) => !n.needs || f.scopes.includes(n.needs)).map((n) => (
-            <li>
-              <a href={n.href} aria-current={f.section === n.section ? "page" : undefined}>
-                {n.label}
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <div class="switchers">
-        {typeof f.unread === "number" ? <Bell unread={f.unread} /> : null}
-        {f.orgs.length > 1 ? (
-          <form method="post" action="/org" class="inline">
-            <Csrf token={f.csrf} />
-            <input type="hidden" name="back" value={f.path} />
-            <label for="org-switch">Org</label>
-            <select id="org-switch" name="org">
-              {f.orgs.map((o) => (
-                <option value={o.id} selected={o.id === f.org?.id}>
-                  {o.name}
-                </option>
-              ))}
-            </select>
-            <button type="submit">Switch</button>
-          </form>
-        ) : f.org ? (
-          <span class="org-name" id="org-name">
-            {f.org.name}
-          </span>
-        ) : null}
-        <form method="post" action="/mode" class="inline">
+    <>
+      {props.groups.map((g) => (
+        <div class="nav-group">
+          {g.label ? <p class="nav-label">{g.label}</p> : null}
+          <ul>
+            {g.items.map((n) => (
+              <li>
+                <a href={n.href} aria-current={props.section === n.section ? "page" : undefined}>
+                  {n.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+    </>
+  );
+}
+
+/** Channels that need reconnecting, on every page but /channels (which lists them): nothing reaches them until then. */
+function ReconnectBanner(props: { f: Frame }) {
+  const n = props.f.reauth ?? 0;
+  if (n === 0 || props.f.section === "channels") return null;
+  return (
+    <div class="alert warn" role="status" id="reconnect-banner">
+      <p>
+        <strong>{n === 1 ? "1 channel needs" : `${n} channels need`} reconnecting.</strong> Nothing is
+        published to {n === 1 ? "it" : "them"} until then.{" "}
+        <a href="/channels">Reconnect on the Channels page</a>
+      </p>
+    </div>
+  );
+}
+
+function Switchers(props: { f: Frame }) {
+  const f = props.f;
+  return (
+    <div class="switchers">
+      {typeof f.unread === "number" ? <Bell unread={f.unread} /> : null}
+      {f.orgs.length > 1 ? (
+        <form method="post" action="/org" class="inline">
           <Csrf token={f.csrf} />
           <input type="hidden" name="back" value={f.path} />
-          <input type="hidden" name="livemode" value={f.livemode ? "false" : "true"} />
-          <button type="submit" id="mode-switch">
-            {f.livemode ? "Switch to test mode" : "Switch to live mode"}
-          </button>
+          <label for="org-switch">Org</label>
+          <select id="org-switch" name="org">
+            {f.orgs.map((o) => (
+              <option value={o.id} selected={o.id === f.org?.id}>
+                {o.name}
+              </option>
+            ))}
+          </select>
+          <button type="submit">Switch</button>
         </form>
-        <form method="post" action="/signout" class="inline">
-          <Csrf token={f.csrf} />
-          <button type="submit" class="link">
-            Sign out <span class="muted">({f.signedIn.email})</span>
-          </button>
-        </form>
-      </div>
-    </header>
+      ) : f.org ? (
+        <span class="org-name" id="org-name">
+          {f.org.name}
+        </span>
+      ) : null}
+      <form method="post" action="/mode" class="inline">
+        <Csrf token={f.csrf} />
+        <input type="hidden" name="back" value={f.path} />
+        <input type="hidden" name="livemode" value={f.livemode ? "false" : "true"} />
+        <button type="submit" id="mode-switch">
+          {f.livemode ? "Switch to test mode" : "Switch to live mode"}
+        </button>
+      </form>
+      <form method="post" action="/signout" class="inline">
+        <Csrf token={f.csrf} />
+        <button type="submit" class="link">
+          Sign out <span class="muted signed-in-as">({f.signedIn?.email})</span>
+        </button>
+      </form>
+    </div>
+  );
+}
+
+function Main(props: { f: Frame; children?: Child }) {
+  const f = props.f;
+  return (
+    <main id="main" tabindex={-1}>
+      <OrgStatus f={f} />
+      <ReconnectBanner f={f} />
+      {f.flash ? (
+        <div class={`alert ${f.flash.kind}`} role={f.flash.kind === "error" ? "alert" : "status"} id="flash">
+          {f.flash.text}
+        </div>
+      ) : null}
+      <h1>{f.title}</h1>
+      {props.children}
+    </main>
   );
 }
 
@@ -191,21 +198,39 @@ export function Layout(props: { f: Frame; children?: Child; scripts?: string[] }
           Skip to content
         </a>
         {f.signedIn ? <ModeBar livemode={f.livemode} /> : null}
-        <Header f={f} />
-        <main id="main" tabindex={-1}>
-          <OrgStatus f={f} />
-          {f.flash ? (
-            <div
-              class={`alert ${f.flash.kind}`}
-              role={f.flash.kind === "error" ? "alert" : "status"}
-              id="flash"
-            >
-              {f.flash.text}
+        {f.signedIn ? (
+          <div class="shell">
+            <header class="side">
+              <a class="logo" href="/home">
+                svc
+              </a>
+              <nav aria-label="Main" class="side-nav">
+                <NavLinks groups={navFor(f.scopes)} section={f.section} />
+              </nav>
+              <details class="nav-menu">
+                <summary>Menu</summary>
+                <nav aria-label="Main">
+                  <NavLinks groups={navFor(f.scopes)} section={f.section} />
+                </nav>
+              </details>
+            </header>
+            <div class="page">
+              <div class="top">
+                <Switchers f={f} />
+              </div>
+              <Main f={f}>{props.children}</Main>
             </div>
-          ) : null}
-          <h1>{f.title}</h1>
-          {props.children}
-        </main>
+          </div>
+        ) : (
+          <>
+            <header class="top">
+              <a class="logo" href="/">
+                svc
+              </a>
+            </header>
+            <Main f={f}>{props.children}</Main>
+          </>
+        )}
       </body>
     </html>
   );

@@ -91,17 +91,22 @@ function subject(data: { object: unknown }): { id: string; href: string | null }
 export function EventsPage(props: {
   f: Frame;
   types: string[];
-  filters: { type: string };
+  filters: { type: string; post: string };
   events: EventRow[];
   older: string | null;
   newer: string | null;
   errors?: FieldErrors | undefined;
 }) {
   const { f, filters } = props;
-  const filtered = filters.type !== "";
+  const filtered = filters.type !== "" || filters.post !== "";
   return (
     <Layout f={f}>
       <div class="wide">
+        {filters.post && !props.errors?.post ? (
+          <p id="events-of-post">
+            Events of post <a href={`/posts/${filters.post}`}>{filters.post}</a> and its channels.
+          </p>
+        ) : null}
         <p class="hint">
           Everything that happened in {f.livemode ? "live" : "test"} mode in the last 30 days, newest first:
           the same events webhooks deliver and <code>GET /v1/events</code> lists.
@@ -117,8 +122,11 @@ export function EventsPage(props: {
               ))}
             </select>
           </FilterField>
+          <FilterField name="post" label="Post ID" errors={props.errors}>
+            <input id="f-post" name="post" value={filters.post} placeholder="post_…" spellcheck={false} />
+          </FilterField>
         </Filters>
-        <FormError errors={props.errors} shown={["type"]} />
+        <FormError errors={props.errors} shown={["type", "post"]} />
         {props.events.length === 0 ? (
           <Empty id="events-empty" filtered={filtered} clear="/events">
             No events in {f.livemode ? "live" : "test"} mode in the last 30 days. Creating a post, connecting

@@ -103,8 +103,9 @@ const brandOf = (brands: PostBrand[], id: string) => {
 const zoneOf = (brands: PostBrand[], id: string) => brands.find((b) => b.id === id)?.timezone ?? "UTC";
 const textOf = (p: PostRow) => p.targets[0]?.parts.join("\n\n") ?? "";
 
-function ChannelNames(props: { targets: PostTarget[]; channels: ChannelInfo[] }) {
-  const byId = new Map(props.channels.map((c) => [c.id, c]));
+/** `byId`: the page's channels by ID, made once for the page rather than once a row. */
+function ChannelNames(props: { targets: PostTarget[]; byId: Map<string, ChannelInfo> }) {
+  const byId = props.byId;
   return (
     <ul class="plain chan-list">
       {props.targets.map((t) => {
@@ -123,6 +124,7 @@ export function PostsPage(props: ListProps) {
   const { f, filters, problems } = props;
   const filtered =
     filters.status !== "" || filters.brand !== "" || filters.channel !== "" || filters.q !== "";
+  const channelsById = new Map(props.channels.map((c) => [c.id, c]));
   return (
     <Layout f={f}>
       <div class="wide">
@@ -220,7 +222,7 @@ export function PostsPage(props: ListProps) {
                 <a class="post-text" href={`/posts/${p.id}`}>
                   {textOf(p) || "(media only)"}
                 </a>
-                <ChannelNames targets={p.targets} channels={props.channels} />
+                <ChannelNames targets={p.targets} byId={channelsById} />
               </li>
             ))}
           </ul>
@@ -516,6 +518,16 @@ export function PostPage(props: DetailProps) {
           ) : null}
           <dt>Created</dt>
           <dd>{when(p.created_at)}</dd>
+          {f.scopes.includes("events:read") ? (
+            <>
+              <dt>History</dt>
+              <dd>
+                <a href={`/events?post=${p.id}`} id="post-events">
+                  Events of this post
+                </a>
+              </dd>
+            </>
+          ) : null}
           {p.approval.required ? (
             <>
               <dt>Approval</dt>

@@ -1,6 +1,7 @@
 // Pieces the publishing pages share (composer, posts, approvals): problems with their codes beside a field, a
 // channel's name with its network and handle, status tags, and whether the org may change anything now.
 import type { Frame } from "./frame.ts";
+import { esc } from "./html.ts";
 
 /** A problem as the API states it: its stable code and message. */
 export interface Shown {
@@ -98,6 +99,26 @@ const STATUS_TEXT: Record<string, string> = {
   queued: "Queued",
   held: "Held for approval",
 };
+
+/** StatusTag as a string (views/html.ts), for rows built as strings. */
+export const statusTagHtml = (status: string) =>
+  `<span class="status status-${esc(status)}">${esc(STATUS_TEXT[status] ?? status)}</span>`;
+
+/** NetworkTag as a string (views/html.ts). */
+export function networkTagHtml(c: { provider: string; emulates: string | null }) {
+  const net = networkOf(c);
+  const n = networkName(net);
+  return `<span class="tag net net-${esc(net)}">${esc(c.provider === "sandbox" ? `${n} · sandbox` : n)}</span>`;
+}
+
+/** FieldProblems as a string (views/html.ts). */
+export function fieldProblemsHtml(id: string, problems: Shown[] | undefined) {
+  if (!problems?.length) return "";
+  const ps = problems
+    .map((p) => `<p>${esc(p.message)} <code class="code">${esc(p.code)}</code></p>`)
+    .join("");
+  return `<div class="error" id="${esc(id)}">${ps}</div>`;
+}
 
 export function StatusTag(props: { status: string; id?: string }) {
   return (

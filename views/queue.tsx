@@ -1,16 +1,21 @@
 // The queue: a brand's week by day in the brand's zone, each day's slots (free ones visible) and posts in time
-// order, with a Move form on each post that can still move (a free slot of the week or any time). A refused
-// move (slot_taken, post_not_movable, publish_at_invalid) shows on the post's card with its code.
+// order. Each post that can still move has a Move link to the page's one move form (a free slot of the week, any
+// time, or another post to swap with): without JavaScript the link opens the page with that form open for the
+// post; with it (static/calendar.js) the same form opens in a dialog at once. One form per page, not one per card:
+// a busy week of 500 posts each with its own form of every free slot and swap choice was 60 times the API's time.
+// A refused move (slot_taken, post_not_movable, publish_at_invalid) shows on the post's card and in the form.
 import type { Frame } from "./frame.ts";
+import { esc, trusted } from "./html.ts";
 import { Layout } from "./layout.tsx";
 import { brandLabel, Csrf, dateFormat } from "./parts.tsx";
 import {
   type ChannelLabel,
   canChange,
   FieldProblems,
-  NetworkTag,
+  fieldProblemsHtml,
+  networkTagHtml,
   type Problems,
-  StatusTag,
+  statusTagHtml,
 } from "./publishing.tsx";
 
 export interface QueuePost {
@@ -40,30 +45,19 @@ export interface QueueProps {
   /** Now (ISO): a slot already past is no longer free. */
   now: string;
   problems?: Problems | undefined;
+  /** The post whose move form is open (?move=<id>, or the one whose move was just refused). */
+  moving?: string | undefined;
 }
 
-const parts = (iso: string, tz: string) =>
-  Object.fromEntries(
-    dateFormat({
-      timeZone: tz,
-      weekday: "short",
-      day: "numeric",
-      month: "short",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-    })
-      .formatToParts(new Date(iso))
-      .map((p) => [p.type, p.value]),
-  );
-const timeIn = (iso: string, tz: string) => {
-  const p = parts(iso, tz);
-  return `${p.hour}:${p.minute}`;
-};
-const dayIn = (iso: string, tz: string) => {
-  const p = parts(iso, tz);
-  return `${p.weekday} ${p.day} ${p.month}`;
-};
+/** Times of day and short dates in the brand's zone: one formatter each per page, fetched once, not per row. */
+function clocks(tz: string) {
+  const hm = dateFormat({ timeZone: tz, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  const day = dateFormat({ timeZone: tz, weekday: "short", day: "numeric", month: "short" });
+  return {
+    timeIn: (iso: string) => hm.format(Date.parse(iso)),
+    dayIn: (iso: string) => day.format(Date.parse(iso)),
+  };
+}
 /** The date of a local-midnight instant, read in the zone (days are labelled by their own calendar date). */
 const dayLabel = (date: string) => {
   const [y, m, d] = date.split("-").map(Number) as [number, number, number];
@@ -78,22 +72,6 @@ const dayLabel = (date: string) => {
 const movable = (p: QueuePost) =>
   (p.status === "scheduled" || p.status === "pending_approval") && p.targets.every((t) => t.attempts === 0);
 
-/**
- * The posts a card offers to swap with: the nearest in time, at most SWAP_CHOICES. Every card listing every other
- * post of a busy week made the page grow with the square of its posts (350 posts: 120,000 options, 22 s).
- */
-const SWAP_CHOICES = 12;
-const nearest = (all: QueuePost[], p: QueuePost) => {
-  const at = Date.parse(p.publish_at ?? "");
-  return all
-    .filter((o) => o.id !== p.id)
-    .map((o) => [Math.abs(Date.parse(o.publish_at!) - at), o] as const)
-    .sort((a, b) => a[0] - b[0])
-    .slice(0, SWAP_CHOICES)
-    .map(([, o]) => o)
-    .sort((a, b) => a.publish_at!.localeCompare(b.publish_at!));
-};
-
 type Entry = { at: string; kind: "free" } | { at: string; kind: "post"; post: QueuePost };
 
 const excerpt = (p: QueuePost) => {
@@ -101,71 +79,104 @@ const excerpt = (p: QueuePost) => {
   return t.length > 40 ? `${t.slice(0, 40)}…` : t;
 };
 
-function PostCard(props: {
-  p: QueuePost;
+/** A post's card, built as a string (views/html.ts): a week repeats it up to 500 times. */
+function postCardHtml(
+  p: QueuePost,
+  q: QueueProps,
+  week: QueueWeek,
+  byId: Map<string, ChannelLabel>,
+  timeIn: (iso: string) => string,
+  canMove: boolean,
+): string {
+  const text = p.targets[0]?.parts.join("\n\n") ?? "";
+  const time = p.publish_at ? timeIn(p.publish_at) : "";
+  const chans = p.targets
+    .map((t) => {
+      const c = byId.get(t.channel);
+      return c ? networkTagHtml(c) : `<span class="tag">${esc(t.channel_name)}</span>`;
+    })
+    .join("");
+  const move = canMove
+    ? `<a class="move-link" href="/queue?brand=${esc(week.brand.id)}&amp;week=${esc(week.days[0]!.date)}&amp;move=${esc(p.id)}#move-dialog" data-move="${esc(p.id)}" data-label="${esc(`${time} · ${excerpt(p)}`)}">Move<span class="visually-hidden"> this post</span></a>`
+    : "";
+  return (
+    `<li class="cal-post status-bar-${esc(p.status)}" id="cal-${esc(p.id)}">` +
+    `<div class="cal-head"><span class="cal-time">${esc(time)}</span>${statusTagHtml(p.status)}</div>` +
+    `<a class="post-text cal-text" href="/posts/${esc(p.id)}">${esc(text || "(media only)")}</a>` +
+    `<p class="cal-chans">${chans}</p>` +
+    fieldProblemsHtml(`move-${p.id}-error`, q.problems?.[p.id]) +
+    move +
+    "</li>"
+  );
+}
+
+/**
+ * The page's one move form. Its action and the post it names are the post's whose Move was chosen; the script
+ * sets them when a Move link is clicked, the server when the page was asked for with ?move=<id>.
+ */
+function MoveDialog(props: {
   q: QueueProps;
   week: QueueWeek;
+  post: QueuePost | null;
   free: string[];
-  /** The week's other posts this one can trade times with. */
-  others: QueuePost[];
+  swappable: QueuePost[];
+  clock: ReturnType<typeof clocks>;
 }) {
-  const { p, q, week } = props;
+  const { q, week, post, clock } = props;
   const tz = week.brand.timezone;
-  const byId = new Map(q.channels.map((c) => [c.id, c]));
-  const problems = q.problems?.[p.id];
-  const text = p.targets[0]?.parts.join("\n\n") ?? "";
+  const back = `/queue?brand=${week.brand.id}&week=${week.days[0]!.date}`;
+  const problems = post ? q.problems?.[post.id] : undefined;
   return (
-    <li class={`cal-post status-bar-${p.status}`} id={`cal-${p.id}`}>
-      <div class="cal-head">
-        <span class="cal-time">{p.publish_at ? timeIn(p.publish_at, tz) : ""}</span>
-        <StatusTag status={p.status} />
-      </div>
-      <a class="post-text cal-text" href={`/posts/${p.id}`}>
-        {text || "(media only)"}
-      </a>
-      <p class="cal-chans">
-        {p.targets.map((t) => {
-          const c = byId.get(t.channel);
-          return c ? <NetworkTag c={c} /> : <span class="tag">{t.channel_name}</span>;
-        })}
-      </p>
-      <FieldProblems id={`move-${p.id}-error`} problems={problems} />
-      {movable(p) && canChange(q.f) ? (
-        <details class="move" open={!!problems}>
-          <summary>Move</summary>
-          <form method="post" action={`/queue/${p.id}/move`}>
-            <Csrf token={q.f.csrf} />
-            <input type="hidden" name="brand" value={week.brand.id} />
-            <input type="hidden" name="week" value={week.days[0]!.date} />
-            <label for={`move-slot-${p.id}`}>To a free slot</label>
-            <select id={`move-slot-${p.id}`} name="slot">
-              <option value="">— or the time below —</option>
-              {props.free.map((at) => (
-                <option value={at}>
-                  {dayIn(at, tz)} {timeIn(at, tz)}
-                </option>
-              ))}
+    <dialog id="move-dialog" class="move-dialog" aria-labelledby="move-title" open={post ? true : undefined}>
+      <form method="post" action={post ? `/queue/${post.id}/move` : "/queue"} class="move" id="move-form">
+        <Csrf token={q.f.csrf} />
+        <input type="hidden" name="brand" value={week.brand.id} />
+        <input type="hidden" name="week" value={week.days[0]!.date} />
+        <h2 id="move-title">Move a post</h2>
+        <p class="muted" id="move-which">
+          {post ? `${post.publish_at ? clock.timeIn(post.publish_at) : ""} · ${excerpt(post)}` : ""}
+        </p>
+        <FieldProblems id="move-form-error" problems={problems} />
+        <label for="move-slot">To a free slot</label>
+        <select id="move-slot" name="slot">
+          <option value="">— or the time below —</option>
+          {trusted(
+            props.free
+              .map(
+                (at) =>
+                  `<option value="${esc(at)}">${esc(`${clock.dayIn(at)} ${clock.timeIn(at)}`)}</option>`,
+              )
+              .join(""),
+          )}
+        </select>
+        <label for="move-at">Or a time ({tz})</label>
+        <input id="move-at" name="at" type="datetime-local" />
+        {props.swappable.length > 1 ? (
+          <>
+            <label for="move-swap">Or swap times with</label>
+            <select id="move-swap" name="swap_with">
+              <option value="">—</option>
+              {trusted(
+                props.swappable
+                  .map(
+                    (o) =>
+                      `<option value="${esc(o.id)}"${o.id === post?.id ? " disabled" : ""}>${esc(
+                        `${clock.dayIn(o.publish_at!)} ${clock.timeIn(o.publish_at!)} · ${excerpt(o)}`,
+                      )}</option>`,
+                  )
+                  .join(""),
+              )}
             </select>
-            <label for={`move-at-${p.id}`}>Or a time ({tz})</label>
-            <input id={`move-at-${p.id}`} name="at" type="datetime-local" />
-            {props.others.length ? (
-              <>
-                <label for={`move-swap-${p.id}`}>Or swap times with</label>
-                <select id={`move-swap-${p.id}`} name="swap_with">
-                  <option value="">—</option>
-                  {props.others.map((o) => (
-                    <option value={o.id}>
-                      {dayIn(o.publish_at!, tz)} {timeIn(o.publish_at!, tz)} · {excerpt(o)}
-                    </option>
-                  ))}
-                </select>
-              </>
-            ) : null}
-            <button type="submit">Move here</button>
-          </form>
-        </details>
-      ) : null}
-    </li>
+          </>
+        ) : null}
+        <div class="actions">
+          <button type="submit">Move here</button>
+          <a href={back} class="button secondary" id="move-cancel">
+            Cancel
+          </a>
+        </div>
+      </form>
+    </dialog>
   );
 }
 
@@ -180,9 +191,13 @@ export function QueuePage(props: QueueProps) {
       </Layout>
     );
   const tz = week.brand.timezone;
+  const clock = clocks(tz);
+  const byId = new Map(props.channels.map((c) => [c.id, c]));
+  const change = canChange(f);
   // A slot already past is no longer free; a held one shows as the post holding it.
   const free = week.slots.filter((s) => s.post === null && s.at > props.now).map((s) => s.at);
   const swappable = week.posts.filter((p) => p.publish_at && movable(p));
+  const moving = change && props.moving ? (week.posts.find((p) => p.id === props.moving) ?? null) : null;
   const entries: Entry[] = [
     ...free.map((at) => ({ at, kind: "free" as const })),
     ...week.posts
@@ -190,7 +205,7 @@ export function QueuePage(props: QueueProps) {
       .map((p) => ({ at: p.publish_at!, kind: "post" as const, post: p })),
   ].sort((a, b) => a.at.localeCompare(b.at));
   return (
-    <Layout f={f}>
+    <Layout f={f} scripts={change && (swappable.length || moving) ? ["/static/calendar.js"] : []}>
       <div class="wide">
         <div class="queue-bar">
           <form method="get" action="/queue" class="inline" id="queue-brand">
@@ -230,6 +245,9 @@ export function QueuePage(props: QueueProps) {
         {week.truncated ? (
           <p class="alert warn">This week holds more posts than shown; the first 500 are.</p>
         ) : null}
+        {change && (swappable.length || moving) ? (
+          <MoveDialog q={props} week={week} post={moving} free={free} swappable={swappable} clock={clock} />
+        ) : null}
         <ol class="week" id="week">
           {week.days.map((d, i) => {
             const end = week.days[i + 1]?.start ?? "9999";
@@ -243,20 +261,21 @@ export function QueuePage(props: QueueProps) {
                   <p class="muted">{end <= props.now ? "Past." : "No slots or posts."}</p>
                 ) : (
                   <ul class="plain day-list">
-                    {today.map((e) =>
-                      e.kind === "free" ? (
-                        <li class="cal-free">
-                          <span class="cal-time">{timeIn(e.at, tz)}</span> Free slot
-                        </li>
-                      ) : (
-                        <PostCard
-                          p={e.post}
-                          q={props}
-                          week={week}
-                          free={free}
-                          others={nearest(swappable, e.post)}
-                        />
-                      ),
+                    {trusted(
+                      today
+                        .map((e) =>
+                          e.kind === "free"
+                            ? `<li class="cal-free"><span class="cal-time">${esc(clock.timeIn(e.at))}</span> Free slot</li>`
+                            : postCardHtml(
+                                e.post,
+                                props,
+                                week,
+                                byId,
+                                clock.timeIn,
+                                change && movable(e.post),
+                              ),
+                        )
+                        .join(""),
                     )}
                   </ul>
                 )}

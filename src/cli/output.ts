@@ -1,8 +1,7 @@
 // Printing for commands: errors on stderr as `svc <cmd>: <message>`; exit 1 for runtime/API errors, 2 for usage.
 import { fstatSync } from "node:fs";
 import { ServiceError } from "../lib/errors.ts";
-import { ApiError } from "./client/api.ts";
-import { Cancelled } from "./client/prompt.ts";
+import { ApiError, Cancelled } from "./client/errors.ts";
 
 export class UsageError extends Error {}
 

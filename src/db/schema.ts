@@ -5,6 +5,7 @@ import type { ChannelTables } from "./tables/channels.ts";
 import type { ConnectTables } from "./tables/connect.ts";
 import type { EngagementTables } from "./tables/engagement.ts";
 import type { IdentityTables } from "./tables/identity.ts";
+import type { InsightTables } from "./tables/insights.ts";
 import type { MediaTables } from "./tables/media.ts";
 import type { NotificationTables } from "./tables/notifications.ts";
 import type { PostTables } from "./tables/posts.ts";
@@ -220,6 +221,7 @@ export interface DB
     IdentityTables,
     SessionTables,
     EngagementTables,
+    InsightTables,
     MediaTables,
     ConnectTables,
     NotificationTables,

@@ -6,7 +6,6 @@ import { RequestLog } from "../domain/requests/log.ts";
 import { ServiceError } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { once } from "../lib/once.ts";
-import { mcpHandler } from "../mcp/http.ts";
 import { v1PublicRoutes, v1Routes, v1Schemas } from "./api/v1/index.ts";
 import { mediaContent } from "./media-content.ts";
 import { openApiYaml, publicOperations } from "./openapi.ts";
@@ -17,19 +16,22 @@ import { RateLimiter } from "./ratelimit.ts";
 import { asServiceError, jsonResponse, problemResponse, SECURITY_HEADERS } from "./respond.ts";
 import type { RouteDef } from "./route.ts";
 import type { HttpContext } from "./stages/exchange.ts";
-import { errorCodesPage } from "./web/error-codes.ts";
 import { webPaths } from "./web/paths.ts";
 import type { WebRoute } from "./web/route.ts";
-import { staticFile } from "./web/static.ts";
 import { wantsHtml } from "./web/wants-html.ts";
 
 // The dashboard's pages load with the first one asked for (web/paths.ts has their routes for the table at start).
 const loadWeb = once(() => import("./web/index.tsx"));
+// Even as paths, the file imports cost about 0.6 MiB at start (Bun registers each as a module).
+const loadStatic = once(() => import("./web/static.ts"));
 // So do the browser's error page and the sandbox's post page (views with hono's JSX runtime).
 const loadBrowserError = once(() => import("./web/browser-error.tsx"));
 const loadSandbox = once(() => import("./web/sandbox.ts"));
 // And the one-click unsubscribe of notification emails.
 const loadUnsubscribe = once(() => import("./unsubscribe.ts"));
+// The MCP endpoint's transport and tools, and the error code reference page, the same way.
+const loadMcp = once(() => import("../mcp/http.ts"));
+const loadErrorCodes = once(() => import("./web/error-codes.ts"));
 
 /** Routes outside the credential pipeline: [method, path] (documented in the OpenAPI document too). */
 export const publicRoutes: [string, string][] = [
@@ -103,7 +105,7 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
     .get("/sandbox/:id", async ({ params }: { params: { id: string } }) =>
       (await loadSandbox()).sandboxPage(app, params.id),
     )
-    .get(ERROR_CODES_PATH, () => errorCodesPage())
+    .get(ERROR_CODES_PATH, async () => (await loadErrorCodes()).errorCodesPage())
     .get("/v1/media/:id/content", ({ params, request }: { params: { id: string }; request: Request }) =>
       mediaContent(app, params.id, request),
     )
@@ -120,8 +122,10 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
         }),
     );
 
-  const mcp = mcpHandler(app, (req) => elysia.handle(req), ctx.limiter);
-  elysia.post("/v1/mcp", ({ request }: { request: Request }) => mcp(request), { parse: "none" });
+  const mcp = once(async () => (await loadMcp()).mcpHandler(app, (req) => elysia.handle(req), ctx.limiter));
+  elysia.post("/v1/mcp", async ({ request }: { request: Request }) => (await mcp())(request), {
+    parse: "none",
+  });
 
   for (const r of v1PublicRoutes) {
     elysia.route(
@@ -134,7 +138,9 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
   // The dashboard: server-rendered pages beside the API, on the same domain functions.
   elysia
     .get("/", async ({ request }: { request: Request }) => (await loadWeb()).rootRedirect(app, request))
-    .get("/static/:name", ({ params }: { params: { name: string } }) => staticFile(params.name));
+    .get("/static/:name", async ({ params }: { params: { name: string } }) =>
+      (await loadStatic()).staticFile(params.name),
+    );
   for (const [method, path] of webPaths) {
     let r: WebRoute | undefined;
     elysia.route(

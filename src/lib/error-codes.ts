@@ -19,6 +19,7 @@ export const ERROR_GROUPS = [
   "Brands",
   "Posts and templates",
   "Media and channels",
+  "Ads and analytics",
   "API keys",
   "Webhooks",
   "Members, accounts and dashboard",
@@ -32,6 +33,7 @@ const req = "Requests";
 const brands = "Brands";
 const posts = "Posts and templates";
 const media = "Media and channels";
+const insights = "Ads and analytics";
 const keys = "API keys";
 const hooks = "Webhooks";
 const people = "Members, accounts and dashboard";
@@ -453,6 +455,45 @@ export const ERROR_CODES = {
     status: 500,
     meaning: "The channel's stored credentials cannot be unsealed; connect it again.",
   },
+
+  // Ads and analytics
+  livemode_required: {
+    group: insights,
+    status: 422,
+    meaning: "This ad network or analytics tool is real: connect it with a live key.",
+  },
+  testmode_required: {
+    group: insights,
+    status: 422,
+    meaning: "The sandbox ad network and sandbox analytics take test keys only.",
+  },
+  network_unsupported: {
+    group: insights,
+    status: 422,
+    meaning: "No such ad network (see GET /v1/ad_networks).",
+  },
+  provider_unsupported: {
+    group: insights,
+    status: 422,
+    meaning:
+      "No such analytics provider (see GET /v1/analytics_providers); on a target, the network cannot publish this.",
+  },
+  ad_account_connected: {
+    group: insights,
+    status: 409,
+    meaning: "This ad account is already connected in this org and mode.",
+  },
+  analytics_source_connected: {
+    group: insights,
+    status: 409,
+    meaning: "This site or property is already connected in this org and mode.",
+  },
+  goal_invalid: {
+    group: insights,
+    status: 422,
+    meaning: "A goal name is empty, over 120 characters or repeated.",
+  },
+  goals_too_many: { group: insights, status: 422, meaning: "More than 20 goals on one analytics source." },
 
   // API keys
   scope_not_grantable: { group: keys, status: 422, meaning: "The scope cannot be given to a key." },

@@ -3,6 +3,8 @@
 import { adapterFor } from "../platforms/adapter-registry.ts";
 import { startPublishWorker } from "./publish/worker.ts";
 // Registers the webhook outbox hook in every process that runs the queue.
+import { adsCollect } from "./tasks/ads-collect.ts";
+import { analyticsCollect } from "./tasks/analytics-collect.ts";
 import { channelsCheck } from "./tasks/channels-check.ts";
 import { channelsRefresh } from "./tasks/channels-refresh.ts";
 import { engagementCollect } from "./tasks/engagement-collect.ts";
@@ -39,6 +41,8 @@ export const tasks: TaskDef[] = [
   channelsRefresh,
   oauthPrune,
   engagementCollect,
+  adsCollect,
+  analyticsCollect,
   mediaPrune,
   notificationsSend,
   notificationsPrune,

@@ -51,6 +51,11 @@ const DEFERRED_MODULES = [
   "src/platforms/mastodon/adapter.ts",
   "src/cli/client/index.ts",
   "src/cli/admin/index.ts",
+  // The HTTP client of client commands (output.ts, which every command loads, needs only its errors).
+  "src/cli/client/api.ts",
+  // The dashboard's static files (each file import costs memory even as a path) and the MCP endpoint.
+  "src/http/web/static.ts",
+  "src/mcp/http.ts",
   // Use cases behind a route or a task that an idle process has not met.
   "src/domain/apps/create.ts",
   "src/domain/connect/renew.ts",
@@ -62,6 +67,10 @@ const DEFERRED_MODULES = [
   "src/domain/operator/delete.ts",
   "src/domain/templates/service.ts",
   "src/domain/webhooks/service.ts",
+  "src/domain/posts/update.ts",
+  "src/domain/posts/delete-published.ts",
+  "src/domain/notifications/raise.ts",
+  "src/domain/notifications/preferences.ts",
 ];
 
 const packageOf = (path: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1] ?? null;

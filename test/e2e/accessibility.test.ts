@@ -52,6 +52,7 @@ const PAGES = [
   "/events",
   "/audit",
   "/requests",
+  "/insights",
   // A path svc does not serve: the "Page not found" page, in the frame (docs/dashboard.md).
   "/no-such-page",
   // The error codes page every problem's doc_url points at (served to anyone, signed in or not).

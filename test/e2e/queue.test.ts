@@ -80,29 +80,39 @@ describeEachDialect("queue in Chromium", (dialect) => {
     expect(await page.locator(".cal-free").count()).toBeGreaterThan(0);
     await shot(page, `queue-${dialect}`);
 
-    // Onto the slot the other post holds: refused, said plainly beside the post.
-    const card = page.locator(`#cal-${a.id}`);
-    await card.locator("summary").click();
-    await card.getByLabel(/^Or a time/).fill(local(held.publish_at).input);
-    await card.getByRole("button", { name: "Move here" }).click();
+    // One move form for the page, not one per card: each Move link opens it, set for its post.
+    expect(await page.locator("#move-dialog").count()).toBe(1);
+    expect(await page.locator("form#move-form").count()).toBe(1);
+    const dialog = page.locator("#move-dialog");
+    const moveOf = (id: string) => page.locator(`#cal-${id}`).getByRole("link", { name: "Move this post" });
+
+    // Onto the slot the other post holds: refused, said plainly beside the post and in the form.
+    await moveOf(a.id).click();
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await dialog.locator("#move-which").innerText()).toContain("Roasting day!");
+    await dialog.getByLabel(/^Or a time/).fill(local(held.publish_at).input);
+    await dialog.getByRole("button", { name: "Move here" }).click();
     expect(await page.locator(`#move-${a.id}-error`).innerText()).toContain("slot_taken");
+    expect(await page.locator("#move-form-error").innerText()).toContain("slot_taken");
+    expect(await page.locator("#move-form").getAttribute("action")).toBe(`/queue/${a.id}/move`);
     await shot(page, `queue-slot-taken-${dialect}`);
 
-    // To a free slot of the week.
-    const again = page.locator(`#cal-${a.id}`);
-    const option = again.locator(`select[name="slot"] option:not([value=""])`).last();
+    // To a free slot of the week (the refused form is open again for the same post).
+    const option = dialog.locator(`select[name="slot"] option:not([value=""])`).last();
     const target = (await option.getAttribute("value"))!;
-    await again.getByLabel("To a free slot").selectOption(target);
-    await again.getByRole("button", { name: "Move here" }).click();
+    await dialog.getByLabel("To a free slot").selectOption(target);
+    await dialog.getByRole("button", { name: "Move here" }).click();
     expect(await page.locator("#flash").innerText()).toBe("Post moved.");
     expect((await svc.t.request("GET", `/v1/posts/${a.id}`, { key: k })).body.publish_at).toBe(target);
 
-    // Swap: the two posts trade times.
+    // Swap: the two posts trade times. The post itself is not offered as its own swap.
     const heldAt = (await svc.t.request("GET", `/v1/posts/${held.id}`, { key: k })).body.publish_at;
-    const heldCard = page.locator(`#cal-${held.id}`);
-    await heldCard.locator("summary").click();
-    await heldCard.getByLabel("Or swap times with").selectOption(a.id);
-    await heldCard.getByRole("button", { name: "Move here" }).click();
+    await moveOf(held.id).click();
+    expect(await dialog.locator(`select[name="swap_with"] option[value="${held.id}"]`).isDisabled()).toBe(
+      true,
+    );
+    await dialog.getByLabel("Or swap times with").selectOption(a.id);
+    await dialog.getByRole("button", { name: "Move here" }).click();
     expect(await page.locator("#flash").innerText()).toBe("The two posts traded times.");
     const [a2, held2] = await Promise.all(
       [a.id, held.id].map(
@@ -112,19 +122,60 @@ describeEachDialect("queue in Chromium", (dialect) => {
     expect([a2, held2]).toEqual([heldAt, target]);
 
     // A post canceled meanwhile (on another screen) is no longer movable.
-    const cCard = page.locator(`#cal-${c.id}`);
-    await cCard.locator("summary").click();
+    await moveOf(c.id).click();
     expect((await svc.t.request("POST", `/v1/posts/${c.id}/cancel`, { key: k })).status).toBe(200);
-    await cCard.getByLabel(/^Or a time/).fill(local(target).input.replace(/T\d\d/, "T23"));
-    await cCard.getByRole("button", { name: "Move here" }).click();
+    await dialog.getByLabel(/^Or a time/).fill(local(target).input.replace(/T\d\d/, "T23"));
+    await dialog.getByRole("button", { name: "Move here" }).click();
     expect(await page.locator(`#move-${c.id}-error`).innerText()).toContain("post_not_movable");
+
+    // Escape closes the dialog; nothing moved.
+    await page.keyboard.press("Escape");
+    expect(await dialog.isVisible()).toBe(false);
 
     // Read-only: nothing offers a move.
     await svc.t.app.db.updateTable("orgs").set({ status: "read_only" }).where("id", "=", b.org.id).execute();
     await page.reload();
-    expect(await page.locator("details.move").count()).toBe(0);
+    expect(await page.locator("a.move-link").count()).toBe(0);
+    expect(await page.locator("#move-dialog").count()).toBe(0);
     expect(await page.locator("main img, main b").count()).toBe(0);
     expect(dialogs).toEqual([]);
+    await context.close();
+  });
+
+  test("without JavaScript a Move link opens the page with the one form set for that post, and moves it", async () => {
+    const email = `queue-nojs-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const b = await bootstrap(svc.t.app, {
+      email,
+      org: "Queue NoJS",
+      brand: "Northwind Roastery",
+      timezone: TZ,
+    });
+    const k = await key(svc.t.app, b.org.id, { name: "setup" });
+    const created = await svc.t.request("POST", "/v1/posts", {
+      key: k,
+      body: { brand: b.brand.id, content: { body: "Cold brew is back." }, publish_at: "next_slot" },
+    });
+    const p = created.body;
+    const context = await browser.newContext({
+      baseURL: svc.url,
+      javaScriptEnabled: false,
+      extraHTTPHeaders: { "x-client-ip": "203.0.113.251" },
+    });
+    const page = await context.newPage();
+    await signIn(page, email, b.password!);
+    await page.goto(`/queue?brand=${b.brand.id}&week=${local(p.publish_at).date}`);
+    await page.locator(`#cal-${p.id}`).getByRole("link", { name: "Move this post" }).click();
+    expect(new URL(page.url()).searchParams.get("move")).toBe(p.id);
+    expect(await page.locator("#move-form").getAttribute("action")).toBe(`/queue/${p.id}/move`);
+    const at = local(p.publish_at).input.replace(/T\d\d:\d\d/, "T23:30");
+    await page
+      .locator("#move-dialog")
+      .getByLabel(/^Or a time/)
+      .fill(at);
+    await page.locator("#move-dialog").getByRole("button", { name: "Move here" }).click();
+    expect(await page.locator("#flash").innerText()).toBe("Post moved.");
+    const moved = (await svc.t.request("GET", `/v1/posts/${p.id}`, { key: k })).body.publish_at;
+    expect(local(moved).input).toBe(at);
     await context.close();
   });
 });

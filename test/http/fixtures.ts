@@ -85,6 +85,19 @@ export const fixtures: Record<string, Make> = {
     body: { fields: { handle: "renewed" } },
     modeScoped: true,
   }),
+  "GET /v1/ad_accounts/:id": async (t, a) => ({ params: { id: await adAccountId(t, a) }, modeScoped: true }),
+  "DELETE /v1/ad_accounts/:id": async (t, a) => ({
+    params: { id: await adAccountId(t, a) },
+    modeScoped: true,
+  }),
+  "GET /v1/analytics_sources/:id": async (t, a) => ({
+    params: { id: await analyticsSourceId(t, a) },
+    modeScoped: true,
+  }),
+  "DELETE /v1/analytics_sources/:id": async (t, a) => ({
+    params: { id: await analyticsSourceId(t, a) },
+    modeScoped: true,
+  }),
   "GET /v1/posts/:id": async (t, a) => ({ params: { id: (await post(t, a)).id }, modeScoped: true }),
   "POST /v1/posts/:id/delete_published": async (t, a) => {
     const p = await post(t, a);
@@ -267,5 +280,28 @@ async function post(t: TestApp, a: Tenant, o: { pending?: boolean; failed?: bool
 
 async function mediaId(t: TestApp, a: Tenant): Promise<string> {
   const r = await upload(t, a.testKey, { brand: a.brandId, file: { bytes: await jpeg(8, 8) } });
+  return r.body.id;
+}
+
+let adAccounts = 0;
+async function adAccountId(t: TestApp, a: Tenant): Promise<string> {
+  const r = await t.request("POST", "/v1/ad_accounts", {
+    key: a.testKey,
+    body: { brand: a.brandId, network: "sandbox", fields: { account_name: `Fixture ${++adAccounts}` } },
+  });
+  return r.body.id;
+}
+
+let sites = 0;
+async function analyticsSourceId(t: TestApp, a: Tenant): Promise<string> {
+  const r = await t.request("POST", "/v1/analytics_sources", {
+    key: a.testKey,
+    body: {
+      brand: a.brandId,
+      provider: "sandbox",
+      goals: ["Signup"],
+      fields: { site: `site${++sites}.example` },
+    },
+  });
   return r.body.id;
 }

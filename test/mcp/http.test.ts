@@ -65,6 +65,8 @@ describeEachDialect("MCP over HTTP", (dialect) => {
       "retry_target",
       "mark_target_published",
       "engagement_summary",
+      "ads_summary",
+      "analytics_summary",
       "list_notifications",
     ]);
     for (const tool of tools) {
@@ -239,6 +241,36 @@ describeEachDialect("MCP over HTTP", (dialect) => {
     const group = (await agent.callTool({
       name: "engagement_summary",
       arguments: { group_by: "mood" },
+    })) as Json;
+    expect(problemOf(group).code).toBe("group_by_invalid");
+  });
+
+  test("ads_summary and analytics_summary read the API's summaries; bad windows and groups are tool errors", async () => {
+    const ads = (await agent.callTool({
+      name: "ads_summary",
+      arguments: { brand: a.brandSlug, group_by: "day", days: 7 },
+    })) as Json;
+    expect(ads.isError).toBeUndefined();
+    expect([
+      ads.structuredContent.object,
+      ads.structuredContent.group_by,
+      ads.structuredContent.data,
+    ]).toEqual(["ads_summary", "day", []]);
+    const since = Date.parse(ads.structuredContent.since);
+    expect((Date.parse(ads.structuredContent.until) - since) / 86_400_000).toBe(6);
+    const visits = (await agent.callTool({
+      name: "analytics_summary",
+      arguments: { group_by: "source" },
+    })) as Json;
+    expect([visits.structuredContent.object, visits.structuredContent.group_by]).toEqual([
+      "analytics_summary",
+      "source",
+    ]);
+    const far = (await agent.callTool({ name: "ads_summary", arguments: { days: 366 } })) as Json;
+    expect([far.isError, problemOf(far).code]).toEqual([true, "window_invalid"]);
+    const group = (await agent.callTool({
+      name: "analytics_summary",
+      arguments: { group_by: "browser" },
     })) as Json;
     expect(problemOf(group).code).toBe("group_by_invalid");
   });

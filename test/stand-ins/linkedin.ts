@@ -11,6 +11,14 @@
 //  - POST /rest/images?action=initializeUpload — marketing/community-management/shares/images-api ("Initialize
 //    Image Upload"): {initializeUploadRequest: {owner}} answers {value: {uploadUrlExpiresAt, uploadUrl, image}};
 //    the bytes are PUT to uploadUrl with the same token (201), and only then may a post name the image.
+//  - POST /rest/videos?action=initializeUpload — marketing/community-management/shares/videos-api ("Initialize
+//    Video Upload"): {initializeUploadRequest: {owner, fileSizeBytes, uploadCaptions, uploadThumbnail}} answers
+//    {value: {uploadUrlsExpireAt, video, uploadInstructions: [{uploadUrl, firstByte, lastByte}], uploadToken}},
+//    one instruction per 4 MiB part; each part's bytes are PUT to its URL ("Upload the Video"), answered with an
+//    ETag; POST /rest/videos?action=finalizeUpload ("Finalize Video Upload") {finalizeUploadRequest: {video,
+//    uploadToken, uploadedPartIds}} needs every part's ETag in order; GET /rest/videos/{urn} ("Get a Video")
+//    reports status WAITING_UPLOAD, PROCESSING, AVAILABLE or PROCESSING_FAILED (a file that is no MP4 fails). A post
+//    may name a video only once it is AVAILABLE (posts-api "Create a video post": content.media.id).
 //  - A post's content: one image as {media: {id, altText}} (images-api / posts-api "Create a single image post"),
 //    several as {multiImage: {images: [{id, altText}]}}, 2 to 20 (shares/multiimage-post-api).
 //  - GET /rest/socialActions/{post URN} — marketing/community-management/shares/social-actions-api ("Retrieve a
@@ -40,9 +48,23 @@ export interface LinkedInImage {
   type: string | null;
 }
 
+export interface LinkedInVideo {
+  urn: string;
+  owner: string;
+  size: number;
+  uploadToken: string;
+  /** Each part's range, bytes once PUT, and the ETag it was answered with. */
+  parts: { firstByte: number; lastByte: number; bytes: Uint8Array | null; etag: string | null }[];
+  /** The whole file once finalized. */
+  bytes: Uint8Array | null;
+  /** Statuses still to come (the first is the current one). */
+  status: string[];
+}
+
 export interface LinkedInStandIn extends StandIn {
   posts: LinkedInPost[];
   images: Map<string, LinkedInImage>;
+  videos: Map<string, LinkedInVideo>;
   /** Pages an account administers (organization ID, name, vanity name). */
   pages: Map<string, { id: string; name: string; vanity: string }[]>;
   /** The member ID behind an authorization-server account. */
@@ -61,6 +83,10 @@ export function startLinkedIn(auth: { accountOf(token: string): Promise<string |
   const images = new Map<string, LinkedInImage>();
   /** Upload URL token → image URN. */
   const uploads = new Map<string, string>();
+  const videos = new Map<string, LinkedInVideo>();
+  /** Part upload key → video URN and part index. */
+  const videoParts = new Map<string, { urn: string; index: number }>();
+  const PART = 4 * 1024 * 1024;
   let next = 7_100_000_000_000_000_000n;
   const memberOf = (account: string) => {
     let id = members.get(account);
@@ -157,6 +183,128 @@ export function startLinkedIn(auth: { accountOf(token: string): Promise<string |
           },
         };
       }
+      if (req.method === "POST" && req.path === "/rest/videos" && req.query.action === "initializeUpload") {
+        const r = (req.body as { initializeUploadRequest?: Record<string, unknown> })
+          ?.initializeUploadRequest;
+        const owner = r?.owner;
+        const size = r?.fileSizeBytes;
+        if (typeof owner !== "string")
+          return problem(422, "FIELD_MISSING", "/initializeUploadRequest/owner is missing");
+        if (typeof size !== "number" || !Number.isInteger(size) || size < 1)
+          return problem(
+            422,
+            "FIELD_MISSING",
+            "/initializeUploadRequest/fileSizeBytes is missing or invalid",
+          );
+        for (const f of ["uploadCaptions", "uploadThumbnail"])
+          if (r?.[f] !== undefined && typeof r[f] !== "boolean")
+            return problem(422, "INVALID_FIELD", `/initializeUploadRequest/${f} must be a boolean`);
+        if (!owns(owner))
+          return problem(
+            403,
+            "ACCESS_DENIED",
+            "Accessing this video resource is forbidden. Please check your permissions for this resource",
+          );
+        const urn = `urn:li:video:C5F10AQ${++next}`;
+        const video: LinkedInVideo = {
+          urn,
+          owner,
+          size,
+          uploadToken: crypto.randomUUID(),
+          parts: [],
+          bytes: null,
+          status: ["WAITING_UPLOAD"],
+        };
+        for (let first = 0; first < size; first += PART) {
+          const key = crypto.randomUUID();
+          videoParts.set(key, { urn, index: video.parts.length });
+          video.parts.push({
+            firstByte: first,
+            lastByte: Math.min(size, first + PART) - 1,
+            bytes: null,
+            etag: null,
+          });
+        }
+        videos.set(urn, video);
+        const keys = [...videoParts.entries()].filter(([, v]) => v.urn === urn).map(([k]) => k);
+        return {
+          status: 200,
+          body: {
+            value: {
+              uploadUrlsExpireAt: Date.now() + 3600_000,
+              video: urn,
+              uploadInstructions: video.parts.map((p, i) => ({
+                uploadUrl: `${s.url}/dms-uploads/video/${keys[i]}`,
+                firstByte: p.firstByte,
+                lastByte: p.lastByte,
+              })),
+              uploadToken: video.uploadToken,
+            },
+          },
+        };
+      }
+      const videoPart = /^\/dms-uploads\/video\/([\w-]+)$/.exec(req.path);
+      if (req.method === "PUT" && videoPart) {
+        const at = videoParts.get(videoPart[1]!);
+        const video = at ? videos.get(at.urn) : undefined;
+        const file = req.body as { bytes?: Uint8Array } | undefined;
+        if (!at || !video) return problem(400, "BAD_REQUEST", "Invalid upload");
+        const part = video.parts[at.index]!;
+        if (file?.bytes?.byteLength !== part.lastByte - part.firstByte + 1)
+          return problem(
+            400,
+            "BAD_REQUEST",
+            `Part ${at.index} takes bytes ${part.firstByte}-${part.lastByte}`,
+          );
+        part.bytes = file.bytes;
+        part.etag = `/ambry-video/signedId/${crypto.randomUUID()}`;
+        return { status: 200, headers: { etag: part.etag } };
+      }
+      if (req.method === "POST" && req.path === "/rest/videos" && req.query.action === "finalizeUpload") {
+        const r = (req.body as { finalizeUploadRequest?: Record<string, unknown> })?.finalizeUploadRequest;
+        const video = videos.get(String(r?.video));
+        if (!video || !owns(video.owner)) return problem(404, "NOT_FOUND", `${String(r?.video)} not found`);
+        if (r?.uploadToken !== video.uploadToken)
+          return problem(422, "INVALID_FIELD", "/finalizeUploadRequest/uploadToken does not match");
+        const ids = r?.uploadedPartIds;
+        if (
+          !Array.isArray(ids) ||
+          ids.length !== video.parts.length ||
+          ids.some((id, i) => id !== video.parts[i]!.etag)
+        )
+          return problem(
+            422,
+            "INVALID_FIELD",
+            "/finalizeUploadRequest/uploadedPartIds must list every part's ETag in order",
+          );
+        const bytes = new Uint8Array(video.size);
+        for (const p of video.parts) bytes.set(p.bytes!, p.firstByte);
+        video.bytes = bytes;
+        // LinkedIn processes the file: a few reads show PROCESSING, then AVAILABLE (or PROCESSING_FAILED).
+        video.status =
+          new TextDecoder().decode(bytes.subarray(4, 8)) === "ftyp"
+            ? ["PROCESSING", "PROCESSING", "AVAILABLE"]
+            : ["PROCESSING", "PROCESSING_FAILED"];
+        return { status: 200 };
+      }
+      const oneVideo = /^\/rest\/videos\/(.+)$/.exec(req.path);
+      if (req.method === "GET" && oneVideo) {
+        const video = videos.get(decodeURIComponent(oneVideo[1]!));
+        if (!video || !owns(video.owner)) return problem(404, "NOT_FOUND", "Video not found");
+        const status = video.status.length > 1 ? video.status.shift()! : video.status[0]!;
+        return {
+          status: 200,
+          body: {
+            id: video.urn,
+            owner: video.owner,
+            status,
+            ...(status === "PROCESSING_FAILED"
+              ? { processingFailureReason: "Video file is not a supported format" }
+              : {}),
+            ...(status === "AVAILABLE" ? { duration: 2000, aspectRatioWidth: 4, aspectRatioHeight: 3 } : {}),
+          },
+        };
+      }
       const upload = /^\/dms-uploads\/([\w-]+)$/.exec(req.path);
       if (req.method === "PUT" && upload) {
         const image = images.get(uploads.get(upload[1]!) ?? "");
@@ -198,6 +346,12 @@ export function startLinkedIn(auth: { accountOf(token: string): Promise<string |
         if (content?.multiImage && (named.length < 2 || named.length > 20))
           return problem(422, "INVALID_CONTENT", "A multi-image post takes 2 to 20 images");
         for (const m of named) {
+          if ((m.id ?? "").startsWith("urn:li:video:") && !content?.multiImage) {
+            const video = videos.get(m.id!);
+            if (!video || video.owner !== author || video.status[0] !== "AVAILABLE")
+              return problem(422, "INVALID_CONTENT", `Video ${m.id} is not available to ${author}`);
+            continue;
+          }
           const image = images.get(m.id ?? "");
           if (!image || image.owner !== author || !image.bytes)
             return problem(422, "INVALID_CONTENT", `Image ${m.id} is not available to ${author}`);
@@ -220,5 +374,5 @@ export function startLinkedIn(auth: { accountOf(token: string): Promise<string |
       return problem(404, "NOT_FOUND", "Not found");
     },
   });
-  return Object.assign(s, { posts, pages, images, memberOf });
+  return Object.assign(s, { posts, pages, images, videos, memberOf });
 }

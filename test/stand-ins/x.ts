@@ -5,7 +5,12 @@
 // with GET /2/tweets/{id} (public_metrics) and listed with GET /2/users/{id}/tweets; images and video through the chunked
 // media upload (initialize, append, finalize; a video then processed, asked with STATUS) with alt text from POST /2/media/metadata ("Media upload";
 // "Response codes and errors").
+// An account may instead be reached with OAuth 1.0a user-context keys (the description's `UserToken` scheme,
+// "OAuth"; docs.x.com "OAuth 1.0a: user context" and "Creating a signature"): the stand-in issues consumer keys and
+// access tokens and checks each request's HMAC-SHA1 signature itself (RFC 5849 §3.4, written here independently of
+// the library svc signs with), its timestamp (within 5 minutes) and that its nonce was not seen before.
 // Every request and answer is checked against xdevplatform/xdk's specs/openapi.json.
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { type Answer, type StandIn, startStandIn, type UploadedFile } from "./server.ts";
 import { loadSpec } from "./spec.ts";
 
@@ -41,7 +46,19 @@ export interface XStandIn extends StandIn {
   media: Map<string, XMedia>;
   /** The X user behind an authorization-server account (made on first use). */
   userOf(accountId: string): XUser;
+  /** A developer app's consumer key and secret for OAuth 1.0a. */
+  oauth1App(): { api_key: string; api_key_secret: string };
+  /** An access token and its secret for an account, issued to an app made by oauth1App. */
+  oauth1Token(apiKey: string, accountId: string): { access_token: string; access_token_secret: string };
+  /** Revokes an OAuth 1.0a access token (the person removed the app's access). */
+  revokeOAuth1(accessToken: string): void;
+  /** Requests refused for their OAuth 1.0a signature, timestamp or nonce, with why. */
+  oauth1Refusals: string[];
 }
+
+/** RFC 3986 percent-encoding as RFC 5849 §3.6 asks for it. */
+const pct = (v: string) =>
+  encodeURIComponent(v).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 // X answers an unusable token with an RFC 7807 body of type about:blank, which its description does not list.
 const unauthorized: Answer = {
@@ -65,6 +82,55 @@ export async function startX(auth: { accountOf(token: string): Promise<string | 
     return parent ? rootOf(parent) : p.id;
   };
   let next = 1_500_000_000_000_000_000n;
+  const consumers = new Map<string, string>();
+  const accessTokens = new Map<string, { secret: string; consumer: string; account: string }>();
+  const nonces = new Set<string>();
+  const oauth1Refusals: string[] = [];
+  /** The account an OAuth 1.0a-signed request acts for, or why it is refused. */
+  const oauth1Account = (req: {
+    method: string;
+    rawPath: string;
+    headers: Record<string, string>;
+    query: Record<string, string>;
+  }): { account: string } | { refused: string } => {
+    const header = req.headers.authorization ?? "";
+    const params: Record<string, string> = {};
+    for (const m of header.slice("OAuth ".length).matchAll(/([\w-]+)="([^"]*)"/g))
+      params[decodeURIComponent(m[1]!)] = decodeURIComponent(m[2]!);
+    const consumerSecret = consumers.get(params.oauth_consumer_key ?? "");
+    const token = accessTokens.get(params.oauth_token ?? "");
+    if (consumerSecret === undefined) return { refused: "unknown consumer key" };
+    if (!token || token.consumer !== params.oauth_consumer_key) return { refused: "unknown access token" };
+    if (params.oauth_signature_method !== "HMAC-SHA1" || params.oauth_version !== "1.0")
+      return { refused: "not HMAC-SHA1 1.0" };
+    if (Math.abs(Number(params.oauth_timestamp) - Date.now() / 1000) > 300)
+      return { refused: "stale timestamp" };
+    const nonce = `${params.oauth_consumer_key}:${params.oauth_timestamp}:${params.oauth_nonce}`;
+    if (!params.oauth_nonce || nonces.has(nonce)) return { refused: "nonce used before" };
+    // §3.4.1: the method, the base URL (scheme, host, path) and every oauth_ and query parameter but the
+    // signature, each encoded, sorted by name then value, joined with & and =.
+    const signed = [
+      ...Object.entries(params).filter(([k]) => k.startsWith("oauth_") && k !== "oauth_signature"),
+      ...Object.entries(req.query),
+    ]
+      .map(([k, v]) => [pct(k), pct(v)] as const)
+      .sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : 1) : a[0] < b[0] ? -1 : 1))
+      .map(([k, v]) => `${k}=${v}`)
+      .join("&");
+    const base = [
+      req.method.toUpperCase(),
+      pct(`http://${req.headers.host}${req.rawPath}`),
+      pct(signed),
+    ].join("&");
+    const expected = createHmac("sha1", `${pct(consumerSecret)}&${pct(token.secret)}`)
+      .update(base)
+      .digest();
+    const given = Buffer.from(params.oauth_signature ?? "", "base64");
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      return { refused: "bad signature" };
+    nonces.add(nonce);
+    return { account: token.account };
+  };
   const userOf = (accountId: string): XUser => {
     let u = users.get(accountId);
     if (!u) {
@@ -106,8 +172,18 @@ export async function startX(auth: { accountOf(token: string): Promise<string | 
       return { status: 503, body: { title: "Service Unavailable", type: "about:blank", status: 503 } };
     },
     async handle(req) {
-      const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
-      const account = token ? await auth.accountOf(token) : null;
+      let account: string | null = null;
+      if ((req.headers.authorization ?? "").startsWith("OAuth ")) {
+        const r = oauth1Account(req);
+        if ("refused" in r) {
+          oauth1Refusals.push(`${req.method} ${req.rawPath}: ${r.refused}`);
+          return unauthorized;
+        }
+        account = r.account;
+      } else {
+        const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+        account = token ? await auth.accountOf(token) : null;
+      }
       if (!account) return unauthorized;
       if (req.method === "GET" && req.path === "/2/users/me") {
         const u = userOf(account);
@@ -322,5 +398,28 @@ export async function startX(auth: { accountOf(token: string): Promise<string | 
       };
     },
   });
-  return Object.assign(s, { userOf, posts, media });
+  const secret = () => randomBytes(24).toString("base64url");
+  return Object.assign(s, {
+    userOf,
+    posts,
+    media,
+    oauth1Refusals,
+    oauth1App() {
+      const app = { api_key: secret(), api_key_secret: secret() };
+      consumers.set(app.api_key, app.api_key_secret);
+      return app;
+    },
+    oauth1Token(apiKey: string, accountId: string) {
+      const t = { access_token: `${userOf(accountId).id}-${secret()}`, access_token_secret: secret() };
+      accessTokens.set(t.access_token, {
+        secret: t.access_token_secret,
+        consumer: apiKey,
+        account: accountId,
+      });
+      return t;
+    },
+    revokeOAuth1(accessToken: string) {
+      accessTokens.delete(accessToken);
+    },
+  });
 }

@@ -1,4 +1,4 @@
-// The calendar's month: drag a post that can still move onto another day and it moves there at the same time of
+// The calendar: in the month, drag a post that can still move onto another day and it moves there at the same time of
 // day (the brand's zone), through the same form post as the queue's Move (POST /queue/<id>/move). Without this
 // script the page still shows everything, and each day opens its week, where the Move form does the same.
 (() => {
@@ -35,4 +35,43 @@
     form.elements.namedItem("at").value = `${day.dataset.date}T${dragged.dataset.time}`;
     form.submit();
   });
+})();
+
+// The queue's week: every Move link opens the page's one move form in a dialog, set for that post. Without this
+// script the link asks the server for the page with the form open for the post (?move=<id>), which does the same.
+(() => {
+  const dialog = document.getElementById("move-dialog");
+  const form = document.getElementById("move-form");
+  if (!(dialog instanceof HTMLDialogElement) || !(form instanceof HTMLFormElement)) return;
+  const which = document.getElementById("move-which");
+  const swap = form.elements.namedItem("swap_with");
+  const open = (id, label) => {
+    form.reset();
+    form.action = `/queue/${encodeURIComponent(id)}/move`;
+    if (which) which.textContent = label;
+    document.getElementById("move-form-error")?.remove();
+    // A post cannot swap with itself.
+    if (swap instanceof HTMLSelectElement)
+      for (const o of swap.options) o.disabled = o.value !== "" && o.value === id;
+    if (dialog.open) dialog.close();
+    dialog.showModal();
+    form.elements.namedItem("slot")?.focus();
+  };
+  document.addEventListener("click", (e) => {
+    const link = e.target instanceof Element ? e.target.closest("a.move-link[data-move]") : null;
+    if (link instanceof HTMLAnchorElement) {
+      e.preventDefault();
+      open(link.dataset.move ?? "", link.dataset.label ?? "");
+      return;
+    }
+    if (e.target instanceof Element && e.target.closest("#move-cancel")) {
+      e.preventDefault();
+      dialog.close();
+    }
+  });
+  // Opened by the server (?move=<id>, or a refused move shown again): the same dialog, modal.
+  if (dialog.open) {
+    dialog.close();
+    dialog.showModal();
+  }
 })();

@@ -1,26 +1,10 @@
 // HTTP to /v1 for client commands: bearer credential, Svc-Org, User-Agent svc-cli/<version>. A problem response
 // becomes an ApiError carrying every listed problem; an unreachable server a plain message.
 import pkg from "../../../package.json" with { type: "json" };
+import { ApiError, type Problem } from "./errors.ts";
 import { SourceChanged, type StreamedBody } from "./multipart.ts";
 
-export interface Problem {
-  code?: string;
-  param?: string | null;
-  message?: string;
-  detail?: unknown;
-}
-
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly problems: Problem[],
-    readonly body: unknown,
-  ) {
-    super(message);
-  }
-}
+export { ApiError, type Problem } from "./errors.ts";
 
 export interface ApiTarget {
   url: string;

@@ -1,4 +1,16 @@
 // Every client command, found by its words (`posts list`); `svc posts` alone lists the group's commands.
+import { adsConnect } from "../ads/connect.ts";
+import { adsGet } from "../ads/get.ts";
+import { adsList } from "../ads/list.ts";
+import { adsNetworks } from "../ads/networks.ts";
+import { adsRemove } from "../ads/remove.ts";
+import { adsSummary } from "../ads/summary.ts";
+import { analyticsConnect } from "../analytics/connect.ts";
+import { analyticsGet } from "../analytics/get.ts";
+import { analyticsList } from "../analytics/list.ts";
+import { analyticsProviders } from "../analytics/providers.ts";
+import { analyticsRemove } from "../analytics/remove.ts";
+import { analyticsSummary } from "../analytics/summary.ts";
 import { apiCommand } from "../api/api.ts";
 import { authLogin } from "../auth/login.ts";
 import { authLogout } from "../auth/logout.ts";
@@ -56,6 +68,18 @@ export const clientCommands: ClientCommand[] = [
   membersRemove,
   orgView,
   orgUpdate,
+  adsNetworks,
+  adsList,
+  adsConnect,
+  adsGet,
+  adsRemove,
+  adsSummary,
+  analyticsProviders,
+  analyticsList,
+  analyticsConnect,
+  analyticsGet,
+  analyticsRemove,
+  analyticsSummary,
   apiCommand,
   listenCommand,
 ];

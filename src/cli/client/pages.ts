@@ -2,7 +2,7 @@
 import type { Ctx } from "./command.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: list items are the API's JSON objects
-type Item = any;
+export type Item = any;
 
 /** Up to `max` items (every item when max is Infinity). */
 export async function listItems(

@@ -2,16 +2,13 @@
 // the command exits 2, so a script never hangs on a question.
 import type * as Clack from "@clack/prompts";
 import { once } from "../../lib/once.ts";
+import { Cancelled } from "./errors.ts";
 
 // The prompts load when a command first asks or shows something: output.ts imports this module for Cancelled, so
 // every command, and `svc all`, would load them otherwise. With require: intro, spinner and the rest are synchronous.
 const clack = once(() => require("@clack/prompts") as typeof Clack);
 
-export class Cancelled extends Error {
-  constructor() {
-    super("cancelled");
-  }
-}
+export { Cancelled } from "./errors.ts";
 
 function settle<T>(v: T): Exclude<T, symbol> {
   if (clack().isCancel(v)) {

@@ -1,6 +1,8 @@
 // Reading events: the list (30 days, newest first, filter by type) and one event by ID. The live stream is in
 // stream.ts. Events are org-wide, so a brand-limited key may not read them (reference §1).
 import type { App } from "../../app/context.ts";
+import { eventMentions } from "../../db/sql/event-filters.ts";
+import { where } from "../../db/sql/statement.ts";
 import { badRequest, forbidden, notFound } from "../../lib/errors.ts";
 import { isId } from "../../lib/ids.ts";
 import { type Actor, requireScope } from "../actor.ts";
@@ -21,8 +23,20 @@ export function requireEventsRead(actor: Actor): void {
 
 export const isEventType = (s: string) => (EVENT_TYPES as readonly string[]).includes(s);
 
-export async function listEvents(app: App, actor: Actor, query: Record<string, unknown>) {
+/**
+ * `post` (the dashboard's filter, not an API parameter): only the events that carry that post's ID, the post's own
+ * and its targets'. Matched in the stored JSON of the org's events of the last 30 days, read newest first until the
+ * page is full; a post has a few events, so a post's page of them reads the window once.
+ */
+export async function listEvents(
+  app: App,
+  actor: Actor,
+  query: Record<string, unknown>,
+  opts: { post?: string } = {},
+) {
   requireEventsRead(actor);
+  if (opts.post !== undefined && !isId("post", opts.post))
+    throw badRequest("parameter_invalid", `${opts.post} is not a post ID.`, "post");
   const p = listParams(query, "evt");
   const type = query.type === undefined || query.type === "" ? null : String(query.type);
   if (type !== null && !isEventType(type))
@@ -34,6 +48,7 @@ export async function listEvents(app: App, actor: Actor, query: Record<string, u
     .where("livemode", "=", actor.livemode ? 1 : 0)
     .where("created_at", ">=", app.clock.now() - EVENT_RETENTION_MS);
   if (type !== null) q = q.where("type", "=", type);
+  if (opts.post !== undefined) q = q.where(where(app.dialect, eventMentions, [opts.post]));
   return page(q, p, "/v1/events", presentEvent);
 }
 

@@ -3,17 +3,19 @@
 // set look-up.
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
-import {
-  adminsWithPreference,
-  postAuthor,
-  recentNotificationAbout,
-} from "../../db/sql/notification-recipients.ts";
 import { run } from "../../db/sql/statement.ts";
+import { once } from "../../lib/once.ts";
 import type { EventHook } from "../events/hooks.ts";
 import type { RecordedEvent } from "../events/types.ts";
-import { type KnownPreferences, type NewNotification, raiseNotifications } from "./raise.ts";
-import { except } from "./recipients.ts";
+import type { KnownPreferences, NewNotification } from "./raise.ts";
 import type { NotificationType } from "./types.ts";
+
+// What raising needs loads with the first event that notifies someone (most processes meet none for a while).
+const loadRaising = once(async () => ({
+  ...(await import("../../db/sql/notification-recipients.ts")),
+  ...(await import("./raise.ts")),
+  ...(await import("./recipients.ts")),
+}));
 
 const NOTIFYING = new Set([
   "approval.requested",
@@ -36,6 +38,8 @@ export const notifyOnEvents: EventHook = async (tx: Tx, app: App, events: Record
     relevant.push(e);
   }
   if (!relevant) return;
+  const { adminsWithPreference, postAuthor, recentNotificationAbout, raiseNotifications, except } =
+    await loadRaising();
   // One look-up per org and type and per post in the batch (a worker's batch is usually one org); the admins
   // come with their preference for the type, so raising reads no preference again.
   const known: KnownPreferences = new Map();

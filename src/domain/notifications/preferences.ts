@@ -1,54 +1,20 @@
 // A person's notification preferences in one org: per type, email on or off (defaults from the table in
 // interface.md) and immediate or the daily summary at 08:00 in their time zone, which they set here too (it is
 // theirs, not the org's). Stored only where they differ from nothing: a type never touched reads its default.
-import * as v from "valibot";
 import type { App } from "../../app/context.ts";
 import type { Db, Tx } from "../../db/index.ts";
 import type { Actor } from "../actor.ts";
-import { isTimezone } from "../brands/schema.ts";
 import { inTx } from "../tx.ts";
-import { parse, rule } from "../validate.ts";
+import { parse } from "../validate.ts";
 import { requirePerson } from "./guard.ts";
+import { PreferencesUpdate } from "./schema.ts";
 import {
-  DELIVERIES,
   type Delivery,
   EMAIL_DEFAULT,
   NOTIFICATION_TYPES,
   type NotificationType,
   TYPE_LABEL,
 } from "./types.ts";
-
-const typeName = v.pipe(
-  v.string(),
-  v.picklist(
-    NOTIFICATION_TYPES,
-    rule("notification_type_invalid", `type must be one of ${NOTIFICATION_TYPES.join(", ")}.`),
-  ),
-);
-
-export const PreferencesUpdate = v.strictObject({
-  timezone: v.optional(
-    v.pipe(
-      v.string(),
-      v.check(
-        isTimezone,
-        rule("timezone_invalid", "timezone must be an IANA time zone such as Europe/Berlin."),
-      ),
-    ),
-  ),
-  types: v.optional(
-    v.pipe(
-      v.array(
-        v.strictObject({
-          type: typeName,
-          email: v.optional(v.boolean()),
-          delivery: v.optional(v.picklist(DELIVERIES as Delivery[])),
-        }),
-      ),
-      v.maxLength(NOTIFICATION_TYPES.length * 2),
-    ),
-  ),
-});
 
 export interface TypePreference {
   type: NotificationType;

@@ -39,3 +39,6 @@ export const DELIVERIES: readonly Delivery[] = ["immediate", "daily"];
 
 /** The summary goes out at this local hour in the person's time zone. */
 export const SUMMARY_HOUR = 8;
+
+/** How long an email's unsubscribe link works (the prune task keeps used ones that long, so none is replayed). */
+export const LINK_TTL_MS = 365 * 86400_000;

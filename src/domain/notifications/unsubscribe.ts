@@ -10,10 +10,9 @@ import { nodeCrypto } from "../../crypto/node.ts";
 import { ServiceError } from "../../lib/errors.ts";
 import { inTx, isUniqueViolation } from "../tx.ts";
 import { setTypePreference } from "./preferences.ts";
-import { isNotificationType, type NotificationType, TYPE_LABEL } from "./types.ts";
+import { isNotificationType, LINK_TTL_MS, type NotificationType, TYPE_LABEL } from "./types.ts";
 
 const PURPOSE = "notification-unsubscribe";
-export const LINK_TTL_MS = 365 * 86400_000;
 
 interface Payload {
   /** user, org, types, nonce, expires (epoch ms) */

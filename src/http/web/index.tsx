@@ -22,6 +22,7 @@ import { connectRoutes } from "./connect.tsx";
 import { deviceRoutes } from "./device.tsx";
 import { deviceListRoutes } from "./devices.tsx";
 import { homeRoutes } from "./home.tsx";
+import { insightRoutes } from "./insights.tsx";
 import { inviteRoutes } from "./invite.tsx";
 import { logRoutes } from "./logs.tsx";
 import { mediaRoutes } from "./media.tsx";
@@ -48,7 +49,6 @@ import { securityRoutes } from "./security.tsx";
 import { sessionRoutes } from "./sessions.tsx";
 import { signInRoutes } from "./signin.tsx";
 import { ssoRoutes } from "./sso.tsx";
-import { staticFile } from "./static.ts";
 import { switchRoutes } from "./switch.ts";
 import { templateRoutes } from "./templates.tsx";
 import { webhookPageRoutes } from "./webhooks.tsx";
@@ -81,6 +81,7 @@ export const webRoutes: WebRoute[] = [
   ...templateRoutes,
   ...webhookPageRoutes,
   ...logRoutes,
+  ...insightRoutes,
 ];
 
 function allowed(w: Web, access: Access): boolean {
@@ -190,5 +191,3 @@ export async function rootRedirect(app: App, request: Request): Promise<Response
   const w = await webContext(app, request, {}, null);
   return redirect(w, home(w));
 }
-
-export { staticFile };

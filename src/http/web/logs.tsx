@@ -40,8 +40,11 @@ async function listed<T extends { id: string }>(
 const param = (w: Web, k: string) => (w.url.searchParams.get(k) ?? "").trim();
 
 async function events(w: Web) {
-  const filters = { type: param(w, "type") };
-  const r = await listed(w, "/events", filters, (q) => listEvents(w.app, w.member!.actor, q));
+  const filters = { type: param(w, "type"), post: param(w, "post") };
+  // `post` is the page's own filter (listEvents' option), not a parameter of GET /v1/events.
+  const r = await listed(w, "/events", filters, ({ post: _post, ...q }) =>
+    listEvents(w.app, w.member!.actor, q, filters.post ? { post: filters.post } : {}),
+  );
   return render(
     w,
     <EventsPage

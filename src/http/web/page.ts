@@ -3,6 +3,7 @@
 import type { JSX } from "hono/jsx/jsx-runtime";
 import { type FieldErrors, FLASH, type Frame } from "../../../views/frame.ts";
 import type { App } from "../../app/context.ts";
+import { countChannelsNeedingReauth } from "../../domain/channels/needs-reauth.ts";
 import { type SessionMember, sessionMember } from "../../domain/identity/sessions/member.ts";
 import {
   type ClientMeta,
@@ -56,6 +57,8 @@ export interface Web {
   flashKey: string | null;
   /** The bell's count (whole pages, not htmx fragments); null otherwise. */
   unread: number | null;
+  /** Channels needing reconnecting in this org and mode (the frame's banner; whole pages only); null otherwise. */
+  reauth: number | null;
 }
 
 export const cookieName = (app: App) => (app.config.insecureCookies ? "svc_session" : "__Host-svc_session");
@@ -134,17 +137,28 @@ export async function webContext(
     cookies: [],
     flashKey: flash && flash in FLASH ? flash : null,
     unread: null,
+    reauth: null,
   };
   if (flash) w.cookies.push(cookieLine(app, "svc_flash", "", 0));
   if (session?.stage === "active" && session.user_id) {
     // A whole page has the bell (an htmx fragment does not): its count runs beside the member look-up, not after.
     const bell = request.headers.get("hx-request") !== "true";
     const count = bell && session.org_id ? unreadCount(app, session.user_id, session.org_id) : null;
-    const [member, unread] = await Promise.all([sessionMember(app, session, requestId), count]);
+    // The reconnect banner's count, likewise: one count over a partial index, once per page.
+    const livemode = session.livemode === 1;
+    const reauth =
+      bell && session.org_id ? countChannelsNeedingReauth(app, { orgId: session.org_id, livemode }) : null;
+    const [member, unread, needReauth] = await Promise.all([
+      sessionMember(app, session, requestId),
+      count,
+      reauth,
+    ]);
     w.member = member;
-    if (member && bell)
-      w.unread =
-        member.org.id === session.org_id ? unread : await unreadCount(app, session.user_id, member.org.id);
+    if (member && bell) {
+      const same = member.org.id === session.org_id;
+      w.unread = same ? unread : await unreadCount(app, session.user_id, member.org.id);
+      w.reauth = same ? needReauth : await countChannelsNeedingReauth(app, member.actor);
+    }
   }
 
   return w;
@@ -222,6 +236,7 @@ export function frame(w: Web, title: string, section?: string): Frame {
     scopes: m ? [...scopesOfRole(m.org.role as Role)] : [],
     billing: m?.org.role === "owner" && !!w.app.config.billingUrl && !!w.app.config.billingLinkKey,
     unread: m ? w.unread : null,
+    reauth: m ? w.reauth : null,
   };
 }
 

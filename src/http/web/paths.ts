@@ -144,4 +144,5 @@ export const webPaths: readonly (readonly ["GET" | "POST", string])[] = [
   ["GET", "/events"],
   ["GET", "/audit"],
   ["GET", "/requests"],
+  ["GET", "/insights"],
 ];

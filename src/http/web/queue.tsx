@@ -8,8 +8,9 @@ import { QueuePage } from "../../../views/queue.tsx";
 import { getBrand, listBrands } from "../../domain/brands/service.ts";
 import { listChannels } from "../../domain/channels/service.ts";
 import { getMonth } from "../../domain/posts/month.ts";
-import { getPost, listPosts } from "../../domain/posts/read.ts";
+import { getPost } from "../../domain/posts/read.ts";
 import { reschedulePost } from "../../domain/posts/reschedule.ts";
+import { countWaitingForSlot } from "../../domain/posts/waiting-for-slot.ts";
 import { getWeek } from "../../domain/posts/week.ts";
 import { problem, ServiceError } from "../../lib/errors.ts";
 import { localParts } from "../../lib/zoned.ts";
@@ -43,7 +44,14 @@ async function monthPage(w: Web, brandRef: string, month: string, problems?: Pro
   );
 }
 
-async function page(w: Web, brandRef: string, week: string, problems?: Problems, status = 200) {
+async function page(
+  w: Web,
+  brandRef: string,
+  week: string,
+  problems?: Problems,
+  status = 200,
+  moving?: string,
+) {
   const { app } = w;
   const actor = w.member!.actor;
   const f = frame(w, "Queue", "queue");
@@ -57,7 +65,7 @@ async function page(w: Web, brandRef: string, week: string, problems?: Problems,
   const [data, channels, waiting] = await Promise.all([
     getWeek(app, actor, brand, week || undefined),
     listChannels(app, actor, { brand, limit: "100" }),
-    listPosts(app, actor, { brand, status: "pending_approval", limit: "100" }),
+    countWaitingForSlot(app, actor, brand),
   ]);
   return render(
     w,
@@ -66,8 +74,9 @@ async function page(w: Web, brandRef: string, week: string, problems?: Problems,
       brands={brands}
       week={data}
       channels={channels.data}
-      waiting={waiting.data.filter((p) => p.publish_at === null).length}
+      waiting={waiting}
       problems={problems}
+      moving={moving}
       now={new Date(app.clock.now()).toISOString()}
     />,
     status,
@@ -78,7 +87,7 @@ const show = (w: Web) => {
   const q = w.url.searchParams;
   return q.get("view") === "month"
     ? monthPage(w, q.get("brand") ?? "", q.get("month") ?? "")
-    : page(w, q.get("brand") ?? "", q.get("week") ?? "");
+    : page(w, q.get("brand") ?? "", q.get("week") ?? "", undefined, 200, q.get("move") ?? undefined);
 };
 
 async function move(w: Web) {
@@ -117,7 +126,9 @@ async function move(w: Web) {
     if (!(e instanceof ServiceError) || e.status === 404 || e.status >= 500) throw e;
     const list = e.errors ?? [{ code: e.code, message: e.message }];
     const problems = { [id]: list.map((p) => ({ code: p.code, message: p.message })) };
-    return month ? monthPage(w, brand, month, problems, e.status) : page(w, brand, week, problems, e.status);
+    return month
+      ? monthPage(w, brand, month, problems, e.status)
+      : page(w, brand, week, problems, e.status, id);
   }
   setFlash(w, "post_moved");
   return redirect(w, back());

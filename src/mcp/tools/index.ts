@@ -3,6 +3,7 @@
 import type { Tool } from "../tool.ts";
 import { catalogTools } from "./catalog.ts";
 import { engagementTools } from "./engagement.ts";
+import { insightTools } from "./insights.ts";
 import { mediaTools } from "./media.ts";
 import { notificationTools } from "./notifications.ts";
 import { postTools } from "./posts.ts";
@@ -16,5 +17,6 @@ export const tools: Tool[] = [
   ...postTools,
   ...targetTools,
   ...engagementTools,
+  ...insightTools,
   ...notificationTools,
 ];

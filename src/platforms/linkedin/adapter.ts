@@ -4,7 +4,8 @@
 // (urn:li:person:…) or the Page (urn:li:organization:…) the channel was connected as; the text is escaped to
 // LinkedIn's little text format. LinkedIn makes no idempotency promise and svc does not look posts up, so an
 // uncertain create goes to a person. Errors: 401 (token expired or revoked), 403, 422 (a duplicate), 429, 5xx.
-// Images are uploaded first (images.ts) and named in the post; video is not sent (refused before anything is).
+// Images (images.ts) or a video (videos.ts: uploaded in parts, then waited for until LinkedIn has processed it) are
+// uploaded first and named in the post.
 import type { App } from "../../app/context.ts";
 import type {
   Adapter,
@@ -29,6 +30,7 @@ import { errorText, linkedinApi, restHeaders } from "./api.ts";
 import { imageContent, uploadImages } from "./images.ts";
 import { littleText } from "./little-text.ts";
 import { linkedinMember } from "./signin.ts";
+import { uploadVideo } from "./videos.ts";
 
 const RATE_LIMIT_FALLBACK_MS = 15 * 60_000;
 
@@ -61,9 +63,23 @@ function publisher(provider: "linkedin" | "linkedin_pages") {
       };
     const token = input.channel.secrets.access_token ?? "";
     const version = str(input.channel.settings.api_version);
-    const uploaded = await uploadImages(app, token, version, author, part.media, refusal);
-    if ("outcome" in uploaded) return uploaded.outcome;
-    const content = imageContent(uploaded.images);
+    // A video goes alone (video_alone), as the post's one medium.
+    const video = part.media.find((m) => m.kind === "video" || m.mime.startsWith("video/"));
+    let content: Record<string, unknown> | undefined;
+    if (video) {
+      const up = await uploadVideo(
+        app,
+        { token, version, owner: author, signal: input.signal },
+        video,
+        refusal,
+      );
+      if ("outcome" in up) return up.outcome;
+      content = { media: { id: up.urn } };
+    } else {
+      const uploaded = await uploadImages(app, token, version, author, part.media, refusal);
+      if ("outcome" in uploaded) return uploaded.outcome;
+      content = imageContent(uploaded.images);
+    }
     let res: NetworkResponse;
     try {
       res = await networkRequest(app, {

@@ -2,6 +2,7 @@
 // sign-in or a renewal needs it). Every request to a network's token endpoint goes through the guarded client,
 // like the rest of an adapter's traffic. Nothing here touches the database: the domain keeps state and tokens.
 import type { App } from "../../app/context.ts";
+import { networksAllow } from "../../net/allow.ts";
 import { guardedFetch } from "../../net/guarded-fetch.ts";
 import { providerOrigin } from "../plumbing/origins.ts";
 import type { SignInSpec } from "./specs.ts";
@@ -63,7 +64,8 @@ function server(app: App, spec: SignInSpec) {
 
 async function options(app: App, spec: SignInSpec, signal?: AbortSignal) {
   const o = await oauth();
-  const fetch = guardedFetch({ allow: app.config.allowPrivateNetworks, timeoutMs: 30_000 });
+  // The parsed, named setting (parsed once per process): a refusal names SVC_ALLOW_PRIVATE_NETWORKS.
+  const fetch = guardedFetch({ allow: networksAllow(app.config), timeoutMs: 30_000 });
   const { token } = endpoints(app, spec);
   return {
     [o.customFetch]: (url: string, init: RequestInit) =>

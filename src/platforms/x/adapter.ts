@@ -1,12 +1,11 @@
 // X through its API v2 with the account's OAuth 2 user token (a channel connected by signing in; src/platforms/
-// signin). Each part is POST /2/tweets; a thread is a reply chain (`reply.in_reply_to_tweet_id` names the part
+// signin), or with pasted OAuth 1.0a keys, each request then signed (auth.ts). Each part is POST /2/tweets; a thread is a reply chain (`reply.in_reply_to_tweet_id` names the part
 // before). X makes no idempotency promise: an uncertain create is settled by reading the account's recent posts
 // (GET /2/users/{id}/tweets), else a person decides. Counts come from GET /2/tweets/{id} (public_metrics).
 // Errors as docs.x.com "Response codes and errors" lists them: 401 (token expired or revoked), 403 (not allowed:
 // duplicate content, a suspended account, a missing scope), 429 with x-rate-limit-reset (Unix seconds), 5xx.
 // Images (up to four, on the first part) or a video go up through the chunked media upload first (media.ts); a
 // video is waited for until X has processed it.
-// Channels with pasted OAuth 1 keys are not signed for yet: they are refused with a message to sign in instead.
 import type { App } from "../../app/context.ts";
 import type {
   Adapter,
@@ -30,18 +29,13 @@ import {
   str,
 } from "../plumbing/http.ts";
 import { providerOrigin } from "../plumbing/origins.ts";
+import { xAuthHeaders } from "./auth.ts";
 import { uploadImages } from "./media.ts";
-import { X_API, xAccounts } from "./signin.ts";
+import { X_API, xAccount } from "./signin.ts";
 
 const RATE_LIMIT_FALLBACK_MS = 15 * 60_000;
-const OAUTH1 =
-  "This X channel has pasted OAuth 1 keys, which svc does not sign with yet; connect it by signing in with X (/connect).";
 
 const api = (app: App) => providerOrigin(app, "x", X_API).replace(/\/+$/, "");
-const bearer = (secrets: Record<string, string>) => ({
-  authorization: `Bearer ${secrets.access_token ?? ""}`,
-});
-const isOAuth1 = (secrets: Record<string, string>) => secrets.access_token_secret !== undefined;
 
 /** X's words for a refusal: `detail`, else `title`, else the first of `errors`. */
 function errorText(res: NetworkResponse): string {
@@ -78,7 +72,6 @@ const permalink = (settings: Record<string, unknown>, id: string) =>
   `https://x.com/${str(settings.username) ?? "i"}/status/${id}`;
 
 async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
-  if (isOAuth1(input.channel.secrets)) return { kind: "rejected", code: "unauthorized", message: OAUTH1 };
   const posted: PublishedPart[] = [...input.done].sort((a, b) => a.index - b.index);
   for (const part of remainingParts(input.parts, input.done)) {
     if (input.signal.aborted)
@@ -88,18 +81,24 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
     let mediaIds: string[] = [];
     if (part.media.length) {
       const up = await uploadImages(
-        { app, api: api(app), headers: bearer(input.channel.secrets), signal: input.signal },
+        {
+          app,
+          api: api(app),
+          authorize: (method, url) => xAuthHeaders(input.channel.secrets, method, url),
+          signal: input.signal,
+        },
         part.media,
       );
       if ("outcome" in up) return up.outcome;
       mediaIds = up.ids;
     }
     let res: NetworkResponse;
+    const url = `${api(app)}/2/tweets`;
     try {
       res = await networkRequest(app, {
         method: "POST",
-        url: `${api(app)}/2/tweets`,
-        headers: bearer(input.channel.secrets),
+        url,
+        headers: await xAuthHeaders(input.channel.secrets, "POST", url),
         signal: input.signal,
         json: {
           text: part.text,
@@ -125,13 +124,14 @@ async function connect(
   app: App,
   input: { secrets: Record<string, string>; signal: AbortSignal },
 ): Promise<ConnectOutcome> {
-  if (isOAuth1(input.secrets)) return { kind: "rejected", message: OAUTH1 };
-  const r = await xAccounts(app, input.secrets.access_token ?? "", input.signal);
+  const r = await xAccount(app, input.secrets, input.signal);
   if (r.kind !== "accounts") return r;
   const a = r.accounts[0]!;
   return {
     kind: "connected",
     account: { display_name: a.display_name, handle: a.handle, profile_url: a.profile_url },
+    // The user ID and username, as a sign-in stores them: permalinks and settling read them.
+    settings: a.settings,
   };
 }
 
@@ -143,10 +143,11 @@ async function engagement(
   if (!first) return { kind: "failed", message: "The target has no published part to read." };
   let res: NetworkResponse;
   try {
+    const url = `${api(app)}/2/tweets/${encodeURIComponent(first.remote_id)}?post.fields=public_metrics`;
     res = await networkRequest(app, {
       method: "GET",
-      url: `${api(app)}/2/tweets/${encodeURIComponent(first.remote_id)}?post.fields=public_metrics`,
-      headers: bearer(input.channel.secrets),
+      url,
+      headers: await xAuthHeaders(input.channel.secrets, "GET", url),
       timeoutMs: 15_000,
     });
   } catch (err) {
@@ -189,10 +190,11 @@ async function find(
     return { kind: "unknown", message: "The channel does not know its X user ID; a person decides." };
   try {
     const since = new Date(input.since - 60_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+    const url = `${api(app)}/2/users/${encodeURIComponent(userId)}/tweets?max_results=20&start_time=${since}&post.fields=created_at,conversation_id`;
     const res = await networkRequest(app, {
       method: "GET",
-      url: `${api(app)}/2/users/${encodeURIComponent(userId)}/tweets?max_results=20&start_time=${since}&post.fields=created_at,conversation_id`,
-      headers: bearer(input.channel.secrets),
+      url,
+      headers: await xAuthHeaders(input.channel.secrets, "GET", url),
       signal: input.signal,
       timeoutMs: 15_000,
     });

@@ -17,7 +17,8 @@ const PROCESSING_WAIT_MS = 120_000;
 export interface UploadContext {
   app: App;
   api: string;
-  headers: Record<string, string>;
+  /** The headers that authorize one request (an OAuth 1.0a signature covers its method and URL). */
+  authorize(method: string, url: string): Promise<Record<string, string>>;
   signal: AbortSignal;
 }
 
@@ -44,7 +45,7 @@ async function call(
   try {
     return await networkRequest(ctx.app, {
       ...req,
-      headers: { ...ctx.headers, ...req.headers },
+      headers: { ...(await ctx.authorize(req.method, req.url)), ...req.headers },
       signal: ctx.signal,
     });
   } catch (err) {

@@ -1,23 +1,27 @@
-// The account an X sign-in reaches: GET /2/users/me with the user's OAuth 2 token (docs.x.com "Users lookup: me";
-// the operation getUsersMe of X's OpenAPI description). One sign-in is one account.
+// The account an X sign-in reaches: GET /2/users/me with the user's OAuth 2 token, or signed with pasted OAuth 1.0a
+// keys (docs.x.com "Users lookup: me"; the operation getUsersMe of X's OpenAPI description). One sign-in is one
+// account.
 import type { App } from "../../app/context.ts";
 import { NoAnswer, networkRequest } from "../plumbing/http.ts";
 import { providerOrigin } from "../plumbing/origins.ts";
 import type { AccountsOutcome } from "../signin/types.ts";
+import { type XSecrets, xAuthHeaders } from "./auth.ts";
 
 export const X_API = "https://api.x.com";
 
-export async function xAccounts(
-  app: App,
-  accessToken: string,
-  signal: AbortSignal,
-): Promise<AccountsOutcome> {
+export function xAccounts(app: App, accessToken: string, signal: AbortSignal): Promise<AccountsOutcome> {
+  return xAccount(app, { access_token: accessToken }, signal);
+}
+
+/** The account the channel's credentials (an OAuth 2 token or OAuth 1.0a keys) belong to. */
+export async function xAccount(app: App, secrets: XSecrets, signal: AbortSignal): Promise<AccountsOutcome> {
   let res: Awaited<ReturnType<typeof networkRequest>>;
+  const url = `${providerOrigin(app, "x", X_API)}/2/users/me?user.fields=profile_image_url`;
   try {
     res = await networkRequest(app, {
       method: "GET",
-      url: `${providerOrigin(app, "x", X_API)}/2/users/me?user.fields=profile_image_url`,
-      headers: { Authorization: `Bearer ${accessToken}` },
+      url,
+      headers: await xAuthHeaders(secrets, "GET", url),
       timeoutMs: 30_000,
     });
   } catch (e) {

@@ -1,6 +1,6 @@
 // notifications.prune (daily): read notifications go after 90 days, the others after a year (interface.md); used
 // unsubscribe links are forgotten once no link that old can still be valid.
-import { LINK_TTL_MS } from "../../domain/notifications/unsubscribe.ts";
+import { LINK_TTL_MS } from "../../domain/notifications/types.ts";
 import type { TaskDef } from "../tasks.ts";
 
 const DAY_MS = 86400_000;

@@ -2,7 +2,8 @@
 // no machine-readable description; test/stand-ins/linkedin.ts names the page of each endpoint), with tokens from a
 // real authorization server: the member and the administered Pages a sign-in reaches, posts through the real
 // publish worker in the little text format with the LinkedIn-Version header, a pasted member token, and each
-// documented failure classified.
+// documented failure classified. Video goes up through the Videos API in parts read from its stream (from the
+// bucket), is finalized with the parts' ETags and waited for until LinkedIn has processed it.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { createApp } from "../../../src/domain/apps/create.ts";
 import { adapterFor } from "../../../src/platforms/adapter-registry.ts";
@@ -15,7 +16,9 @@ import { jpeg, upload } from "../../helpers/media.ts";
 import { networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
 import { type OAuthServer, oauthServer } from "../../helpers/oauth-server.ts";
 import { personActor } from "../../helpers/person.ts";
+import { type LocalS3, localS3 } from "../../helpers/s3.ts";
 import { signedInChannel } from "../../helpers/signin.ts";
+import { makeVideo, paddedVideo, sha256, videoMedia } from "../../helpers/video.ts";
 import { type LinkedInStandIn, startLinkedIn } from "../../stand-ins/linkedin.ts";
 
 setDefaultTimeout(30_000);
@@ -33,6 +36,7 @@ describeEachDialect("LinkedIn adapters", (dialect) => {
   let a: Tenant;
   let auth: OAuthServer;
   let li: LinkedInStandIn;
+  let s3: LocalS3;
   let memberApp: string;
   let pagesApp: string;
   const signal = new AbortController().signal;
@@ -46,7 +50,8 @@ describeEachDialect("LinkedIn adapters", (dialect) => {
     });
     await auth.start({ ...CLIENT, redirectUri: "http://localhost:8080/connect/linkedin/callback" });
     li = startLinkedIn(auth);
-    t = await networkApp(dialect, { linkedin: li.url });
+    s3 = await localS3();
+    t = await networkApp(dialect, { linkedin: li.url }, s3.env);
     a = await tenant(t.app);
     const actor = await personActor(t.app, a.userId, a.orgId, true);
     const app = (provider: string) =>
@@ -63,6 +68,7 @@ describeEachDialect("LinkedIn adapters", (dialect) => {
     await t.close();
     await auth.close();
     li.stop();
+    await s3.close();
   });
 
   test("a member sign-in reaches the member; a Pages sign-in each administered Page, or none", async () => {
@@ -163,7 +169,7 @@ describeEachDialect("LinkedIn adapters", (dialect) => {
     expect([pages.status, pages.body.code]).toEqual([422, "connect_failed"]);
   });
 
-  test("failures: 429 with Retry-After, 401, 5xx or a reset after sending, a duplicate, a video not sent, an image upload's 5xx", async () => {
+  test("failures: 429 with Retry-After, 401, 5xx or a reset after sending, a duplicate, a video LinkedIn cannot process, an image upload's 5xx", async () => {
     const tokens = await auth.issue("gail", CLIENT.clientId);
     const settings = { author: `urn:li:person:${li.memberOf("gail")}`, api_version: "202506" };
     const go = (text: string) => publishDirect(t, "linkedin", { settings, secrets: tokens, parts: [text] });
@@ -180,16 +186,17 @@ describeEachDialect("LinkedIn adapters", (dialect) => {
     expect(li.posts.length).toBe(postsBefore + 1);
     expect((await go("Only once")).outcome.kind).toBe("published");
     expect((await go("Only once")).outcome).toMatchObject({ kind: "rejected", code: "duplicate" });
-    // A video is not sent (images only), and nothing reaches LinkedIn.
+    // A video LinkedIn fails to process (no MP4 inside): refused once its status says so, and no post is made.
     const posts = li.posts.length;
-    const video = [{ id: "media_v", mime: "video/mp4", alt: null, kind: "video" as const }];
+    const junk = new Uint8Array(64 * 1024).fill(7);
     const withVideo = await publishDirect(t, "linkedin", {
       settings,
       secrets: tokens,
       parts: ["Clip"],
-      media: video,
+      media: [videoMedia(junk, { width: 320, height: 240, duration_ms: 4000 })],
     });
     expect(withVideo.outcome).toMatchObject({ kind: "rejected", code: "media_rejected" });
+    expect(li.posts.length).toBe(posts);
     // An image upload that meets a server error: the post was not sent, so it is worth another attempt.
     const image = [
       { id: "media_i", mime: "image/jpeg", alt: null, kind: "image" as const, read: () => jpeg(40, 30) },
@@ -268,5 +275,109 @@ describeEachDialect("LinkedIn adapters", (dialect) => {
     expect(li.requests.at(-1)!.headers["linkedin-version"]).toBe("202506");
     post.deleted = true;
     expect(await adapter.engagement!(t.app, input)).toEqual({ kind: "deleted" });
+  });
+
+  test("a video goes up in 4 MiB parts read from its stream, is finalized with the ETags in order, waited for until AVAILABLE, then named in the post", async () => {
+    const tokens = await auth.issue("vera", CLIENT.clientId);
+    const author = `urn:li:person:${li.memberOf("vera")}`;
+    const settings = { author, api_version: "202506" };
+    // Over two parts: three PUTs of 4 MiB, 4 MiB and the rest.
+    const bytes = paddedVideo(9 * 1024 * 1024);
+    let reads = 0;
+    const media = [
+      videoMedia(bytes, { width: 320, height: 240, duration_ms: 4000 }, () => {
+        reads++;
+        return new Blob([bytes]).stream();
+      }),
+    ];
+    const before = li.requests.length;
+    const r = await publishDirect(t, "linkedin", { settings, secrets: tokens, parts: ["A clip"], media });
+    expect(r.outcome.kind).toBe("published");
+    expect(reads).toBe(1);
+    const seen = li.requests.slice(before);
+    const init = seen.find((q) => q.path === "/rest/videos" && q.query.action === "initializeUpload")!;
+    expect(init.body).toEqual({
+      initializeUploadRequest: {
+        owner: author,
+        fileSizeBytes: bytes.byteLength,
+        uploadCaptions: false,
+        uploadThumbnail: false,
+      },
+    });
+    expect(init.headers["linkedin-version"]).toBe("202506");
+    const puts = seen.filter((q) => q.method === "PUT");
+    expect(puts.map((q) => (q.body as { bytes: Uint8Array }).bytes.byteLength)).toEqual([
+      4 * 1024 * 1024,
+      4 * 1024 * 1024,
+      1024 * 1024,
+    ]);
+    const polls = seen.filter((q) => q.method === "GET" && q.path.startsWith("/rest/videos/"));
+    expect(polls.length).toBe(3);
+    const post = li.posts.at(-1)!;
+    const id = (post.body.content as { media: { id: string } }).media.id;
+    const video = li.videos.get(id)!;
+    expect([video.owner, video.status[0]]).toEqual([author, "AVAILABLE"]);
+    expect(sha256(video.bytes!)).toBe(sha256(bytes));
+    // The post was created only after the last status read said AVAILABLE.
+    const create = seen.findIndex((q) => q.path === "/rest/posts");
+    expect(create).toBeGreaterThan(seen.lastIndexOf(polls.at(-1)!));
+    expect(r.parts[0]!.remote_id).toBe(post.urn);
+  });
+
+  test("a member's and a Page's video from the bucket through the publish worker; a part's upload meeting a 5xx posts nothing", async () => {
+    const id = li.memberOf("wren");
+    li.pages.set("wren", [{ id: "3001", name: "Wren Co", vanity: "wren-co" }]);
+    const member = await signedInChannel(t, a, auth, {
+      provider: "linkedin",
+      appId: memberApp,
+      clientId: CLIENT.clientId,
+      account: "wren",
+      expiresInMs: 60 * 24 * 3600_000,
+      shown: { key: id, settings: { author: `urn:li:person:${id}`, api_version: "202506" } },
+    });
+    const page = await signedInChannel(t, a, auth, {
+      provider: "linkedin_pages",
+      appId: pagesApp,
+      clientId: CLIENT.clientId,
+      account: "wren",
+      expiresInMs: 60 * 24 * 3600_000,
+      shown: { key: "3001", settings: { author: "urn:li:organization:3001", api_version: "202506" } },
+    });
+    // LinkedIn takes videos of 3 seconds or more.
+    const clipBytes = makeVideo({ seconds: 4, width: 320, height: 240 });
+    const uploaded = await upload(t, a.liveKey, {
+      brand: a.brandId,
+      alt: "Our launch",
+      file: { bytes: clipBytes, name: "launch.mp4", type: "video/mp4" },
+    });
+    expect(uploaded.status).toBe(201);
+    const clip = { id: uploaded.body.id as string, bytes: clipBytes };
+    for (const [channel, author, text] of [
+      [member.id, `urn:li:person:${id}`, "The member's clip"],
+      [page.id, "urn:li:organization:3001", "The Page's clip"],
+    ] as const) {
+      const post = await publishLive(t, a, channel, { body: text }, [clip.id]);
+      expect(post.status).toBe("published");
+      const sent = li.posts.at(-1)!;
+      expect([sent.author, sent.commentary]).toEqual([author, text]);
+      const video = li.videos.get((sent.body.content as { media: { id: string } }).media.id)!;
+      expect(video.owner).toBe(author);
+      expect(sha256(video.bytes!)).toBe(sha256(clip.bytes));
+    }
+    const tokens = await auth.issue("wren", CLIENT.clientId);
+    const posts = li.posts.length;
+    const media = [videoMedia(paddedVideo(5 * 1024 * 1024), { width: 320, height: 240, duration_ms: 4000 })];
+    // The first part's PUT meets a server error.
+    const before = li.requests.length;
+    li.fail("server_error", 1, (q) => q.method === "PUT");
+    const broken = await publishDirect(t, "linkedin", {
+      settings: { author: `urn:li:person:${id}`, api_version: "202506" },
+      secrets: tokens,
+      parts: ["Broken upload"],
+      media,
+    });
+    expect(broken.outcome.kind).toBe("transient");
+    expect(li.requests.slice(before).some((q) => q.method === "PUT")).toBe(true);
+    expect(li.posts.length).toBe(posts);
   });
 });

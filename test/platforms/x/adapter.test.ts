@@ -2,7 +2,9 @@
 // with tokens from a real authorization server (oidc-provider with X's paths; the stand-in asks it whose token it
 // is): connecting reads the account, a live thread goes out through the real publish worker as a reply chain (a
 // token about to expire renewed first), each documented failure is classified, an uncertain create is settled by
-// reading the account's posts, and engagement is read from public_metrics.
+// reading the account's posts, and engagement is read from public_metrics. A channel connected with pasted OAuth
+// 1.0a keys signs every request (the stand-in checks each signature, timestamp and nonce) and publishes text,
+// images and video the same way.
 import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { createApp } from "../../../src/domain/apps/create.ts";
 import { checkDueChannels } from "../../../src/domain/channels/check.ts";
@@ -12,9 +14,10 @@ import type { TestApp } from "../../helpers/app.ts";
 import { describeEachDialect } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
 import { jpeg, noisyJpeg, upload } from "../../helpers/media.ts";
-import { networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
+import { connectLive, liveVideo, networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
 import { type OAuthServer, oauthServer } from "../../helpers/oauth-server.ts";
 import { personActor } from "../../helpers/person.ts";
+import { type LocalS3, localS3 } from "../../helpers/s3.ts";
 import { signedInChannel } from "../../helpers/signin.ts";
 import { paddedVideo, sha256, videoMedia } from "../../helpers/video.ts";
 import { expectClean } from "../../stand-ins/server.ts";
@@ -33,6 +36,7 @@ describeEachDialect("X adapter", (dialect) => {
   let a: Tenant;
   let auth: OAuthServer;
   let x: XStandIn;
+  let s3: LocalS3;
   let appId: string;
   let n = 0;
 
@@ -40,7 +44,8 @@ describeEachDialect("X adapter", (dialect) => {
     auth = await oauthServer();
     await auth.start({ ...CLIENT, redirectUri: "http://localhost:8080/connect/x/callback" });
     x = await startX(auth);
-    t = await networkApp(dialect, { x: x.url, "x.auth": auth.url, "x.token": auth.url });
+    s3 = await localS3();
+    t = await networkApp(dialect, { x: x.url, "x.auth": auth.url, "x.token": auth.url }, s3.env);
     a = await tenant(t.app);
     const actor = await personActor(t.app, a.userId, a.orgId, true);
     appId = (
@@ -57,6 +62,7 @@ describeEachDialect("X adapter", (dialect) => {
     await t.close();
     await auth.close();
     x.stop();
+    await s3.close();
   });
 
   /** A signed-in X channel for a new account, as the sign-in leaves it (user ID and username in its settings). */
@@ -73,13 +79,14 @@ describeEachDialect("X adapter", (dialect) => {
   }
   const settingsOf = (account: string) => ({ user_id: x.userOf(account).id, username: account });
 
-  test("connect reads the account with the OAuth 2 token; a revoked grant and pasted OAuth 1 keys are refused", async () => {
+  test("connect reads the account with the OAuth 2 token; a revoked grant and unknown OAuth 1 keys are refused", async () => {
     const tokens = await auth.issue("connector", CLIENT.clientId);
     const signal = new AbortController().signal;
     const ok = await adapter.connect!(t.app, { livemode: true, settings: {}, secrets: tokens, signal });
     expect(ok).toEqual({
       kind: "connected",
       account: { display_name: "Connector", handle: "@connector", profile_url: "https://x.com/connector" },
+      settings: { user_id: x.userOf("connector").id, username: "connector" },
     });
     await auth.revokeGrants("connector");
     const revoked = await adapter.connect!(t.app, { livemode: true, settings: {}, secrets: tokens, signal });
@@ -91,7 +98,8 @@ describeEachDialect("X adapter", (dialect) => {
       signal,
     });
     expect(oauth1.kind).toBe("rejected");
-    // Through the API, pasted OAuth 1 keys are refused before anything is saved.
+    expect(x.oauth1Refusals.at(-1)).toBe("GET /2/users/me: unknown consumer key");
+    // Through the API, keys X does not know are refused before anything is saved.
     const pasted = await t.request("POST", "/v1/channels", {
       key: a.liveKey,
       body: {
@@ -327,5 +335,146 @@ describeEachDialect("X adapter", (dialect) => {
     });
     expect(busy.outcome.kind).toBe("transient");
     expect(x.posts.length).toBe(before);
+  });
+
+  test("pasted OAuth 1.0a keys: connecting signs GET /2/users/me; a live thread with images and a video goes out signed", async () => {
+    const keys = x.oauth1App();
+    const token = x.oauth1Token(keys.api_key, "keyed");
+    const refusals = x.oauth1Refusals.length;
+    const before = x.requests.length;
+    const ch = await connectLive(t, a, "x", { ...keys, ...token });
+    expect(ch.handle).toBe("@keyed");
+    const row = await t.app.db
+      .selectFrom("channels")
+      .selectAll()
+      .where("id", "=", ch.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(row.settings)).toMatchObject({ user_id: x.userOf("keyed").id, username: "keyed" });
+    expect(await openSecrets(t.app, row)).toMatchObject({ ...keys, ...token });
+
+    const image = await upload(t, a.liveKey, {
+      brand: a.brandId,
+      alt: "The keyed chart",
+      file: { bytes: await jpeg(400, 300), name: "i.jpg", type: "image/jpeg" },
+    });
+    const thread = await publishLive(t, a, ch.id, { parts: ["Signed first part", "Signed reply"] }, [
+      image.body.id,
+    ]);
+    expect(thread.status).toBe("published");
+    const mine = () => x.posts.filter((p) => p.author === x.userOf("keyed").id);
+    expect(mine().map((p) => [p.text, p.media.map((m) => m.alt)])).toEqual([
+      ["Signed first part", ["The keyed chart"]],
+      ["Signed reply", []],
+    ]);
+    expect(mine()[1]!.replyTo).toBe(mine()[0]!.id);
+    expect(thread.targets[0].permalink).toBe(`https://x.com/keyed/status/${mine()[0]!.id}`);
+
+    const video = await liveVideo(t, a, "A signed clip");
+    const clip = await publishLive(t, a, ch.id, { body: "A signed video" }, [video.id]);
+    expect(clip.status).toBe("published");
+    const posted = mine().at(-1)!;
+    expect(posted.text).toBe("A signed video");
+    expect(sha256(posted.media[0]!.bytes)).toBe(sha256(video.bytes));
+    expect(posted.media[0]!.alt).toBe("A signed clip");
+
+    // Every request (the connect, the uploads, the STATUS reads with their query, the posts) was signed, and the
+    // stand-in accepted each signature: none was refused and no bearer token was sent.
+    const seen = x.requests.slice(before);
+    expect(seen.some((q) => q.method === "GET" && q.path === "/2/media/upload")).toBe(true);
+    expect(seen.every((q) => q.headers.authorization!.startsWith("OAuth "))).toBe(true);
+    expect(x.oauth1Refusals.length).toBe(refusals);
+
+    // Reads sign their query parameters too: engagement and settling work on a keyed channel.
+    const remote = { targetId: "ptgt_keyed", livemode: true, signal: new AbortController().signal };
+    const chan = {
+      id: ch.id,
+      provider: "x",
+      emulates: null,
+      settings: JSON.parse(row.settings),
+      secrets: { ...keys, ...token },
+    };
+    mine()[0]!.likes = 4;
+    const counts = await adapter.engagement!(t.app, {
+      ...remote,
+      channel: chan,
+      parts: [{ index: 0, remote_id: mine()[0]!.id, remote_url: "" }],
+    });
+    expect(counts).toMatchObject({ kind: "counts", counts: { likes: 4 } });
+    const found = await adapter.find!(t.app, {
+      ...remote,
+      channel: chan,
+      parts: [{ index: 0, text: "A signed video", media: [] }],
+      done: [],
+      since: Date.now() - 60_000,
+    });
+    expect(found).toMatchObject({ kind: "found", parts: [{ remote_id: posted.id }] });
+    expect(x.oauth1Refusals.length).toBe(refusals);
+  });
+
+  test("OAuth 1.0a: a wrong token secret and a revoked token are refused by X and classified auth_revoked; a nonce is never reused", async () => {
+    const keys = x.oauth1App();
+    const token = x.oauth1Token(keys.api_key, "keyed2");
+    const settings = settingsOf("keyed2");
+    const wrong = await publishDirect(t, "x", {
+      settings,
+      secrets: { ...keys, ...token, access_token_secret: "not-the-secret" },
+      parts: ["Badly signed"],
+    });
+    expect(wrong.outcome.kind).toBe("auth_revoked");
+    expect(x.oauth1Refusals.at(-1)).toBe("POST /2/tweets: bad signature");
+    const ok = await publishDirect(t, "x", {
+      settings,
+      secrets: { ...keys, ...token },
+      parts: ["Well signed"],
+    });
+    expect(ok.outcome.kind).toBe("published");
+    // Each request carries a fresh nonce: the same signed request sent twice is refused the second time.
+    const { xAuthHeaders } = await import("../../../src/platforms/x/auth.ts");
+    const url = `${x.url}/2/users/me`;
+    const headers = await xAuthHeaders({ ...keys, ...token }, "GET", url);
+    expect((await fetch(url, { headers })).status).toBe(200);
+    expect((await fetch(url, { headers })).status).toBe(401);
+    expect(x.oauth1Refusals.at(-1)).toBe("GET /2/users/me: nonce used before");
+    x.revokeOAuth1(token.access_token);
+    const revoked = await publishDirect(t, "x", {
+      settings,
+      secrets: { ...keys, ...token },
+      parts: ["After revoking"],
+    });
+    expect(revoked.outcome.kind).toBe("auth_revoked");
+    expect(x.posts.filter((p) => p.author === x.userOf("keyed2").id).map((p) => p.text)).toEqual([
+      "Well signed",
+    ]);
+  });
+
+  test("X's one-video rule: a video with any other medium is refused with video_alone in preview and on create", async () => {
+    const keys = x.oauth1App();
+    const ch = await connectLive(t, a, "x", { ...keys, ...x.oauth1Token(keys.api_key, "keyed3") });
+    const video = await liveVideo(t, a, "Clip");
+    const image = await upload(t, a.liveKey, {
+      brand: a.brandId,
+      file: { bytes: await jpeg(40, 30), name: "i.jpg", type: "image/jpeg" },
+    });
+    const other = await liveVideo(t, a, "Second clip");
+    for (const media of [
+      [video.id, image.body.id],
+      [image.body.id, video.id],
+      [video.id, other.id],
+    ]) {
+      const body = { brand: a.brandId, channels: [ch.id], content: { body: "Both" }, media };
+      const preview = await t.request("POST", "/v1/posts/preview", { key: a.liveKey, body });
+      expect([preview.status, preview.body.code]).toEqual([422, "video_alone"]);
+      const create = await t.request("POST", "/v1/posts", { key: a.liveKey, body });
+      expect([create.status, create.body.code]).toEqual([422, "video_alone"]);
+    }
+    const posts = x.posts.length;
+    // The video alone is accepted.
+    const alone = await t.request("POST", "/v1/posts/preview", {
+      key: a.liveKey,
+      body: { brand: a.brandId, channels: [ch.id], content: { body: "Alone" }, media: [video.id] },
+    });
+    expect(alone.status).toBe(200);
+    expect(alone.body.renditions[0].violations).toEqual([]);
+    expect(x.posts.length).toBe(posts);
   });
 });

@@ -2,6 +2,8 @@
 import { componentSchemas } from "../../openapi-schemas.ts";
 import type { PublicRouteDef } from "../../public-route.ts";
 import type { RouteDef } from "../../route.ts";
+import { adRoutes, adSchemas } from "./ads.ts";
+import { analyticsRoutes, analyticsSchemas } from "./analytics.ts";
 import { apiKeyRoutes } from "./api-keys.ts";
 import { auditRoutes } from "./audit.ts";
 import { authPublicRoutes, authRoutes, authSchemas } from "./auth.ts";
@@ -38,6 +40,8 @@ export const v1Routes: RouteDef[] = [
   ...mediaRoutes,
   ...developerAppRoutes,
   ...notificationRoutes,
+  ...adRoutes,
+  ...analyticsRoutes,
 ];
 
 /**
@@ -67,4 +71,6 @@ export const v1Schemas: Record<string, unknown> = {
   ...mediaSchemas,
   ...developerAppSchemas,
   ...notificationSchemas,
+  ...adSchemas,
+  ...analyticsSchemas,
 };

@@ -1,15 +1,15 @@
 // Notifications (user tokens only; API keys are refused in the domain, notifications/guard.ts): the person's list,
 // marking read, and their email preferences in the org.
-import { listNotifications } from "../../../domain/notifications/list.ts";
-import {
-  getPreferences,
-  PreferencesUpdate,
-  updatePreferences,
-} from "../../../domain/notifications/preferences.ts";
-import { readAllNotifications, readNotification } from "../../../domain/notifications/read.ts";
+import { PreferencesUpdate } from "../../../domain/notifications/schema.ts";
 import { NOTIFICATION_TYPES } from "../../../domain/notifications/types.ts";
+import { once } from "../../../lib/once.ts";
 import { bool, ntime, obj, str, time } from "../../openapi-schemas.ts";
 import type { RouteDef } from "../../route.ts";
+
+// Only people signed in to the dashboard or the CLI have notifications: their use cases load with the first ask.
+const loadList = once(() => import("../../../domain/notifications/list.ts"));
+const loadPreferences = once(() => import("../../../domain/notifications/preferences.ts"));
+const loadRead = once(() => import("../../../domain/notifications/read.ts"));
 
 export const notificationRoutes: RouteDef[] = [
   {
@@ -21,7 +21,7 @@ export const notificationRoutes: RouteDef[] = [
     list: true,
     query: ["unread"],
     response: "NotificationList",
-    handler: ({ app, actor, query }) => listNotifications(app, actor, query),
+    handler: async ({ app, actor, query }) => (await loadList()).listNotifications(app, actor, query),
   },
   {
     method: "POST",
@@ -30,7 +30,7 @@ export const notificationRoutes: RouteDef[] = [
     userTokensOnly: true,
     summary: "Mark all your notifications in this org read",
     response: "NotificationReadAll",
-    handler: ({ app, actor }) => readAllNotifications(app, actor),
+    handler: async ({ app, actor }) => (await loadRead()).readAllNotifications(app, actor),
   },
   {
     method: "GET",
@@ -39,7 +39,7 @@ export const notificationRoutes: RouteDef[] = [
     userTokensOnly: true,
     summary: "Your email preferences in this org and your time zone",
     response: "NotificationPreferences",
-    handler: ({ app, actor }) => getPreferences(app, actor),
+    handler: async ({ app, actor }) => (await loadPreferences()).getPreferences(app, actor),
   },
   {
     method: "POST",
@@ -50,7 +50,7 @@ export const notificationRoutes: RouteDef[] = [
       "Change your email preferences per type (email on or off, immediate or the 08:00 summary) or time zone",
     body: PreferencesUpdate,
     response: "NotificationPreferences",
-    handler: ({ app, actor, body }) => updatePreferences(app, actor, body),
+    handler: async ({ app, actor, body }) => (await loadPreferences()).updatePreferences(app, actor, body),
   },
   {
     method: "POST",
@@ -59,7 +59,7 @@ export const notificationRoutes: RouteDef[] = [
     userTokensOnly: true,
     summary: "Mark one of your notifications read",
     response: "Notification",
-    handler: ({ app, actor, params }) => readNotification(app, actor, params.id!),
+    handler: async ({ app, actor, params }) => (await loadRead()).readNotification(app, actor, params.id!),
   },
 ];
 

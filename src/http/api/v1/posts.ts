@@ -1,11 +1,5 @@
-import { approvePost } from "../../../domain/posts/approve.ts";
-import { cancelPost } from "../../../domain/posts/cancel.ts";
 import { createPost } from "../../../domain/posts/create.ts";
-import { deletePublished } from "../../../domain/posts/delete-published.ts";
-import { previewPost } from "../../../domain/posts/preview.ts";
 import { getPost, listAttempts, listPosts } from "../../../domain/posts/read.ts";
-import { rejectPost } from "../../../domain/posts/reject.ts";
-import { reschedulePost } from "../../../domain/posts/reschedule.ts";
 import {
   MarkPublished,
   PostCreate,
@@ -14,11 +8,20 @@ import {
   Reschedule,
   Review,
 } from "../../../domain/posts/schema.ts";
-import { updatePost } from "../../../domain/posts/update.ts";
 import { POST_STATUSES, TARGET_STATUSES } from "../../../domain/targets/post-status.ts";
-import { markTargetPublished, retryTarget } from "../../../domain/targets/resolve.ts";
+import { once } from "../../../lib/once.ts";
 import { nstr, ntime, obj, str } from "../../openapi-schemas.ts";
 import { type RouteDef, reply } from "../../route.ts";
+
+// The rarer actions load with their first use (listing, reading and creating are what an idle process meets first).
+const loadApprovePost = once(() => import("../../../domain/posts/approve.ts"));
+const loadCancelPost = once(() => import("../../../domain/posts/cancel.ts"));
+const loadDeletePublished = once(() => import("../../../domain/posts/delete-published.ts"));
+const loadPreviewPost = once(() => import("../../../domain/posts/preview.ts"));
+const loadRejectPost = once(() => import("../../../domain/posts/reject.ts"));
+const loadReschedulePost = once(() => import("../../../domain/posts/reschedule.ts"));
+const loadUpdatePost = once(() => import("../../../domain/posts/update.ts"));
+const loadResolve = once(() => import("../../../domain/targets/resolve.ts"));
 
 export const postRoutes: RouteDef[] = [
   {
@@ -55,7 +58,7 @@ export const postRoutes: RouteDef[] = [
     body: PostPreview,
     response: "Preview",
     safe: true,
-    handler: ({ app, actor, body }) => previewPost(app, actor, body),
+    handler: async ({ app, actor, body }) => (await loadPreviewPost()).previewPost(app, actor, body),
   },
   {
     method: "GET",
@@ -76,7 +79,8 @@ export const postRoutes: RouteDef[] = [
     scope: "posts:write",
     body: PostUpdate,
     response: "Post",
-    handler: ({ app, actor, params, body }) => updatePost(app, actor, params.id!, body),
+    handler: async ({ app, actor, params, body }) =>
+      (await loadUpdatePost()).updatePost(app, actor, params.id!, body),
   },
   {
     method: "POST",
@@ -85,7 +89,7 @@ export const postRoutes: RouteDef[] = [
     summary: "Cancel every target not yet published",
     scope: "posts:write",
     response: "Post",
-    handler: ({ app, actor, params }) => cancelPost(app, actor, params.id!),
+    handler: async ({ app, actor, params }) => (await loadCancelPost()).cancelPost(app, actor, params.id!),
   },
   {
     method: "POST",
@@ -96,7 +100,8 @@ export const postRoutes: RouteDef[] = [
       "(deleted, delete_failed, delete_unsupported); asking again deletes nothing twice",
     scope: "posts:write",
     response: "PostDeletion",
-    handler: ({ app, actor, params }) => deletePublished(app, actor, params.id!),
+    handler: async ({ app, actor, params }) =>
+      (await loadDeletePublished()).deletePublished(app, actor, params.id!),
   },
   {
     method: "POST",
@@ -106,7 +111,8 @@ export const postRoutes: RouteDef[] = [
     scope: "posts:write",
     body: Reschedule,
     response: "Post",
-    handler: ({ app, actor, params, body }) => reschedulePost(app, actor, params.id!, body),
+    handler: async ({ app, actor, params, body }) =>
+      (await loadReschedulePost()).reschedulePost(app, actor, params.id!, body),
   },
   {
     method: "POST",
@@ -116,7 +122,8 @@ export const postRoutes: RouteDef[] = [
     scope: "posts:approve",
     body: Review,
     response: "Post",
-    handler: ({ app, actor, params, body }) => approvePost(app, actor, params.id!, body),
+    handler: async ({ app, actor, params, body }) =>
+      (await loadApprovePost()).approvePost(app, actor, params.id!, body),
   },
   {
     method: "POST",
@@ -126,7 +133,8 @@ export const postRoutes: RouteDef[] = [
     scope: "posts:approve",
     body: Review,
     response: "Post",
-    handler: ({ app, actor, params, body }) => rejectPost(app, actor, params.id!, body),
+    handler: async ({ app, actor, params, body }) =>
+      (await loadRejectPost()).rejectPost(app, actor, params.id!, body),
   },
   {
     method: "POST",
@@ -135,7 +143,7 @@ export const postRoutes: RouteDef[] = [
     summary: "Queue a failed or uncertain target again (deadline now + 24 h)",
     scope: "posts:write",
     response: "PostTarget",
-    handler: ({ app, actor, params }) => retryTarget(app, actor, params.id!),
+    handler: async ({ app, actor, params }) => (await loadResolve()).retryTarget(app, actor, params.id!),
   },
   {
     method: "POST",
@@ -145,7 +153,8 @@ export const postRoutes: RouteDef[] = [
     scope: "posts:write",
     body: MarkPublished,
     response: "PostTarget",
-    handler: ({ app, actor, params, body }) => markTargetPublished(app, actor, params.id!, body),
+    handler: async ({ app, actor, params, body }) =>
+      (await loadResolve()).markTargetPublished(app, actor, params.id!, body),
   },
   {
     method: "GET",

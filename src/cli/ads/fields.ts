@@ -1,0 +1,16 @@
+export const AD_ACCOUNT_FIELDS = [
+  "id",
+  "object",
+  "brand",
+  "livemode",
+  "network",
+  "account_id",
+  "name",
+  "currency",
+  "settings",
+  "status",
+  "status_note",
+  "collected_at",
+  "next_collect_at",
+  "created_at",
+] as const;

@@ -1,0 +1,16 @@
+export const ANALYTICS_SOURCE_FIELDS = [
+  "id",
+  "object",
+  "brand",
+  "livemode",
+  "provider",
+  "site",
+  "name",
+  "goals",
+  "settings",
+  "status",
+  "status_note",
+  "collected_at",
+  "next_collect_at",
+  "created_at",
+] as const;
