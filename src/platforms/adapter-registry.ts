@@ -82,6 +82,25 @@ export const deferredAdapters: DeferredAdapter[] = [
     has: ["connect", "engagement"],
     load: async () => (await import("./linkedin/adapter.ts")).linkedinPagesAdapter,
   },
+  {
+    provider: "facebook",
+    idempotent: false,
+    has: ["connect", "engagement", "deletePublished"],
+    load: async () => (await import("./facebook/adapter.ts")).facebookAdapter,
+  },
+  {
+    provider: "instagram",
+    idempotent: false,
+    consistencyWindowMs: 60_000,
+    has: ["connect", "engagement", "find", "deletePublished"],
+    load: async () => (await import("./instagram/adapter.ts")).instagramAdapter,
+  },
+  {
+    provider: "threads",
+    idempotent: false,
+    has: ["connect", "engagement", "deletePublished"],
+    load: async () => (await import("./threads/adapter.ts")).threadsAdapter,
+  },
 ];
 
 /** An adapter that loads the real one on its first call. */

@@ -93,6 +93,11 @@ export interface PlatformRules extends Platform {
   video_only: boolean;
   /** The first line becomes a title of at most this many characters; null when the network has no title. */
   title_max: number | null;
+  /**
+   * The account can comment on its own post though the network has no threads (Facebook, Instagram): a first
+   * comment is taken. Service-only, not in the public Platform resource.
+   */
+  comments?: boolean;
 }
 
 export type ViolationCode =

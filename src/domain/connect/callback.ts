@@ -77,7 +77,15 @@ export async function finishSignIn(
   await app.db
     .updateTable("connect_states")
     .set({
-      tokens: await sealState(app.db, app, row.org_id, row.id, "tokens", JSON.stringify(tokens)),
+      // Per-account tokens (a Facebook Page's) are sealed with the sign-in's own, never in the accounts list.
+      tokens: await sealState(
+        app.db,
+        app,
+        row.org_id,
+        row.id,
+        "tokens",
+        JSON.stringify(listed.accountTokens ? { ...tokens, account_tokens: listed.accountTokens } : tokens),
+      ),
       accounts: JSON.stringify(listed.accounts),
       expires_at: app.clock.now() + SIGN_IN_TTL_MS,
     })

@@ -113,15 +113,25 @@ export async function chooseAccounts(app: App, actor: Actor, id: string, keys: s
               .where("org_id", "=", row.org_id)
               .executeTakeFirst()) ?? null)
           : null);
+      const own = tokensFor(tokens, account.key);
       out.push(
         reconnect
-          ? await reconnectSignedIn(tx, app, actor, row, reconnect, account, tokens)
-          : await insertSignedIn(tx, app, actor, row, account, tokens),
+          ? await reconnectSignedIn(tx, app, actor, row, reconnect, account, own)
+          : await insertSignedIn(tx, app, actor, row, account, own),
       );
     }
     return out;
   });
 }
+
+/**
+ * What an account's channel keeps: its own token where the network gave one per account (a Facebook Page's,
+ * which does not expire), else the sign-in's tokens.
+ */
+const tokensFor = (t: Tokens, key: string): Tokens => {
+  const own = t.account_tokens?.[key];
+  return own ? { access_token: own, refresh_token: null, expires_at: null, scope: t.scope } : t;
+};
 
 const secretsOf = (t: Tokens): Record<string, string> => ({
   access_token: t.access_token,

@@ -197,7 +197,8 @@ async function renewClaimedOnce(app: App, ch: Claimed, fence: string): Promise<R
     return { kind: "refused", message: "the channel needs to be connected again" };
   }
   const secrets = await openSecrets(app, ch);
-  const refreshToken = secrets.refresh_token;
+  // Threads renews the long-lived access token itself; other networks renew with their refresh token.
+  const refreshToken = spec?.renewsAccessToken ? secrets.access_token : secrets.refresh_token;
   if (!spec || !refreshToken) {
     // Without a refresh token the token lasts as long as it lasts; it needs a person once it is about to end.
     if (ch.token_expires_at === null || ch.token_expires_at > now + PUBLISH_WINDOW_MS) {

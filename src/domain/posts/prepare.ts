@@ -58,11 +58,11 @@ export interface Prepared {
 
 /**
  * A first comment is the account's own reply right after the post, posted the way a thread's next part is: a
- * network that takes threads (replies by the account) takes one; any other cannot, and says so rather than
- * dropping it. It is measured as a part is.
+ * network that takes threads (replies by the account), or comments by the account on its own post (Facebook,
+ * Instagram), takes one; any other cannot, and says so rather than dropping it. It is measured as a part is.
  */
 function commentViolations(rules: PlatformRules, comment: string, index: number): RenderViolation[] {
-  if (!rules.threads)
+  if (!rules.threads && !rules.comments)
     return [
       {
         code: "first_comment_unsupported",

@@ -34,4 +34,5 @@ export const facebook: PlatformRules = {
   test_only: false,
   video_only: false,
   title_max: null,
+  comments: true,
 };

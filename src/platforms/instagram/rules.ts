@@ -35,4 +35,5 @@ export const instagram: PlatformRules = {
   test_only: false,
   video_only: false,
   title_max: null,
+  comments: true,
 };

@@ -1,6 +1,9 @@
 // Which lister reads the accounts a provider's sign-in reaches; the person picks among what it returns.
+import { facebookAccounts } from "../facebook/signin.ts";
+import { instagramAccounts } from "../instagram/signin.ts";
 import { linkedinAccounts, linkedinPagesAccounts } from "../linkedin/signin.ts";
 import { pinterestAccounts } from "../pinterest/signin.ts";
+import { threadsAccounts } from "../threads/signin.ts";
 import { xAccounts } from "../x/signin.ts";
 import type { AccountLister } from "./types.ts";
 
@@ -11,6 +14,9 @@ const listers: ReadonlyMap<string, AccountLister> = new Map([
   ["pinterest", pinterestAccounts],
   ["linkedin", linkedinAccounts],
   ["linkedin_pages", linkedinPagesAccounts],
+  ["facebook", facebookAccounts],
+  ["instagram", instagramAccounts],
+  ["threads", threadsAccounts],
 ]);
 
 /** How a provider's accounts are listed after signing in; null where signing in is not built yet. */

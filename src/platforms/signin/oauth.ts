@@ -21,6 +21,8 @@ export interface Tokens {
   /** Epoch ms; null when the network gave no lifetime. */
   expires_at: number | null;
   scope: string | null;
+  /** Tokens per account key, where each account publishes with its own (Facebook Pages); absent elsewhere. */
+  account_tokens?: Record<string, string>;
 }
 
 export interface SignInClient {
@@ -144,6 +146,18 @@ export async function exchangeCode(
   client: SignInClient,
   p: { callbackUrl: URL; redirectUri: string; verifier: string | null; signal?: AbortSignal },
 ): Promise<Tokens> {
+  if (spec.flavor) {
+    const meta = await import("../meta/oauth.ts");
+    return metaTokens(
+      meta.exchangeMetaCode(app, spec, client, {
+        token: endpoints(app, spec).token,
+        code: p.callbackUrl.searchParams.get("code") ?? "",
+        redirectUri: p.redirectUri,
+        verifier: p.verifier,
+        ...(p.signal ? { signal: p.signal } : {}),
+      }),
+    );
+  }
   const o = await oauth();
   const as = server(app, spec);
   const c = { client_id: client.clientId };
@@ -172,6 +186,12 @@ export async function refreshTokens(
   refreshToken: string,
   signal?: AbortSignal,
 ): Promise<Tokens> {
+  if (spec.flavor) {
+    const meta = await import("../meta/oauth.ts");
+    return metaTokens(
+      meta.refreshMetaToken(app, spec, client, refreshToken, endpoints(app, spec).token, signal),
+    );
+  }
   const o = await oauth();
   const as = server(app, spec);
   const c = { client_id: client.clientId };
@@ -188,6 +208,17 @@ export async function refreshTokens(
     return { ...t, refresh_token: t.refresh_token ?? refreshToken };
   } catch (e) {
     throw await classify(e);
+  }
+}
+
+/** Meta's token requests (not plain OAuth 2: platforms/meta/oauth.ts), their failures as TokenErrors. */
+async function metaTokens(p: Promise<Tokens>): Promise<Tokens> {
+  try {
+    return await p;
+  } catch (e) {
+    if (e instanceof Error && e.name === "MetaTokenError")
+      throw new TokenError((e as Error & { kind: TokenError["kind"] }).kind, e.message, { cause: e });
+    throw e;
   }
 }
 

@@ -24,6 +24,13 @@ export interface SignInSpec {
   clientIdLabel: string;
   /** Where the app is registered, for the form's help. */
   developerSite: string;
+  /**
+   * Meta's token endpoints are not plain OAuth 2 (no token_type from Threads, no refresh tokens, a long-lived token
+   * got by a second exchange): `meta` (Facebook Login) and `threads` go through platforms/meta/oauth.ts instead.
+   */
+  flavor?: "meta" | "threads";
+  /** The access token itself renews (Threads' th_refresh_token): no refresh token is kept. */
+  renewsAccessToken?: boolean;
 }
 
 const specs: SignInSpec[] = [
@@ -71,6 +78,60 @@ const specs: SignInSpec[] = [
     clientAuth: "basic",
     clientIdLabel: "App ID",
     developerSite: "https://developers.pinterest.com/apps/",
+  },
+  {
+    provider: "facebook",
+    // https://developers.facebook.com/docs/facebook-login/guides/advanced/manual-flow (with PKCE: code_challenge,
+    // code_verifier at the exchange); each Page's token comes with GET /me/accounts.
+    authorize: { origin: "https://www.facebook.com", path: "/v25.0/dialog/oauth" },
+    token: { origin: "https://graph.facebook.com", path: "/v25.0/oauth/access_token" },
+    scopes: ["pages_show_list", "pages_read_engagement", "pages_manage_posts", "pages_manage_engagement"],
+    pkce: true,
+    clientAuth: "post",
+    clientIdLabel: "App ID",
+    developerSite: "https://developers.facebook.com/apps/",
+    flavor: "meta",
+  },
+  {
+    provider: "instagram",
+    // Instagram API with Facebook Login: the same Meta app and dialog; the professional accounts linked to the
+    // person's Pages, published to with each Page's token.
+    // https://developers.facebook.com/docs/instagram-platform/instagram-api-with-facebook-login/get-started
+    authorize: { origin: "https://www.facebook.com", path: "/v25.0/dialog/oauth" },
+    token: { origin: "https://graph.facebook.com", path: "/v25.0/oauth/access_token" },
+    scopes: [
+      "instagram_basic",
+      "instagram_content_publish",
+      "instagram_manage_comments",
+      "instagram_manage_insights",
+      "pages_show_list",
+      "pages_read_engagement",
+    ],
+    pkce: true,
+    clientAuth: "post",
+    clientIdLabel: "App ID",
+    developerSite: "https://developers.facebook.com/apps/",
+    flavor: "meta",
+  },
+  {
+    provider: "threads",
+    // https://developers.facebook.com/docs/threads/get-started/get-access-tokens-and-permissions
+    authorize: { origin: "https://threads.net", path: "/oauth/authorize" },
+    token: { origin: "https://graph.threads.net", path: "/oauth/access_token" },
+    scopes: [
+      "threads_basic",
+      "threads_content_publish",
+      "threads_manage_insights",
+      "threads_manage_replies",
+      "threads_delete",
+    ],
+    // Threads documents no PKCE; the secret goes with the code.
+    pkce: false,
+    clientAuth: "post",
+    clientIdLabel: "Threads App ID",
+    developerSite: "https://developers.facebook.com/apps/",
+    flavor: "threads",
+    renewsAccessToken: true,
   },
 ];
 

@@ -13,7 +13,15 @@ export interface SignInAccount {
 }
 
 export type AccountsOutcome =
-  | { kind: "accounts"; accounts: SignInAccount[] }
+  | {
+      kind: "accounts";
+      accounts: SignInAccount[];
+      /**
+       * A token per account key where each account is published to with its own (a Facebook Page's token), kept
+       * sealed with the sign-in's tokens, never in the accounts list.
+       */
+      accountTokens?: Record<string, string>;
+    }
   /** The network refused the token: the sign-in failed. */
   | { kind: "rejected"; message: string }
   | { kind: "unavailable"; message: string };
