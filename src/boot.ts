@@ -13,6 +13,8 @@ import { wakeStreams } from "./domain/events/stream.ts";
 import { onMemberJoined } from "./domain/identity/members/hooks.ts";
 import { notifyOnEvents } from "./domain/notifications/on-events.ts";
 import { notifyOnJoin } from "./domain/notifications/on-join.ts";
+import { engagementSection, postsSection, topPostsSection } from "./domain/reports/engagement-sections.ts";
+import { reportSections } from "./domain/reports/sections.ts";
 import { enqueueDeliveries } from "./domain/webhooks/outbox.ts";
 import { createHttp } from "./http/server.ts";
 import { tasks, workerLoops } from "./queue/registry.ts";
@@ -33,6 +35,11 @@ export function registerHooks(): void {
   onBootstrap(sandboxChannel);
   // A new member: the org's owners hear of it (not the one who added them).
   onMemberJoined(notifyOnJoin);
+  // A report's sections, computed in this order (src/domain/reports/sections.ts): each names the scope a caller
+  // needs to see it. Ads and web analytics add theirs after these; newsletters after them.
+  reportSections.add("posts", "posts:read", postsSection);
+  reportSections.add("engagement", "posts:read", engagementSection);
+  reportSections.add("top_posts", "posts:read", topPostsSection);
 }
 
 export interface Running {
