@@ -8,6 +8,7 @@ import type { IdentityTables } from "./tables/identity.ts";
 import type { MediaTables } from "./tables/media.ts";
 import type { NotificationTables } from "./tables/notifications.ts";
 import type { PostTables } from "./tables/posts.ts";
+import type { ReportTables } from "./tables/reports.ts";
 import type { SessionTables } from "./tables/sessions.ts";
 import type { TemplateTables } from "./tables/templates.ts";
 import type { TrustTables } from "./tables/trust.ts";
@@ -223,7 +224,8 @@ export interface DB
     MediaTables,
     ConnectTables,
     NotificationTables,
-    TrustTables {}
+    TrustTables,
+    ReportTables {}
 
 /** Column list for plain SQL text (see POST_COLUMNS in tables/posts.ts). */
 export const BRAND_COLUMNS = [

@@ -89,6 +89,23 @@ export const publicOperations = [
       },
     },
   },
+  {
+    method: "POST",
+    path: "/v1/reports/unsubscribe/:id",
+    summary:
+      "One-click unsubscribe (RFC 8058) from a brand's monthly report email: the address gets no more report " +
+      "emails from that brand; the signed link is the permission",
+    responses: {
+      "200": {
+        description: "The address is no longer a recipient",
+        content: { "application/json": { schema: { type: "object" } } },
+      },
+      "404": {
+        description: "unsubscribe_link_invalid: changed, or the address no longer gets the report",
+        content: { "application/problem+json": { schema: { type: "object" } } },
+      },
+    },
+  },
 ] as const;
 
 function jsonStatus(values: string[]) {

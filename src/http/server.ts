@@ -28,7 +28,7 @@ const loadWeb = once(() => import("./web/index.tsx"));
 // So do the browser's error page and the sandbox's post page (views with hono's JSX runtime).
 const loadBrowserError = once(() => import("./web/browser-error.tsx"));
 const loadSandbox = once(() => import("./web/sandbox.ts"));
-// And the one-click unsubscribe of notification emails.
+// And the one-click unsubscribe of notification and report emails.
 const loadUnsubscribe = once(() => import("./unsubscribe.ts"));
 
 /** Routes outside the credential pipeline: [method, path] (documented in the OpenAPI document too). */
@@ -110,6 +110,12 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
     .post(
       "/v1/unsubscribe/:id",
       async ({ params }: { params: { id: string } }) => (await loadUnsubscribe()).oneClick(app, params.id),
+      { parse: "none" },
+    )
+    .post(
+      "/v1/reports/unsubscribe/:id",
+      async ({ params }: { params: { id: string } }) =>
+        (await loadUnsubscribe()).reportOneClick(app, params.id),
       { parse: "none" },
     )
     .get(

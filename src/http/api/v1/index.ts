@@ -17,6 +17,7 @@ import { notificationRoutes, notificationSchemas } from "./notifications.ts";
 import { operatorRoutes, operatorSchemas } from "./operator.ts";
 import { platformRoutes, platformSchemas } from "./platforms.ts";
 import { postRoutes, postSchemas } from "./posts.ts";
+import { reportRoutes, reportSchemas } from "./reports.ts";
 import { templateRoutes, templateSchemas } from "./templates.ts";
 import { webhookRoutes, webhookSchemas } from "./webhooks.ts";
 
@@ -38,6 +39,7 @@ export const v1Routes: RouteDef[] = [
   ...mediaRoutes,
   ...developerAppRoutes,
   ...notificationRoutes,
+  ...reportRoutes,
 ];
 
 /**
@@ -67,4 +69,5 @@ export const v1Schemas: Record<string, unknown> = {
   ...mediaSchemas,
   ...developerAppSchemas,
   ...notificationSchemas,
+  ...reportSchemas,
 };
