@@ -37,14 +37,14 @@ export const reportPostCounts = statement<
   GROUP BY 1`);
 
 /**
- * Per local day of the period: targets published and their engagement. The day is (published_at + offset) / day,
- * with the zone's offset at the period's start (a DST change inside the month moves an hour's posts by a day at
- * most). Params: offset, org, livemode, since, until, brand.
+ * Per stretch of the period (an hour, or a quarter hour in zones whose offset is not whole hours): targets published
+ * and their engagement. The caller adds the stretches up into the brand's days, so a DST change inside the period
+ * moves nothing to the wrong day. Params: stretch (ms), org, livemode, since, until, brand.
  */
-export const reportByDay = statement<
-  [offset: number, orgId: string, livemode: number, since: number, until: number, brandId: string],
-  { day: number | string; targets: number | string; total: number | string }
->(`SELECT (e.published_at + ?) / 86400000 AS day, COUNT(*) AS targets,
+export const reportByStretch = statement<
+  [stretch: number, orgId: string, livemode: number, since: number, until: number, brandId: string],
+  { stretch: number | string; targets: number | string; total: number | string }
+>(`SELECT e.published_at / ? AS stretch, COUNT(*) AS targets,
   SUM(e.likes + e.reposts + e.replies + e.quotes) AS total
   ${FROM}
   GROUP BY 1`);

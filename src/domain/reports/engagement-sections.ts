@@ -3,14 +3,14 @@
 import type { App } from "../../app/context.ts";
 import {
   type NetworkFigures,
-  reportByDay,
+  reportByStretch,
   reportByNetwork,
   reportPostCounts,
   reportTopPosts,
 } from "../../db/sql/report-engagement.ts";
 import { run } from "../../db/sql/statement.ts";
 import { iso } from "../../lib/clock.ts";
-import { localParts } from "../../lib/zoned.ts";
+import { localParts, zonedToUtc } from "../../lib/zoned.ts";
 import type { ReportSectionInput } from "./sections.ts";
 
 export interface Pair {
@@ -19,7 +19,25 @@ export interface Pair {
 }
 const pair = (value: number, previous: number): Pair => ({ value, previous });
 
-const DAY_MS = 86400_000;
+const HOUR_MS = 3600_000;
+
+/** The zone's offset from UTC at an instant, in ms. */
+function offsetOf(t: number, tz: string): number {
+  const p = localParts(t, tz);
+  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - Math.floor(t / 1000) * 1000;
+}
+
+const localDate = (t: number, tz: string) => {
+  const p = localParts(t, tz);
+  return `${p.year}-${String(p.month).padStart(2, "0")}-${String(p.day).padStart(2, "0")}`;
+};
+
+/** The first instant of the local day after the one `t` falls in. */
+function nextLocalDay(t: number, tz: string): number {
+  const p = localParts(t, tz);
+  const next = new Date(Date.UTC(p.year, p.month - 1, p.day + 1));
+  return zonedToUtc(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), 0, 0, tz);
+}
 const COUNTS = ["likes", "reposts", "replies", "quotes"] as const;
 
 /** Both sections read the same per-network rows: one query per report (keyed by the report's input object). */
@@ -75,12 +93,12 @@ export async function postsSection(app: App, i: ReportSectionInput) {
  * latest counts) beside the previous period's; the total per network; and per local day of the period.
  */
 export async function engagementSection(app: App, i: ReportSectionInput) {
-  // The zone's offset at the period's start turns instants into the brand's days.
-  const start = localParts(i.since, i.timezone);
-  const offset = Date.UTC(start.year, start.month - 1, start.day, start.hour, start.minute) - i.since;
-  const [rows, days] = await Promise.all([
+  // Hours add up into local days exactly unless the zone's offset has minutes (India, Nepal): then quarter hours.
+  const wholeHours = [i.since, i.until - 1].every((t) => offsetOf(t, i.timezone) % HOUR_MS === 0);
+  const stretch = wholeHours ? HOUR_MS : HOUR_MS / 4;
+  const [rows, stretches] = await Promise.all([
     networkRows(app, i),
-    run(app.db, app.dialect, reportByDay, [offset, i.orgId, i.livemode ? 1 : 0, i.since, i.until, i.brandId]),
+    run(app.db, app.dialect, reportByStretch, [stretch, i.orgId, i.livemode ? 1 : 0, i.since, i.until, i.brandId]),
   ]);
   if (rows.length === 0) return null;
   const totals = {
@@ -107,19 +125,17 @@ export async function engagementSection(app: App, i: ReportSectionInput) {
     n[side] += total;
     networks.set(r.provider, n);
   }
-  // Every day of the period, zero where nothing was published (a chart shows the gaps).
-  const perDay = new Map(days.map((d) => [Number(d.day), d]));
-  const firstDay = Math.floor((i.since + offset) / DAY_MS);
-  const lastDay = Math.floor((i.until - 1 + offset) / DAY_MS);
-  const daily = [];
-  for (let d = firstDay; d <= lastDay; d++) {
-    const row = perDay.get(d);
-    daily.push({
-      date: new Date(d * DAY_MS).toISOString().slice(0, 10),
-      published: Number(row?.targets ?? 0),
-      total: Number(row?.total ?? 0),
-    });
+  // Every local day of the period, zero where nothing was published (a chart shows the gaps).
+  const perDay = new Map<string, { published: number; total: number }>();
+  for (let t = i.since; t < i.until; t = nextLocalDay(t, i.timezone))
+    perDay.set(localDate(t, i.timezone), { published: 0, total: 0 });
+  for (const s of stretches) {
+    const day = perDay.get(localDate(Number(s.stretch) * stretch, i.timezone));
+    if (!day) continue; // a stretch that began before the period (a period starting mid-hour)
+    day.published += Number(s.targets);
+    day.total += Number(s.total);
   }
+  const daily = [...perDay].map(([date, d]) => ({ date, ...d }));
   return {
     ...totals,
     // Engagement per published target: comparable between periods that published different amounts.
