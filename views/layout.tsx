@@ -19,6 +19,7 @@ const NAV: { section: string; href: string; label: string; needs?: string }[] = 
   { section: "templates", href: "/templates", label: "Templates" },
   { section: "media", href: "/media", label: "Media" },
   { section: "brands", href: "/brands", label: "Brands" },
+  { section: "reports", href: "/reports", label: "Reports", needs: "brands:read" },
   { section: "webhooks", href: "/webhooks", label: "Webhooks", needs: "webhooks:read" },
   { section: "events", href: "/events", label: "Events", needs: "events:read" },
   { section: "audit", href: "/audit", label: "Audit log", needs: "audit:read" },

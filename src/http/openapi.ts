@@ -40,6 +40,19 @@ export const publicOperations = [
     },
   },
   {
+    method: "GET",
+    path: "/shared/reports/:token",
+    summary:
+      "A report share link's page: one brand's month, read-only, for anyone with the link (no account, noindex)",
+    responses: {
+      "200": { description: "OK", content: { "text/html": { schema: { type: "string" } } } },
+      "404": {
+        description: "share_link_invalid: changed, withdrawn, expired, or the org is suspended",
+        content: { "text/html": { schema: { type: "string" } } },
+      },
+    },
+  },
+  {
     method: "POST",
     path: "/v1/mcp",
     summary:

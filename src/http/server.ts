@@ -28,6 +28,8 @@ const loadWeb = once(() => import("./web/index.tsx"));
 // So do the browser's error page and the sandbox's post page (views with hono's JSX runtime).
 const loadBrowserError = once(() => import("./web/browser-error.tsx"));
 const loadSandbox = once(() => import("./web/sandbox.ts"));
+// And a report's share link page.
+const loadSharedReport = once(() => import("./web/shared-report.tsx"));
 // And the one-click unsubscribe of notification and report emails.
 const loadUnsubscribe = once(() => import("./unsubscribe.ts"));
 
@@ -102,6 +104,9 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
     })
     .get("/sandbox/:id", async ({ params }: { params: { id: string } }) =>
       (await loadSandbox()).sandboxPage(app, params.id),
+    )
+    .get("/shared/reports/:token", async ({ params }: { params: { token: string } }) =>
+      (await loadSharedReport()).sharedReportPage(app, params.token),
     )
     .get(ERROR_CODES_PATH, () => errorCodesPage())
     .get("/v1/media/:id/content", ({ params, request }: { params: { id: string }; request: Request }) =>

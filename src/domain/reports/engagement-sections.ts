@@ -3,8 +3,8 @@
 import type { App } from "../../app/context.ts";
 import {
   type NetworkFigures,
-  reportByStretch,
   reportByNetwork,
+  reportByStretch,
   reportPostCounts,
   reportTopPosts,
 } from "../../db/sql/report-engagement.ts";
@@ -98,7 +98,14 @@ export async function engagementSection(app: App, i: ReportSectionInput) {
   const stretch = wholeHours ? HOUR_MS : HOUR_MS / 4;
   const [rows, stretches] = await Promise.all([
     networkRows(app, i),
-    run(app.db, app.dialect, reportByStretch, [stretch, i.orgId, i.livemode ? 1 : 0, i.since, i.until, i.brandId]),
+    run(app.db, app.dialect, reportByStretch, [
+      stretch,
+      i.orgId,
+      i.livemode ? 1 : 0,
+      i.since,
+      i.until,
+      i.brandId,
+    ]),
   ]);
   if (rows.length === 0) return null;
   const totals = {

@@ -42,6 +42,7 @@ import {
 import { passwordRoutes } from "./password.tsx";
 import { postRoutes } from "./posts.tsx";
 import { queueRoutes } from "./queue.tsx";
+import { reportPageRoutes } from "./reports.tsx";
 import { resetRoutes } from "./reset.tsx";
 import type { Access, WebRoute } from "./route.ts";
 import { securityRoutes } from "./security.tsx";
@@ -81,6 +82,7 @@ export const webRoutes: WebRoute[] = [
   ...templateRoutes,
   ...webhookPageRoutes,
   ...logRoutes,
+  ...reportPageRoutes,
 ];
 
 function allowed(w: Web, access: Access): boolean {

@@ -144,4 +144,11 @@ export const webPaths: readonly (readonly ["GET" | "POST", string])[] = [
   ["GET", "/events"],
   ["GET", "/audit"],
   ["GET", "/requests"],
+  ["GET", "/reports"],
+  ["POST", "/reports/share"],
+  ["POST", "/reports/share/:id/withdraw"],
+  ["POST", "/reports/recipients"],
+  ["POST", "/reports/recipients/remove"],
+  ["GET", "/reports/unsubscribe/:token"],
+  ["POST", "/reports/unsubscribe/:token"],
 ];
