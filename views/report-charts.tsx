@@ -54,7 +54,13 @@ export function DailyChart(props: {
             <title>{`${d.date}: ${fmt(d.total)} engagement from ${fmt(d.published)} published`}</title>
           </rect>
           {labelled.has(i) ? (
-            <text x={left + i * step + step / 2} y={H - 6} text-anchor="middle" font-size="11" fill={INK}>
+            <text
+              x={left + i * step + step / 2}
+              y={H - 6}
+              text-anchor={i === days.length - 1 && i > 0 ? "end" : "middle"}
+              font-size="11"
+              fill={INK}
+            >
               {d.date.slice(5)}
             </text>
           ) : null}

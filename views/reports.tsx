@@ -164,7 +164,7 @@ interface TopPost {
 }
 
 /** The report itself, without the page around it. */
-export function ReportBody(props: { r: ReportData }) {
+export function ReportBody(props: { r: ReportData; heading?: boolean }) {
   const r = props.r;
   const s = r.sections;
   const posts = s.posts as { posts: Pair; by_network: { network: string; published: Pair }[] } | null;
@@ -184,9 +184,11 @@ export function ReportBody(props: { r: ReportData }) {
   return (
     <article class="report" id="report">
       <header class="report-head">
-        <h1>
-          {r.brand.name} <span class="muted">· {periodTitle(r)}</span>
-        </h1>
+        {props.heading === false ? null : (
+          <h2>
+            {r.brand.name} <span class="muted">· {periodTitle(r)}</span>
+          </h2>
+        )}
         <p class="muted">
           Compared with the period before of the same length (
           {periodTitle({ ...r, month: null, since: r.previous_since, until: r.previous_until })}). Times in{" "}
@@ -440,7 +442,7 @@ export function SharedReportPage(props: {
 }) {
   return (
     <Layout f={props.f}>
-      <ReportBody r={props.report} />
+      <ReportBody r={props.report} heading={false} />
       <p class="muted no-print" id="shared-note">
         Shared by {props.orgName}. This link works until {when(props.expiresAt)}. To keep a copy, print the
         page or save it as a PDF from your browser.

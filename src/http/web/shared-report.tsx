@@ -3,7 +3,7 @@
 // report (the token is in this page's address), and runs nothing but svc's own files.
 
 import type { Frame } from "../../../views/frame.ts";
-import { SharedInvalidPage, SharedReportPage } from "../../../views/reports.tsx";
+import { periodTitle, SharedInvalidPage, SharedReportPage } from "../../../views/reports.tsx";
 import type { App } from "../../app/context.ts";
 import { openSharedReport } from "../../domain/reports/open-shared.ts";
 import { iso } from "../../lib/clock.ts";
@@ -37,7 +37,7 @@ export async function sharedReportPage(app: App, token: string): Promise<Respons
     const { report, orgName, expiresAt } = await openSharedReport(app, token);
     const view = (
       <SharedReportPage
-        f={guestFrame(`${report.brand.name} report`, path)}
+        f={guestFrame(`${report.brand.name} · ${periodTitle(report)}`, path)}
         report={report}
         orgName={orgName}
         expiresAt={iso(expiresAt)}
