@@ -85,6 +85,8 @@ const SPEC_CLI_VERBS: Record<string, Route | null> = {
   "org update": "POST /v1/org",
   listen: "GET /v1/events/stream",
   api: null,
+  // Beyond reference.md §9, in its style (issue 28, insights): one brand's report.
+  "reports view": "GET /v1/reports",
 };
 
 interface Exemption {
@@ -105,11 +107,6 @@ const EXEMPTIONS: readonly Exemption[] = [
     pair: "mcp analytics_summary",
     kind: "not landed",
     reason: "web analytics (analytics sources, analytics.collect, /v1/analytics/summary)",
-  },
-  {
-    pair: "mcp brand_report",
-    kind: "not landed",
-    reason: "reports (/v1/reports, share links, reports.mail)",
   },
   {
     pair: "mcp preview_newsletter",
@@ -327,7 +324,7 @@ describe("the readers bite", () => {
     expect(routeOf("GET", `/v1/posts/${ANY}/cancel`)).toBeUndefined();
     expect(routeOf("DELETE", "/v1/posts/post_1")).toBeUndefined();
     expect(routeOf("GET", "/v1/no_such_thing")).toBeUndefined();
-    expect(isServed("GET /v1/reports")).toBe(false);
+    expect(isServed("GET /v1/newsletters")).toBe(false);
   });
 });
 

@@ -25,6 +25,7 @@ import { postsPreview } from "../posts/preview.ts";
 import { postsReject } from "../posts/reject.ts";
 import { postsReschedule } from "../posts/reschedule.ts";
 import { postsRetry } from "../posts/retry.ts";
+import { reportsView } from "../reports/view.ts";
 import { templatesGet } from "../templates/get.ts";
 import { templatesList } from "../templates/list.ts";
 import type { ClientCommand } from "./command.ts";
@@ -56,6 +57,7 @@ export const clientCommands: ClientCommand[] = [
   membersRemove,
   orgView,
   orgUpdate,
+  reportsView,
   apiCommand,
   listenCommand,
 ];

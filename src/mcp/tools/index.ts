@@ -6,6 +6,7 @@ import { engagementTools } from "./engagement.ts";
 import { mediaTools } from "./media.ts";
 import { notificationTools } from "./notifications.ts";
 import { postTools } from "./posts.ts";
+import { reportTools } from "./reports.ts";
 import { targetTools } from "./targets.ts";
 import { templateTools } from "./templates.ts";
 
@@ -16,5 +17,6 @@ export const tools: Tool[] = [
   ...postTools,
   ...targetTools,
   ...engagementTools,
+  ...reportTools,
   ...notificationTools,
 ];
