@@ -214,6 +214,8 @@ if (usePg) {
 
 // ── The report through the whole HTTP pipeline (credential, rate limit, request log, JSON) ──────────────────────
 const report = async () => {
+  // The fake clock moves a second per request, so the key's rate limit (25/s) refills as it would in real time.
+  clock.advance(1000);
   const res = await http.handle(
     new Request(`http://localhost/v1/reports?brand=${b.brand.id}&month=2026-03`, {
       headers: { authorization: `Bearer ${key}` },

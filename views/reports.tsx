@@ -207,7 +207,7 @@ export function ReportBody(props: { r: ReportData; heading?: boolean }) {
           <Kpi label="Likes" p={eng?.likes} />
           <Kpi label="Reposts" p={eng?.reposts} />
           <Kpi label="Replies" p={eng?.replies} />
-          {eng && eng.views && eng.views.value + eng.views.previous > 0 ? (
+          {eng?.views && eng.views.value + eng.views.previous > 0 ? (
             <Kpi label="Views" p={eng.views} />
           ) : null}
         </div>

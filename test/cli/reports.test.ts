@@ -60,7 +60,8 @@ describeEachDialect("svc reports view", (dialect) => {
   test("on a terminal: the brand, the month, the changes and the top posts", async () => {
     const p = c.pty(["reports", "view", "--brand", acme.brandSlug, "--month", "2026-03"]);
     expect(await p.exited).toBe(0);
-    const screen = p.screen.replace(/\x1b\[[0-9;]*m/g, "");
+    // Colour codes out: ESC, then [ … m.
+    const screen = p.screen.replaceAll(String.fromCharCode(27), "").replace(/\[[0-9;]*m/g, "");
     expect(screen).toContain(`(${acme.brandSlug}) · 2026-03`);
     expect(screen).toMatch(/total\s+46\s+\+557% \(7 before\)/);
     expect(screen).toContain("TOP POSTS");

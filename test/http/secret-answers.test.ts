@@ -31,6 +31,7 @@ describe("the route table", () => {
       "/v1/api_keys",
       "/v1/api_keys/:id/roll",
       "/v1/api_keys/self/roll",
+      "/v1/reports/share_links",
       "/v1/webhook_endpoints",
       "/v1/webhook_endpoints/:id/roll_secret",
     ]);

@@ -69,6 +69,6 @@ export async function shareReport(app: App, actor: Actor, body: unknown) {
       target: row.id,
       detail: { brand: brand.id, month },
     });
-    return presentShareLink(row, shareLinkUrl(app, token));
+    return presentShareLink(row, { secret: token, url: shareLinkUrl(app, token) });
   });
 }

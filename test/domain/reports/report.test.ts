@@ -11,7 +11,6 @@ import { type PublishedItem, seedPublished } from "../../helpers/published.ts";
 import { schemaErrors } from "../../helpers/schema.ts";
 
 const TZ = "America/New_York";
-const HOUR = 3600_000;
 // March 2026 in New York: EST until 8 March 02:00, then EDT. The month starts at 05:00Z and ends at 04:00Z.
 const SINCE = Date.parse("2026-03-01T05:00:00Z");
 const UNTIL = Date.parse("2026-04-01T04:00:00Z");

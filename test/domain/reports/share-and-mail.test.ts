@@ -11,7 +11,7 @@ import { FakeClock } from "../../../src/lib/clock.ts";
 import { deliverDueMail } from "../../../src/mail/outbox.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
 import { describeEachDialect } from "../../helpers/db.ts";
-import { key, member, type Tenant, tenant } from "../../helpers/factories.ts";
+import { key, type Tenant, tenant } from "../../helpers/factories.ts";
 import { seedPublished } from "../../helpers/published.ts";
 import { schemaErrors } from "../../helpers/schema.ts";
 import { type ReceivedMail, type SmtpReceiver, smtpReceiver } from "../../helpers/smtp.ts";
@@ -72,6 +72,7 @@ describeEachDialect("report share links and monthly email", (dialect) => {
     expect(r.body.url).toMatch(/^http:\/\/localhost:8080\/shared\/reports\/rpt_[0-9A-Za-z]{40}$/);
     expect(r.body.expires_at).toBe(new Date(clock.now() + 30 * 86400_000).toISOString());
     const token = r.body.url.split("/").pop();
+    expect(r.body.secret).toBe(token);
     // Only the hash is stored; the list never shows the token.
     const row = await t.app.db.selectFrom("report_share_links").selectAll().executeTakeFirstOrThrow();
     expect(row.token_hash).toBe(sha256hex(token));
@@ -109,6 +110,24 @@ describeEachDialect("report share links and monthly email", (dialect) => {
     const actions = audit.body.data.map((e: { action: string; target: string }) => [e.action, e.target]);
     expect(actions).toContainEqual(["report.share", r.body.id]);
     expect(actions).toContainEqual(["report.unshare", r.body.id]);
+  });
+
+  test("under an Idempotency-Key the stored answer holds no token in clear, and a retry shows the same link", async () => {
+    const send = () =>
+      t.request("POST", "/v1/reports/share_links", {
+        key: a.testKey,
+        body: { brand: a.brandId, month: "2026-03" },
+        headers: { "Idempotency-Key": "share-once" },
+      });
+    const first = await send();
+    expect(first.status).toBe(201);
+    const again = await send();
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect([again.body.id, again.body.url]).toEqual([first.body.id, first.body.url]);
+    const stored = await t.app.db.selectFrom("idempotency_keys").select("response_body").execute();
+    expect(stored.length).toBeGreaterThan(0);
+    for (const row of stored) expect(row.response_body ?? "").not.toContain(first.body.secret);
+    expect(await t.app.db.selectFrom("report_share_links").select("id").execute()).toHaveLength(1);
   });
 
   test("a link expires after 30 days and stops while the org is suspended; only admins and owners make them", async () => {
