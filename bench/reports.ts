@@ -171,7 +171,6 @@ const FLOOR_SQL = {
 const pgText = (q: string) =>
   q
     .replace(/\?(\d+)/g, "$$$1")
-
     .replace(/GROUP BY t\.provider, cur/, "GROUP BY 1, 2")
     .replace(/GROUP BY cur/, "GROUP BY 1")
     .replace(/GROUP BY h/, "GROUP BY 1");
