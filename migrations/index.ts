@@ -26,6 +26,7 @@ import postLifecycle from "./0026_post_lifecycle.ts";
 import enterpriseTrust from "./0027_enterprise_trust.ts";
 import engagementWithoutRowid from "./0028_engagement_without_rowid.ts";
 import insightsAdsAnalytics from "./0031_insights_ads_analytics.ts";
+import reports from "./0032_reports.ts";
 import channelsNeedsReauth from "./0034_channels_needs_reauth.ts";
 import reviewLinks from "./0035_review_links.ts";
 
@@ -56,6 +57,7 @@ export const migrations: Migration[] = [
   enterpriseTrust,
   engagementWithoutRowid,
   insightsAdsAnalytics,
+  reports,
   channelsNeedsReauth,
   reviewLinks,
 ];

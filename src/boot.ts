@@ -29,6 +29,10 @@ const lazySection =
 const adsReportSection = lazySection(
   async () => (await import("./domain/ads/report-section.ts")).adsReportSection,
 );
+const engagementSections = async () => await import("./domain/reports/engagement-sections.ts");
+const postsSection = lazySection(async () => (await engagementSections()).postsSection);
+const engagementSection = lazySection(async () => (await engagementSections()).engagementSection);
+const topPostsSection = lazySection(async () => (await engagementSections()).topPostsSection);
 const analyticsReportSection = lazySection(
   async () => (await import("./domain/analytics/report-section.ts")).analyticsReportSection,
 );
@@ -50,7 +54,11 @@ export function registerHooks(): void {
   onBootstrap(sandboxChannel);
   // A new member: the org's owners hear of it (not the one who added them).
   onMemberJoined(notifyOnJoin);
-  // The report's ad spend and web-analytics sections, after the posts and engagement sections.
+  // A report's sections, computed in this order (src/domain/reports/sections.ts): each names the scope a caller
+  // needs to see it. Ads and web analytics add theirs after these; newsletters after them.
+  reportSections.add("posts", "posts:read", postsSection);
+  reportSections.add("engagement", "posts:read", engagementSection);
+  reportSections.add("top_posts", "posts:read", topPostsSection);
   reportSections.add("ads", "ads:read", adsReportSection);
   reportSections.add("analytics", "brands:read", analyticsReportSection);
 }

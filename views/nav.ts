@@ -35,7 +35,10 @@ export const NAV: NavGroup[] = [
   },
   {
     label: "Insights",
-    items: [{ section: "insights", href: "/insights", label: "Ads and analytics", needs: "ads:read" }],
+    items: [
+      { section: "reports", href: "/reports", label: "Reports", needs: "brands:read" },
+      { section: "insights", href: "/insights", label: "Ads and analytics", needs: "ads:read" },
+    ],
   },
   {
     label: "Accounts",

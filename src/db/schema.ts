@@ -9,6 +9,7 @@ import type { InsightTables } from "./tables/insights.ts";
 import type { MediaTables } from "./tables/media.ts";
 import type { NotificationTables } from "./tables/notifications.ts";
 import type { PostTables } from "./tables/posts.ts";
+import type { ReportTables } from "./tables/reports.ts";
 import type { ReviewLinkTables } from "./tables/review-links.ts";
 import type { SessionTables } from "./tables/sessions.ts";
 import type { TemplateTables } from "./tables/templates.ts";
@@ -229,7 +230,8 @@ export interface DB
     ConnectTables,
     NotificationTables,
     TrustTables,
-    ReviewLinkTables {}
+    ReviewLinkTables,
+    ReportTables {}
 
 /** Column list for plain SQL text (see POST_COLUMNS in tables/posts.ts). */
 export const BRAND_COLUMNS = [

@@ -40,6 +40,19 @@ export const publicOperations = [
     },
   },
   {
+    method: "GET",
+    path: "/shared/reports/:token",
+    summary:
+      "A report share link's page: one brand's month, read-only, for anyone with the link (no account, noindex)",
+    responses: {
+      "200": { description: "OK", content: { "text/html": { schema: { type: "string" } } } },
+      "404": {
+        description: "share_link_invalid: changed, withdrawn, expired, or the org is suspended",
+        content: { "text/html": { schema: { type: "string" } } },
+      },
+    },
+  },
+  {
     method: "POST",
     path: "/v1/mcp",
     summary:
@@ -85,6 +98,23 @@ export const publicOperations = [
       },
       "404": {
         description: "unsubscribe_link_invalid: changed, used, expired, or not a member any more",
+        content: { "application/problem+json": { schema: { type: "object" } } },
+      },
+    },
+  },
+  {
+    method: "POST",
+    path: "/v1/reports/unsubscribe/:id",
+    summary:
+      "One-click unsubscribe (RFC 8058) from a brand's monthly report email: the address gets no more report " +
+      "emails from that brand; the signed link is the permission",
+    responses: {
+      "200": {
+        description: "The address is no longer a recipient",
+        content: { "application/json": { schema: { type: "object" } } },
+      },
+      "404": {
+        description: "unsubscribe_link_invalid: changed, or the address no longer gets the report",
         content: { "application/problem+json": { schema: { type: "object" } } },
       },
     },

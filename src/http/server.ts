@@ -27,7 +27,9 @@ const loadStatic = once(() => import("./web/static.ts"));
 // So do the browser's error page and the sandbox's post page (views with hono's JSX runtime).
 const loadBrowserError = once(() => import("./web/browser-error.tsx"));
 const loadSandbox = once(() => import("./web/sandbox.ts"));
-// And the one-click unsubscribe of notification emails.
+// And a report's share link page.
+const loadSharedReport = once(() => import("./web/shared-report.tsx"));
+// And the one-click unsubscribe of notification and report emails.
 const loadUnsubscribe = once(() => import("./unsubscribe.ts"));
 // The MCP endpoint's transport and tools, and the error code reference page, the same way.
 const loadMcp = once(() => import("../mcp/http.ts"));
@@ -105,6 +107,9 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
     .get("/sandbox/:id", async ({ params }: { params: { id: string } }) =>
       (await loadSandbox()).sandboxPage(app, params.id),
     )
+    .get("/shared/reports/:token", async ({ params }: { params: { token: string } }) =>
+      (await loadSharedReport()).sharedReportPage(app, params.token),
+    )
     .get(ERROR_CODES_PATH, async () => (await loadErrorCodes()).errorCodesPage())
     .get("/v1/media/:id/content", ({ params, request }: { params: { id: string }; request: Request }) =>
       mediaContent(app, params.id, request),
@@ -112,6 +117,12 @@ export function createHttp(app: App, routes: RouteDef[] = v1Routes): HttpServer 
     .post(
       "/v1/unsubscribe/:id",
       async ({ params }: { params: { id: string } }) => (await loadUnsubscribe()).oneClick(app, params.id),
+      { parse: "none" },
+    )
+    .post(
+      "/v1/reports/unsubscribe/:id",
+      async ({ params }: { params: { id: string } }) =>
+        (await loadUnsubscribe()).reportOneClick(app, params.id),
       { parse: "none" },
     )
     .get(

@@ -14,3 +14,14 @@ export async function oneClick(app: App, token: string): Promise<Response> {
     return problemResponse(app, asServiceError(app, e, requestId), requestId);
   }
 }
+
+/** POST /v1/reports/unsubscribe/{token}: the same for a brand's monthly report email. */
+export async function reportOneClick(app: App, token: string): Promise<Response> {
+  const requestId = newId("req");
+  try {
+    const { unsubscribeRecipient } = await import("../domain/reports/unsubscribe.ts");
+    return jsonResponse(200, await unsubscribeRecipient(app, token), requestId);
+  } catch (e) {
+    return problemResponse(app, asServiceError(app, e, requestId), requestId);
+  }
+}

@@ -166,6 +166,11 @@ export const ERROR_CODES = {
     meaning: "`since` must precede `until`, at most a year apart.",
   },
   month_invalid: { group: req, status: 400, meaning: "`month` is not a YYYY-MM month." },
+  share_link_invalid: {
+    group: req,
+    status: 404,
+    meaning: "The report link was changed, withdrawn or has expired, or its org is suspended.",
+  },
   cross_site_request: {
     group: req,
     status: 403,
@@ -530,6 +535,16 @@ export const ERROR_CODES = {
   email_taken: { group: people, status: 409, meaning: "An account with that email exists." },
   member_exists: { group: people, status: 409, meaning: "That person is already a member." },
   last_owner: { group: people, status: 409, meaning: "An org keeps at least one owner." },
+  recipient_exists: {
+    group: people,
+    status: 409,
+    meaning: "That address already gets the brand's monthly report.",
+  },
+  recipients_limit: {
+    group: people,
+    status: 422,
+    meaning: "The brand has 20 report recipients already.",
+  },
   mfa_required_first: {
     group: people,
     status: 403,

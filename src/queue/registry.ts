@@ -18,6 +18,7 @@ import { notificationsSend } from "./tasks/notifications-send.ts";
 import { oauthPrune } from "./tasks/oauth-prune.ts";
 import { publishExpire } from "./tasks/publish-expire.ts";
 import { publishReclaim } from "./tasks/publish-reclaim.ts";
+import { reportsMail } from "./tasks/reports-mail.ts";
 import { requestsPrune } from "./tasks/requests-prune.ts";
 import { sessionsPrune } from "./tasks/sessions-prune.ts";
 import { webhooksDisableFailing } from "./tasks/webhooks-disable-failing.ts";
@@ -46,6 +47,7 @@ export const tasks: TaskDef[] = [
   mediaPrune,
   notificationsSend,
   notificationsPrune,
+  reportsMail,
 ];
 
 export const workerLoops: WorkerLoop[] = [

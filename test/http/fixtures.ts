@@ -177,6 +177,24 @@ export const fixtures: Record<string, Make> = {
     body: { description: "Renamed" },
     modeScoped: true,
   }),
+  "DELETE /v1/reports/share_links/:id": async (t, a) => {
+    const r = await t.request("POST", "/v1/reports/share_links", {
+      key: a.testKey,
+      body: { brand: a.brandId },
+    });
+    return { params: { id: r.body.id }, modeScoped: true };
+  },
+  "GET /v1/brands/:id/report_recipients": async (_t, a) => ({ params: { id: a.brandId }, modeScoped: false }),
+  "POST /v1/brands/:id/report_recipients": async (_t, a) => ({
+    params: { id: a.brandId },
+    body: { email: `client-${crypto.randomUUID()}@example.com` },
+    modeScoped: false,
+  }),
+  "DELETE /v1/brands/:id/report_recipients/:email": async (t, a) => {
+    const email = `gone-${crypto.randomUUID()}@example.com`;
+    await t.request("POST", `/v1/brands/${a.brandId}/report_recipients`, { key: a.testKey, body: { email } });
+    return { params: { id: a.brandId, email }, modeScoped: false };
+  },
   "DELETE /v1/webhook_endpoints/:id": async (t, a) => ({
     params: { id: (await testEndpoint(t, a)).id },
     modeScoped: true,

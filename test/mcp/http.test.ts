@@ -70,6 +70,7 @@ describeEachDialect("MCP over HTTP", (dialect) => {
       "engagement_summary",
       "ads_summary",
       "analytics_summary",
+      "brand_report",
       "list_notifications",
     ]);
     for (const tool of tools) {
@@ -276,6 +277,31 @@ describeEachDialect("MCP over HTTP", (dialect) => {
       arguments: { group_by: "browser" },
     })) as Json;
     expect(problemOf(group).code).toBe("group_by_invalid");
+  });
+
+  test("brand_report reads the API's report; a bad month is a tool error", async () => {
+    const r = (await agent.callTool({
+      name: "brand_report",
+      arguments: { brand: a.brandSlug, month: "2026-01" },
+    })) as Json;
+    expect(r.isError).toBeUndefined();
+    expect([r.structuredContent.object, r.structuredContent.month, r.structuredContent.brand.slug]).toEqual([
+      "report",
+      "2026-01",
+      a.brandSlug,
+    ]);
+    expect(Object.keys(r.structuredContent.sections)).toEqual([
+      "posts",
+      "engagement",
+      "top_posts",
+      "ads",
+      "analytics",
+    ]);
+    const bad = (await agent.callTool({
+      name: "brand_report",
+      arguments: { brand: a.brandSlug, month: "2026-13" },
+    })) as Json;
+    expect([bad.isError, problemOf(bad).code]).toEqual([true, "month_invalid"]);
   });
 
   test("upload_media_from_url, then a post with that medium, published on the sandbox", async () => {

@@ -37,6 +37,7 @@ import { postsPreview } from "../posts/preview.ts";
 import { postsReject } from "../posts/reject.ts";
 import { postsReschedule } from "../posts/reschedule.ts";
 import { postsRetry } from "../posts/retry.ts";
+import { reportsView } from "../reports/view.ts";
 import { reviewLinksCreate } from "../review-links/create.ts";
 import { reviewLinksList } from "../review-links/list.ts";
 import { reviewLinksWithdraw } from "../review-links/withdraw.ts";
@@ -86,6 +87,7 @@ export const clientCommands: ClientCommand[] = [
   analyticsGet,
   analyticsRemove,
   analyticsSummary,
+  reportsView,
   apiCommand,
   listenCommand,
 ];

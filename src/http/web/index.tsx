@@ -43,6 +43,7 @@ import {
 import { passwordRoutes } from "./password.tsx";
 import { postRoutes } from "./posts.tsx";
 import { queueRoutes } from "./queue.tsx";
+import { reportPageRoutes } from "./reports.tsx";
 import { resetRoutes } from "./reset.tsx";
 import { reviewRoutes } from "./review.tsx";
 import { reviewLinkPageRoutes } from "./review-links.tsx";
@@ -86,6 +87,7 @@ export const webRoutes: WebRoute[] = [
   ...webhookPageRoutes,
   ...logRoutes,
   ...insightRoutes,
+  ...reportPageRoutes,
 ];
 
 function allowed(w: Web, access: Access): boolean {

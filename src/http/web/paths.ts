@@ -150,4 +150,11 @@ export const webPaths: readonly (readonly ["GET" | "POST", string])[] = [
   ["GET", "/audit"],
   ["GET", "/requests"],
   ["GET", "/insights"],
+  ["GET", "/reports"],
+  ["POST", "/reports/share"],
+  ["POST", "/reports/share/:id/withdraw"],
+  ["POST", "/reports/recipients"],
+  ["POST", "/reports/recipients/remove"],
+  ["GET", "/reports/unsubscribe/:token"],
+  ["POST", "/reports/unsubscribe/:token"],
 ];

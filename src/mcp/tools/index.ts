@@ -7,6 +7,7 @@ import { insightTools } from "./insights.ts";
 import { mediaTools } from "./media.ts";
 import { notificationTools } from "./notifications.ts";
 import { postTools } from "./posts.ts";
+import { reportTools } from "./reports.ts";
 import { reviewLinkTools } from "./review-links.ts";
 import { targetTools } from "./targets.ts";
 import { templateTools } from "./templates.ts";
@@ -20,5 +21,6 @@ export const tools: Tool[] = [
   ...reviewLinkTools,
   ...engagementTools,
   ...insightTools,
+  ...reportTools,
   ...notificationTools,
 ];

@@ -19,6 +19,7 @@ import { notificationRoutes, notificationSchemas } from "./notifications.ts";
 import { operatorRoutes, operatorSchemas } from "./operator.ts";
 import { platformRoutes, platformSchemas } from "./platforms.ts";
 import { postRoutes, postSchemas } from "./posts.ts";
+import { reportRoutes, reportSchemas } from "./reports.ts";
 import { reviewLinkRoutes, reviewLinkSchemas } from "./review-links.ts";
 import { templateRoutes, templateSchemas } from "./templates.ts";
 import { webhookRoutes, webhookSchemas } from "./webhooks.ts";
@@ -44,6 +45,7 @@ export const v1Routes: RouteDef[] = [
   ...notificationRoutes,
   ...adRoutes,
   ...analyticsRoutes,
+  ...reportRoutes,
 ];
 
 /**
@@ -76,4 +78,5 @@ export const v1Schemas: Record<string, unknown> = {
   ...notificationSchemas,
   ...adSchemas,
   ...analyticsSchemas,
+  ...reportSchemas,
 };
