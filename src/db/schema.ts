@@ -6,6 +6,7 @@ import type { ConnectTables } from "./tables/connect.ts";
 import type { EngagementTables } from "./tables/engagement.ts";
 import type { IdentityTables } from "./tables/identity.ts";
 import type { MediaTables } from "./tables/media.ts";
+import type { NewsletterTables } from "./tables/newsletters.ts";
 import type { NotificationTables } from "./tables/notifications.ts";
 import type { PostTables } from "./tables/posts.ts";
 import type { SessionTables } from "./tables/sessions.ts";
@@ -223,7 +224,8 @@ export interface DB
     MediaTables,
     ConnectTables,
     NotificationTables,
-    TrustTables {}
+    TrustTables,
+    NewsletterTables {}
 
 /** Column list for plain SQL text (see POST_COLUMNS in tables/posts.ts). */
 export const BRAND_COLUMNS = [

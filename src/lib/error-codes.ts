@@ -21,6 +21,7 @@ export const ERROR_GROUPS = [
   "Media and channels",
   "API keys",
   "Webhooks",
+  "Newsletters",
   "Members, accounts and dashboard",
   "Operator",
   "CLI sign-in",
@@ -34,6 +35,7 @@ const posts = "Posts and templates";
 const media = "Media and channels";
 const keys = "API keys";
 const hooks = "Webhooks";
+const news = "Newsletters";
 const people = "Members, accounts and dashboard";
 const op = "Operator";
 const cli = "CLI sign-in";
@@ -630,6 +632,20 @@ export const ERROR_CODES = {
   access_denied: { group: cli, status: 400, meaning: "The sign-in was denied in the dashboard." },
   expired_token: { group: cli, status: 400, meaning: "The device code expired (15 minutes); sign in again." },
   invalid_grant: { group: cli, status: 400, meaning: "The device code is unknown or was already used." },
+  from_name_invalid: { group: news, status: 422, meaning: "`from_name` must be 1 to 100 characters." },
+  from_email_invalid: { group: news, status: 422, meaning: "`from_email` is not an email address." },
+  reply_to_invalid: { group: news, status: 422, meaning: "`reply_to` is not an email address." },
+  mail_account_connected: {
+    group: news,
+    status: 409,
+    meaning: "This provider account is already connected to the brand in this mode.",
+  },
+  mail_account_needs_reauth: {
+    group: news,
+    status: 422,
+    meaning: "The provider refuses the account's credentials; update the mail account with new `fields`.",
+  },
+  audience_unknown: { group: news, status: 422, meaning: "The provider account has no such audience." },
 } as const satisfies Record<string, ErrorCodeEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -147,6 +147,23 @@ export const fixtures: Record<string, Make> = {
     modeScoped: true,
   }),
   "DELETE /v1/media/:id": async (t, a) => ({ params: { id: await mediaId(t, a) }, modeScoped: true }),
+  "GET /v1/mail_accounts/:id": async (t, a) => ({
+    params: { id: await mailAccountId(t, a) },
+    modeScoped: true,
+  }),
+  "POST /v1/mail_accounts/:id": async (t, a) => ({
+    params: { id: await mailAccountId(t, a) },
+    body: { from_name: "Renamed" },
+    modeScoped: true,
+  }),
+  "DELETE /v1/mail_accounts/:id": async (t, a) => ({
+    params: { id: await mailAccountId(t, a) },
+    modeScoped: true,
+  }),
+  "GET /v1/mail_accounts/:id/audiences": async (t, a) => ({
+    params: { id: await mailAccountId(t, a) },
+    modeScoped: true,
+  }),
   "GET /v1/webhook_endpoints/:id": async (t, a) => ({
     params: { id: (await testEndpoint(t, a)).id },
     modeScoped: true,
@@ -267,5 +284,22 @@ async function post(t: TestApp, a: Tenant, o: { pending?: boolean; failed?: bool
 
 async function mediaId(t: TestApp, a: Tenant): Promise<string> {
   const r = await upload(t, a.testKey, { brand: a.brandId, file: { bytes: await jpeg(8, 8) } });
+  return r.body.id;
+}
+
+let mailAccounts = 0;
+/** A sandbox mail account of A's brand in test mode. */
+async function mailAccountId(t: TestApp, a: Tenant): Promise<string> {
+  const r = await t.request("POST", "/v1/mail_accounts", {
+    key: a.testKey,
+    body: {
+      brand: a.brandId,
+      provider: "sandbox",
+      from_name: "News",
+      from_email: "news@example.com",
+      fields: { account: `fixture-${++mailAccounts}` },
+    },
+  });
+  if (r.status !== 201) throw new Error(`mail account fixture: ${JSON.stringify(r.body)}`);
   return r.body.id;
 }

@@ -10,6 +10,7 @@ import { channelRoutes, channelSchemas } from "./channels.ts";
 import { developerAppRoutes, developerAppSchemas } from "./developer-apps.ts";
 import { engagementRoutes, engagementSchemas } from "./engagement.ts";
 import { eventRoutes, eventSchemas } from "./events.ts";
+import { mailAccountRoutes, mailAccountSchemas } from "./mail-accounts.ts";
 import { meRoutes } from "./me.ts";
 import { mediaRoutes, mediaSchemas } from "./media.ts";
 import { memberRoutes, memberSchemas } from "./members.ts";
@@ -38,6 +39,7 @@ export const v1Routes: RouteDef[] = [
   ...mediaRoutes,
   ...developerAppRoutes,
   ...notificationRoutes,
+  ...mailAccountRoutes,
 ];
 
 /**
@@ -67,4 +69,5 @@ export const v1Schemas: Record<string, unknown> = {
   ...mediaSchemas,
   ...developerAppSchemas,
   ...notificationSchemas,
+  ...mailAccountSchemas,
 };

@@ -1,0 +1,45 @@
+// The sandbox mail provider (test mode): a made-up account whose audiences are fixed, so test-mode newsletters
+// can be built and checked without a real provider. `account` names the account (default "sandbox"); the
+// credential `simulate_revoked` set to "yes" makes every check refuse it, as a revoked key would.
+import type { MailProvider } from "./types.ts";
+
+export const SANDBOX_AUDIENCES = [
+  { id: "everyone", name: "Everyone", size: 1200 },
+  { id: "customers", name: "Customers", size: 800 },
+  { id: "trial", name: "Trial users", size: 150 },
+];
+
+export const sandboxMail: MailProvider = {
+  provider: "sandbox",
+  name: "Sandbox",
+  mode: "test",
+  fields: [
+    {
+      name: "account",
+      label: "Account name",
+      help: "Any name; one sandbox account of a name per brand.",
+      secret: false,
+      optional: true,
+      default: "sandbox",
+    },
+    {
+      name: "simulate_revoked",
+      label: "Simulate a revoked credential",
+      help: '"yes" makes the sandbox refuse the account, as a provider refuses a revoked key.',
+      secret: false,
+      optional: true,
+      default: null,
+    },
+  ],
+  async check(_app, creds) {
+    if (creds.settings.simulate_revoked === "yes")
+      return { kind: "rejected", message: "The sandbox was asked to refuse this account." };
+    const ref = creds.settings.account ?? "sandbox";
+    return { kind: "ok", account: { ref, name: `Sandbox ${ref}` } };
+  },
+  async audiences(_app, creds) {
+    if (creds.settings.simulate_revoked === "yes")
+      return { kind: "rejected", message: "The sandbox was asked to refuse this account." };
+    return { kind: "ok", value: SANDBOX_AUDIENCES };
+  },
+};
