@@ -646,6 +646,22 @@ export const ERROR_CODES = {
     meaning: "The provider refuses the account's credentials; update the mail account with new `fields`.",
   },
   audience_unknown: { group: news, status: 422, meaning: "The provider account has no such audience." },
+  accent_invalid: {
+    group: news,
+    status: 422,
+    meaning: 'The accent is not "#rrggbb" (or ""), or is too light to read on white (contrast under 4.5:1).',
+  },
+  postal_address_too_long: {
+    group: news,
+    status: 422,
+    meaning: "The postal address is over 300 characters.",
+  },
+  footer_invalid: {
+    group: news,
+    status: 422,
+    meaning: "The footer is more than one line or over 300 characters.",
+  },
+  logo_unknown: { group: news, status: 422, meaning: "The logo is not an image of this brand in this mode." },
 } as const satisfies Record<string, ErrorCodeEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -54,6 +54,11 @@ export const fixtures: Record<string, Make> = {
     body: { name: "Renamed" },
     modeScoped: false,
   }),
+  "POST /v1/brands/:id/email_theme": async (_t, a) => ({
+    params: { id: a.brandId },
+    body: { footer: "Sent by Acme" },
+    modeScoped: false,
+  }),
   "GET /v1/templates/:id": async (t, a) => ({ params: { id: await templateId(t, a) }, modeScoped: false }),
   "POST /v1/templates/:id": async (t, a) => ({
     params: { id: await templateId(t, a) },

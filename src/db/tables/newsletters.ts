@@ -24,6 +24,14 @@ export interface MailAccountsTable {
   updated_at: number;
 }
 
+/** A medium kept by something other than a post (`holder`: `logo:<brand id>`, or a newsletter issue's ID). */
+export interface MediaHoldsTable {
+  media_id: string;
+  holder: string;
+  created_at: number;
+}
+
 export interface NewsletterTables {
   mail_accounts: MailAccountsTable;
+  media_holds: MediaHoldsTable;
 }
