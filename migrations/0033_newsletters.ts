@@ -35,5 +35,50 @@ export default {
       PRIMARY KEY (media_id, holder)
     )`,
     "CREATE INDEX media_holds_holder ON media_holds (holder)",
+    // Newsletter issues. created_by_* say who asked (no self-approval); handoff_due_at is when newsletters.handoff
+    // gives the deliveries to their providers (one day before send_at, or at once when sooner).
+    `CREATE TABLE newsletters (
+      id TEXT PRIMARY KEY,
+      org_id TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+      livemode INTEGER NOT NULL,
+      brand_id TEXT NOT NULL REFERENCES brands(id) ON DELETE CASCADE,
+      status TEXT NOT NULL,
+      subject TEXT NOT NULL,
+      preview_text TEXT NOT NULL,
+      body TEXT NOT NULL,
+      send_at BIGINT,
+      handoff_due_at BIGINT,
+      approval_required INTEGER NOT NULL DEFAULT 0,
+      reviewed_by TEXT,
+      reviewed_by_key TEXT,
+      reviewed_at BIGINT,
+      review_note TEXT,
+      created_by_user TEXT,
+      created_by_key TEXT,
+      created_at BIGINT NOT NULL,
+      updated_at BIGINT NOT NULL
+    )`,
+    "CREATE INDEX newsletters_org ON newsletters (org_id, livemode, id)",
+    "CREATE INDEX newsletters_handoff_due ON newsletters (handoff_due_at) WHERE handoff_due_at IS NOT NULL",
+    // One per mail account of an issue. An account an unfinished issue uses cannot be deleted
+    // (mail_account_in_use); deleting one takes finished issues' deliveries with it. campaign_id is the provider's; handoff_started_at records the intent before the call.
+    `CREATE TABLE newsletter_deliveries (
+      id TEXT PRIMARY KEY,
+      newsletter_id TEXT NOT NULL REFERENCES newsletters(id) ON DELETE CASCADE,
+      org_id TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+      livemode INTEGER NOT NULL,
+      mail_account_id TEXT NOT NULL REFERENCES mail_accounts(id) ON DELETE CASCADE,
+      position INTEGER NOT NULL,
+      audiences TEXT NOT NULL,
+      status TEXT NOT NULL,
+      campaign_id TEXT,
+      handoff_started_at BIGINT,
+      error TEXT,
+      results TEXT,
+      created_at BIGINT NOT NULL,
+      updated_at BIGINT NOT NULL,
+      UNIQUE (newsletter_id, mail_account_id)
+    )`,
+    "CREATE INDEX newsletter_deliveries_account ON newsletter_deliveries (mail_account_id)",
   ],
 } satisfies Migration;

@@ -662,6 +662,63 @@ export const ERROR_CODES = {
     meaning: "The footer is more than one line or over 300 characters.",
   },
   logo_unknown: { group: news, status: 422, meaning: "The logo is not an image of this brand in this mode." },
+  mail_account_in_use: {
+    group: news,
+    status: 409,
+    meaning:
+      "An issue that is not finished goes through this mail account; cancel it or take the account off first.",
+  },
+  mail_account_unknown: {
+    group: news,
+    status: 422,
+    meaning: "No such mail account of the issue's brand in this mode.",
+  },
+  audience_missing: {
+    group: news,
+    status: 422,
+    meaning: "A delivery names no audiences and its mail account has no default audiences.",
+  },
+  delivery_duplicate: { group: news, status: 422, meaning: "A mail account is listed in two deliveries." },
+  subject_invalid: { group: news, status: 422, meaning: "`subject` must be 1 to 200 characters." },
+  preview_text_too_long: { group: news, status: 422, meaning: "`preview_text` is over 200 characters." },
+  body_invalid: {
+    group: news,
+    status: 422,
+    meaning: "The body is empty, over 100,000 bytes, or names an image that is not the brand's.",
+  },
+  postal_address_missing: {
+    group: news,
+    status: 422,
+    meaning: "Scheduling needs the brand's postal address in its email theme (mail law asks for it).",
+  },
+  deliveries_missing: { group: news, status: 422, meaning: "Scheduling needs at least one delivery." },
+  send_at_invalid: {
+    group: news,
+    status: 422,
+    meaning: "`send_at` must be an RFC 3339 time from 2 minutes to one year ahead.",
+  },
+  to_invalid: { group: news, status: 422, meaning: "`to` must list 1 to 5 email addresses." },
+  issue_not_draft: { group: news, status: 409, meaning: "Only a draft issue can be changed." },
+  issue_not_schedulable: {
+    group: news,
+    status: 409,
+    meaning: "Only a draft or scheduled issue can be scheduled or moved.",
+  },
+  issue_not_scheduled: {
+    group: news,
+    status: 409,
+    meaning: "Only a scheduled issue (or one waiting for approval) can return to draft.",
+  },
+  issue_not_cancelable: {
+    group: news,
+    status: 409,
+    meaning: "The issue is sent, failed or canceled already.",
+  },
+  issue_not_pending: {
+    group: news,
+    status: 409,
+    meaning: "Only an issue waiting for approval can be approved or rejected.",
+  },
 } as const satisfies Record<string, ErrorCodeEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -111,21 +111,6 @@ const EXEMPTIONS: readonly Exemption[] = [
     kind: "not landed",
     reason: "reports (/v1/reports, share links, reports.mail)",
   },
-  {
-    pair: "mcp preview_newsletter",
-    kind: "not landed",
-    reason: "newsletters (mail accounts, /v1/newsletters)",
-  },
-  {
-    pair: "mcp draft_newsletter",
-    kind: "not landed",
-    reason: "newsletters (mail accounts, /v1/newsletters)",
-  },
-  {
-    pair: "mcp list_newsletters",
-    kind: "not landed",
-    reason: "newsletters (mail accounts, /v1/newsletters)",
-  },
 ];
 
 // ── What is served ──────────────────────────────────────────────────────────────────────────────────────────────

@@ -169,6 +169,37 @@ export const fixtures: Record<string, Make> = {
     params: { id: await mailAccountId(t, a) },
     modeScoped: true,
   }),
+  "GET /v1/newsletters/:id": async (t, a) => ({ params: { id: await issueId(t, a) }, modeScoped: true }),
+  "POST /v1/newsletters/:id": async (t, a) => ({
+    params: { id: await issueId(t, a) },
+    body: { subject: "Renamed" },
+    modeScoped: true,
+  }),
+  "GET /v1/newsletters/:id/preview": async (t, a) => ({
+    params: { id: await issueId(t, a) },
+    modeScoped: true,
+  }),
+  "POST /v1/newsletters/:id/schedule": async (t, a) => ({
+    params: { id: await issueId(t, a) },
+    body: { send_at: new Date(Date.now() + 86400_000).toISOString() },
+    modeScoped: true,
+  }),
+  "POST /v1/newsletters/:id/unschedule": async (t, a) => ({
+    params: { id: await issueId(t, a, { scheduled: true }) },
+    modeScoped: true,
+  }),
+  "POST /v1/newsletters/:id/cancel": async (t, a) => ({
+    params: { id: await issueId(t, a) },
+    modeScoped: true,
+  }),
+  "POST /v1/newsletters/:id/approve": async (t, a) => ({
+    params: { id: await issueId(t, a, { pending: true }) },
+    modeScoped: true,
+  }),
+  "POST /v1/newsletters/:id/reject": async (t, a) => ({
+    params: { id: await issueId(t, a, { pending: true }) },
+    modeScoped: true,
+  }),
   "GET /v1/webhook_endpoints/:id": async (t, a) => ({
     params: { id: (await testEndpoint(t, a)).id },
     modeScoped: true,
@@ -306,5 +337,52 @@ async function mailAccountId(t: TestApp, a: Tenant): Promise<string> {
     },
   });
   if (r.status !== 201) throw new Error(`mail account fixture: ${JSON.stringify(r.body)}`);
+  return r.body.id;
+}
+
+/**
+ * A newsletter issue of org A in test mode through a sandbox mail account, made by a key of its own (so A's test
+ * key may review it). `scheduled`: a day ahead; `pending`: scheduled while the brand requires approval.
+ */
+async function issueId(
+  t: TestApp,
+  a: Tenant,
+  o: { scheduled?: boolean; pending?: boolean } = {},
+): Promise<string> {
+  const author = await key(t.app, a.orgId, { name: "newsletter author" });
+  await t.request("POST", `/v1/brands/${a.brandId}/email_theme`, {
+    key: a.testKey,
+    body: { postal_address: "1 Main Street" },
+  });
+  const acct = await mailAccountId(t, a);
+  const r = await t.request("POST", "/v1/newsletters", {
+    key: author,
+    body: {
+      brand: a.brandId,
+      subject: "Fixture issue",
+      body: "Hello",
+      deliveries: [{ mail_account: acct, audiences: ["everyone"] }],
+    },
+  });
+  if (r.status !== 201) throw new Error(`issue fixture: ${JSON.stringify(r.body)}`);
+  if (o.scheduled || o.pending) {
+    if (o.pending)
+      await t.app.db
+        .updateTable("brands")
+        .set({ approval_policy: "required_for_all" })
+        .where("id", "=", a.brandId)
+        .execute();
+    const s = await t.request("POST", `/v1/newsletters/${r.body.id}/schedule`, {
+      key: author,
+      body: { send_at: new Date(Date.now() + 86400_000).toISOString() },
+    });
+    if (o.pending)
+      await t.app.db
+        .updateTable("brands")
+        .set({ approval_policy: "none" })
+        .where("id", "=", a.brandId)
+        .execute();
+    if (s.status !== 200) throw new Error(`issue fixture schedule: ${JSON.stringify(s.body)}`);
+  }
   return r.body.id;
 }

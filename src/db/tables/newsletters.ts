@@ -31,7 +31,73 @@ export interface MediaHoldsTable {
   created_at: number;
 }
 
+export type IssueStatus =
+  | "draft"
+  | "pending_approval"
+  | "scheduled"
+  | "sending"
+  | "sent"
+  | "partially_sent"
+  | "canceled"
+  | "failed";
+
+export interface NewslettersTable {
+  id: string;
+  org_id: string;
+  livemode: Bool;
+  brand_id: string;
+  status: IssueStatus;
+  subject: string;
+  preview_text: string;
+  /** Markdown (raw HTML is not taken: it shows as text). */
+  body: string;
+  send_at: number | null;
+  /** When newsletters.handoff gives the deliveries to their providers; null when nothing is due. */
+  handoff_due_at: number | null;
+  approval_required: Bool;
+  reviewed_by: string | null;
+  reviewed_by_key: string | null;
+  reviewed_at: number | null;
+  review_note: string | null;
+  created_by_user: string | null;
+  created_by_key: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type DeliveryStatus =
+  | "draft"
+  | "held"
+  | "queued"
+  | "handed_off"
+  | "sent"
+  | "canceled"
+  | "failed"
+  | "needs_attention";
+
+export interface NewsletterDeliveriesTable {
+  id: string;
+  newsletter_id: string;
+  org_id: string;
+  livemode: Bool;
+  mail_account_id: string;
+  /** Order as given. */
+  position: number;
+  /** JSON array of the provider's audience IDs. */
+  audiences: string;
+  status: DeliveryStatus;
+  campaign_id: string | null;
+  handoff_started_at: number | null;
+  error: string | null;
+  /** JSON of the last results read. */
+  results: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface NewsletterTables {
+  newsletters: NewslettersTable;
+  newsletter_deliveries: NewsletterDeliveriesTable;
   mail_accounts: MailAccountsTable;
   media_holds: MediaHoldsTable;
 }

@@ -4,6 +4,7 @@ import type { Tool } from "../tool.ts";
 import { catalogTools } from "./catalog.ts";
 import { engagementTools } from "./engagement.ts";
 import { mediaTools } from "./media.ts";
+import { newsletterTools } from "./newsletters.ts";
 import { notificationTools } from "./notifications.ts";
 import { postTools } from "./posts.ts";
 import { targetTools } from "./targets.ts";
@@ -17,4 +18,5 @@ export const tools: Tool[] = [
   ...targetTools,
   ...engagementTools,
   ...notificationTools,
+  ...newsletterTools,
 ];

@@ -42,6 +42,7 @@ export const brevoMail: MailProvider = {
   provider: "brevo",
   name: "Brevo",
   mode: "live",
+  unsubscribe: "{{ unsubscribe }}",
   fields: [
     {
       name: "api_key",

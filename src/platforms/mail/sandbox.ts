@@ -13,6 +13,7 @@ export const sandboxMail: MailProvider = {
   provider: "sandbox",
   name: "Sandbox",
   mode: "test",
+  unsubscribe: "{{unsubscribe_url}}",
   fields: [
     {
       name: "account",

@@ -34,6 +34,8 @@ export interface MailProvider {
   /** The sandbox takes only test mode; real providers only live mode (test mode never reaches real accounts). */
   mode: "test" | "live";
   fields: ConnectField[];
+  /** What the provider replaces by each recipient's own unsubscribe link. */
+  unsubscribe: string;
   check(app: App, creds: MailCredentials): Promise<MailCheck>;
   audiences(app: App, creds: MailCredentials): Promise<MailAnswer<MailAudience[]>>;
 }

@@ -14,6 +14,7 @@ import { mailAccountRoutes, mailAccountSchemas } from "./mail-accounts.ts";
 import { meRoutes } from "./me.ts";
 import { mediaRoutes, mediaSchemas } from "./media.ts";
 import { memberRoutes, memberSchemas } from "./members.ts";
+import { newsletterRoutes, newsletterSchemas } from "./newsletters.ts";
 import { notificationRoutes, notificationSchemas } from "./notifications.ts";
 import { operatorRoutes, operatorSchemas } from "./operator.ts";
 import { platformRoutes, platformSchemas } from "./platforms.ts";
@@ -40,6 +41,7 @@ export const v1Routes: RouteDef[] = [
   ...developerAppRoutes,
   ...notificationRoutes,
   ...mailAccountRoutes,
+  ...newsletterRoutes,
 ];
 
 /**
@@ -70,4 +72,5 @@ export const v1Schemas: Record<string, unknown> = {
   ...developerAppSchemas,
   ...notificationSchemas,
   ...mailAccountSchemas,
+  ...newsletterSchemas,
 };
