@@ -48,6 +48,7 @@ export default {
       body TEXT NOT NULL,
       send_at BIGINT,
       handoff_due_at BIGINT,
+      handoff_lease_until BIGINT,
       approval_required INTEGER NOT NULL DEFAULT 0,
       reviewed_by TEXT,
       reviewed_by_key TEXT,
@@ -80,5 +81,17 @@ export default {
       UNIQUE (newsletter_id, mail_account_id)
     )`,
     "CREATE INDEX newsletter_deliveries_account ON newsletter_deliveries (mail_account_id)",
+    // What the sandbox mail provider (test mode) was given: its scheduled campaigns, found again by marker.
+    `CREATE TABLE sandbox_mail_campaigns (
+      id TEXT PRIMARY KEY,
+      mail_account_id TEXT NOT NULL REFERENCES mail_accounts(id) ON DELETE CASCADE,
+      marker TEXT NOT NULL,
+      subject TEXT NOT NULL,
+      audiences TEXT NOT NULL,
+      send_at BIGINT NOT NULL,
+      status TEXT NOT NULL,
+      created_at BIGINT NOT NULL
+    )`,
+    "CREATE INDEX sandbox_mail_campaigns_marker ON sandbox_mail_campaigns (mail_account_id, marker)",
   ],
 } satisfies Migration;

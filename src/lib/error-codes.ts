@@ -719,6 +719,17 @@ export const ERROR_CODES = {
     status: 409,
     meaning: "Only an issue waiting for approval can be approved or rejected.",
   },
+  issue_partly_sent: {
+    group: news,
+    status: 409,
+    meaning:
+      "Some deliveries are with their providers and others are not yet; wait for the hand-off to finish.",
+  },
+  handoff_in_progress: {
+    group: news,
+    status: 409,
+    meaning: "The issue is being handed to its mail providers right now; try again in a minute.",
+  },
 } as const satisfies Record<string, ErrorCodeEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

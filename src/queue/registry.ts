@@ -11,6 +11,7 @@ import { idempotencyPrune } from "./tasks/idempotency-prune.ts";
 import { identityPrune } from "./tasks/identity-prune.ts";
 import { mailSend } from "./tasks/mail-send.ts";
 import { mediaPrune } from "./tasks/media-prune.ts";
+import { newslettersHandoff } from "./tasks/newsletters-handoff.ts";
 import { notificationsPrune } from "./tasks/notifications-prune.ts";
 import { notificationsSend } from "./tasks/notifications-send.ts";
 import { oauthPrune } from "./tasks/oauth-prune.ts";
@@ -42,6 +43,7 @@ export const tasks: TaskDef[] = [
   mediaPrune,
   notificationsSend,
   notificationsPrune,
+  newslettersHandoff,
 ];
 
 export const workerLoops: WorkerLoop[] = [

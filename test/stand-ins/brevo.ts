@@ -1,5 +1,6 @@
 // Brevo's API v3 (developers.brevo.com), stateful: accounts reached by their API key (the `api-key` header), each
-// with contact lists (the audiences). A revoked key answers 401 `unauthorized` ("Key not found"), which Brevo
+// with contact lists (the audiences) and email campaigns (created scheduled, listed with their tag, moved,
+// suspended). A revoked key answers 401 `unauthorized` ("Key not found"), which Brevo
 // documents on its authentication page rather than per operation in its description. Every request and answer
 // is checked against Brevo's published OpenAPI description in ../shared/api-specs/brevo.
 
@@ -12,12 +13,29 @@ export interface BrevoList {
   subscribers: number;
 }
 
+export interface BrevoCampaign {
+  id: number;
+  name: string;
+  tag: string;
+  subject: string;
+  previewText: string;
+  htmlContent: string;
+  sender: { name: string; email: string };
+  replyTo: string;
+  listIds: number[];
+  scheduledAt: string;
+  status: "queued" | "suspended" | "sent";
+  createdAt: string;
+  modifiedAt: string;
+}
+
 export interface BrevoAccount {
   apiKey: string;
   email: string;
   companyName: string;
   lists: BrevoList[];
   revoked: boolean;
+  campaigns: BrevoCampaign[];
 }
 
 export interface BrevoStandIn extends StandIn {
@@ -25,11 +43,26 @@ export interface BrevoStandIn extends StandIn {
   accounts: BrevoAccount[];
 }
 
+const stats = () => ({
+  uniqueClicks: 0,
+  clickers: 0,
+  complaints: 0,
+  delivered: 0,
+  sent: 0,
+  softBounces: 0,
+  hardBounces: 0,
+  uniqueViews: 0,
+  trackableViews: 0,
+  unsubscriptions: 0,
+  viewed: 0,
+});
+
 export async function startBrevo(): Promise<BrevoStandIn> {
   const spec = await loadSpec({ file: "brevo/swagger_definition_v3.yml" });
   const accounts: BrevoAccount[] = [];
   let nextList = 10;
   let nextKey = 1;
+  let nextCampaign = 100;
 
   const error = (status: number, code: string, message: string) => ({ status, body: { code, message } });
 
@@ -88,6 +121,93 @@ export async function startBrevo(): Promise<BrevoStandIn> {
           },
         };
       }
+      const campaignJson = (c: BrevoCampaign, html: boolean) => ({
+        id: c.id,
+        name: c.name,
+        subject: c.subject,
+        previewText: c.previewText,
+        type: "classic",
+        status: c.status,
+        scheduledAt: c.scheduledAt,
+        testSent: false,
+        header: "[DEFAULT_HEADER]",
+        footer: "[DEFAULT_FOOTER]",
+        sender: { ...c.sender, id: 1 },
+        replyTo: c.replyTo,
+        ...(html ? { htmlContent: c.htmlContent } : { htmlContent: "" }),
+        tag: c.tag,
+        createdAt: c.createdAt,
+        modifiedAt: c.modifiedAt,
+        recipients: { lists: c.listIds, exclusionLists: [] },
+        statistics: {
+          globalStats: stats(),
+          campaignStats: [],
+          mirrorClick: 0,
+          remaining: 0,
+          linksStats: {},
+          statsByDomain: {},
+          statsByDevice: {},
+          statsByBrowser: {},
+        },
+      });
+      if (req.method === "POST" && req.path === "/emailCampaigns") {
+        const b = req.body as {
+          name: string;
+          tag?: string;
+          subject?: string;
+          previewText?: string;
+          htmlContent?: string;
+          sender: { name?: string; email?: string };
+          replyTo?: string;
+          recipients?: { listIds?: number[] };
+          scheduledAt?: string;
+        };
+        const listIds = b.recipients?.listIds ?? [];
+        if (listIds.some((id) => !acct.lists.some((l) => l.id === id)))
+          return error(400, "invalid_parameter", "List not found");
+        const at = new Date().toISOString();
+        const c: BrevoCampaign = {
+          id: nextCampaign++,
+          name: b.name,
+          tag: b.tag ?? "",
+          subject: b.subject ?? "",
+          previewText: b.previewText ?? "",
+          htmlContent: b.htmlContent ?? "",
+          sender: { name: b.sender.name ?? "", email: b.sender.email ?? "" },
+          replyTo: b.replyTo ?? b.sender.email ?? "",
+          listIds,
+          scheduledAt: b.scheduledAt ?? at,
+          status: "queued",
+          createdAt: at,
+          modifiedAt: at,
+        };
+        acct.campaigns.push(c);
+        return { status: 201, body: { id: c.id } };
+      }
+      if (req.method === "GET" && req.path === "/emailCampaigns") {
+        const limit = Number(req.query.limit ?? 50);
+        const offset = Number(req.query.offset ?? 0);
+        const all = req.query.sort === "asc" ? acct.campaigns : [...acct.campaigns].reverse();
+        const html = req.query.excludeHtmlContent !== "true";
+        return {
+          status: 200,
+          body: {
+            campaigns: all.slice(offset, offset + limit).map((c) => campaignJson(c, html)),
+            count: all.length,
+          },
+        };
+      }
+      const one = /^\/emailCampaigns\/(\d+)(\/status)?$/.exec(req.path);
+      if (one && req.method === "PUT") {
+        const c = acct.campaigns.find((x) => x.id === Number(one[1]));
+        if (!c) return error(404, "document_not_found", "Campaign ID does not exist");
+        if (c.status === "sent") return error(400, "campaign_sent", "Campaign already sent");
+        const b = req.body as { scheduledAt?: string; status?: string };
+        if (one[2]) c.status = b.status === "suspended" ? "suspended" : c.status;
+        else if (b.scheduledAt) c.scheduledAt = b.scheduledAt;
+        c.modifiedAt = new Date().toISOString();
+        return { status: 204 };
+      }
       return error(404, "document_not_found", "Not served by the stand-in");
     },
   });
@@ -102,6 +222,7 @@ export async function startBrevo(): Promise<BrevoStandIn> {
         companyName: opts.companyName ?? "Agency client",
         lists: (opts.lists ?? ["Newsletter"]).map((name) => ({ id: nextList++, name, subscribers: 100 })),
         revoked: false,
+        campaigns: [],
       };
       accounts.push(acct);
       return acct;

@@ -54,6 +54,8 @@ export interface NewslettersTable {
   send_at: number | null;
   /** When newsletters.handoff gives the deliveries to their providers; null when nothing is due. */
   handoff_due_at: number | null;
+  /** While a worker hands the deliveries off: until then no other worker takes it and changes wait. */
+  handoff_lease_until: number | null;
   approval_required: Bool;
   reviewed_by: string | null;
   reviewed_by_key: string | null;
@@ -95,7 +97,19 @@ export interface NewsletterDeliveriesTable {
   updated_at: number;
 }
 
+export interface SandboxMailCampaignsTable {
+  id: string;
+  mail_account_id: string;
+  marker: string;
+  subject: string;
+  audiences: string;
+  send_at: number;
+  status: "scheduled" | "canceled";
+  created_at: number;
+}
+
 export interface NewsletterTables {
+  sandbox_mail_campaigns: SandboxMailCampaignsTable;
   newsletters: NewslettersTable;
   newsletter_deliveries: NewsletterDeliveriesTable;
   mail_accounts: MailAccountsTable;

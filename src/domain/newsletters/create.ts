@@ -34,6 +34,7 @@ export async function createIssue(app: App, actor: Actor, input: unknown) {
       ...content,
       send_at: null,
       handoff_due_at: null,
+      handoff_lease_until: null,
       approval_required: 0,
       reviewed_by: null,
       reviewed_by_key: null,

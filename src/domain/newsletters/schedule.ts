@@ -10,6 +10,7 @@ import { loadBrand } from "../brands/service.ts";
 import { needsApproval } from "../posts/approval.ts";
 import { inTx } from "../tx.ts";
 import { parse } from "../validate.ts";
+import { handoffState, reachProviders } from "./handed-off.ts";
 import { deliveriesOf, loadIssue } from "./load.ts";
 import { Schedule } from "./schema.ts";
 import { transition } from "./transition.ts";
@@ -42,6 +43,14 @@ export async function scheduleIssue(app: App, actor: Actor, id: string, input: u
   const b = parse(Schedule, input);
   const now = app.clock.now();
   const sendAt = parseSendAt(b.send_at, now);
+  const before = await loadIssue(app.db, actor, id);
+  const state =
+    before.status === "scheduled" ? await handoffState(app, before) : ({ kind: "local" } as const);
+  // Handed off: each provider's campaign moves first (outside any transaction), then the issue.
+  if (state.kind === "handed_off")
+    await reachProviders(app, state.deliveries, (p, creds, campaign, ctx) =>
+      p.moveCampaign(app, creds, campaign, sendAt, ctx),
+    );
   return inTx(app, async (tx) => {
     const cur = await loadIssue(tx, actor, id);
     if (cur.status !== "draft" && cur.status !== "scheduled") throw notSchedulable();
@@ -68,7 +77,11 @@ export async function scheduleIssue(app: App, actor: Actor, id: string, input: u
       return transition(tx, app, actor, cur, {
         from: ["scheduled"],
         refuse: notSchedulable,
-        set: { status: "scheduled", send_at: sendAt, handoff_due_at: handoffDue(sendAt, now) },
+        set: {
+          status: "scheduled",
+          send_at: sendAt,
+          handoff_due_at: state.kind === "handed_off" ? null : handoffDue(sendAt, now),
+        },
         event: "newsletter.rescheduled",
         action: "newsletter.reschedule",
         detail: { send_at: new Date(sendAt).toISOString() },

@@ -8,6 +8,7 @@ import type { ServiceError } from "../../lib/errors.ts";
 import type { Actor } from "../actor.ts";
 import { audit } from "../audit/service.ts";
 import { recordEvent, scopeOf } from "../events/record.ts";
+import { inProgress } from "./handed-off.ts";
 import { presentedIssue } from "./load.ts";
 
 export interface Transition {
@@ -29,13 +30,25 @@ export async function transition(tx: Tx, app: App, actor: Actor, cur: Newsletter
     .set(set)
     .where("id", "=", cur.id)
     .where("status", "=", cur.status)
+    // A hand-off that started meanwhile holds the issue: the change waits for it.
+    .where((eb) => eb.or([eb("handoff_lease_until", "is", null), eb("handoff_lease_until", "<", now)]))
     .executeTakeFirst();
-  if (Number(r.numUpdatedRows) === 0) throw t.refuse();
+  if (Number(r.numUpdatedRows) === 0) {
+    const lease = await tx
+      .selectFrom("newsletters")
+      .select("handoff_lease_until")
+      .where("id", "=", cur.id)
+      .executeTakeFirst();
+    if (lease?.handoff_lease_until && lease.handoff_lease_until >= now) throw inProgress();
+    throw t.refuse();
+  }
   if (t.deliveries)
     await tx
       .updateTable("newsletter_deliveries")
       .set({ status: t.deliveries, updated_at: now })
       .where("newsletter_id", "=", cur.id)
+      // A delivery that failed stays failed.
+      .where("status", "!=", "failed")
       .execute();
   const row = { ...cur, ...set };
   const presented = await presentedIssue(tx, row);

@@ -24,6 +24,14 @@ export const sandboxMail: MailProvider = {
       default: "sandbox",
     },
     {
+      name: "simulate_handoff",
+      label: "Simulate a failing hand-off",
+      help: '"unavailable" makes every campaign the sandbox is given fail as a provider outage would.',
+      secret: false,
+      optional: true,
+      default: null,
+    },
+    {
       name: "simulate_revoked",
       label: "Simulate a revoked credential",
       help: '"yes" makes the sandbox refuse the account, as a provider refuses a revoked key.',
@@ -42,5 +50,26 @@ export const sandboxMail: MailProvider = {
     if (creds.settings.simulate_revoked === "yes")
       return { kind: "rejected", message: "The sandbox was asked to refuse this account." };
     return { kind: "ok", value: SANDBOX_AUDIENCES };
+  },
+  async createCampaign(_app, creds, c, ctx) {
+    if (creds.settings.simulate_handoff === "unavailable")
+      return {
+        kind: "unavailable",
+        message: "The sandbox was asked to fail every hand-off (simulate_handoff).",
+      };
+    return { kind: "ok", value: { campaignId: await ctx.sandbox.create(ctx.accountId, c) } };
+  },
+  async findCampaign(_app, _creds, marker, ctx) {
+    return { kind: "ok", value: await ctx.sandbox.findByMarker(ctx.accountId, marker) };
+  },
+  async moveCampaign(_app, _creds, campaignId, sendAt, ctx) {
+    if (!(await ctx.sandbox.update(ctx.accountId, campaignId, { sendAt })))
+      return { kind: "rejected", message: `The sandbox has no campaign ${campaignId}.` };
+    return { kind: "ok", value: true };
+  },
+  async cancelCampaign(_app, _creds, campaignId, ctx) {
+    if (!(await ctx.sandbox.update(ctx.accountId, campaignId, { status: "canceled" })))
+      return { kind: "rejected", message: `The sandbox has no campaign ${campaignId}.` };
+    return { kind: "ok", value: true };
   },
 };

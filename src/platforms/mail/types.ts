@@ -28,6 +28,43 @@ export type MailAnswer<T> =
   | { kind: "rejected"; message: string }
   | { kind: "unavailable"; message: string };
 
+/**
+ * A create whose outcome is not known: the request may have been read and acted on (a cut connection, a
+ * timeout). The campaign is looked for by its marker before anything is created again.
+ */
+export type CreateAnswer = MailAnswer<{ campaignId: string }> | { kind: "unsure"; message: string };
+
+/** One delivery of an issue, as the provider's scheduled campaign. */
+export interface CampaignInput {
+  /** The delivery's ID: kept with the campaign (Brevo: its `tag`) so it can be found after an unknown outcome. */
+  marker: string;
+  name: string;
+  subject: string;
+  previewText: string;
+  html: string;
+  fromName: string;
+  fromEmail: string;
+  replyTo: string | null;
+  audiences: readonly string[];
+  sendAt: number;
+}
+
+/** Where the sandbox keeps the campaigns it was given (a table the domain owns; adapters own none). */
+export interface SandboxCampaigns {
+  create(accountId: string, c: CampaignInput): Promise<string>;
+  findByMarker(accountId: string, marker: string): Promise<string | null>;
+  update(
+    accountId: string,
+    campaignId: string,
+    set: { sendAt?: number; status?: "canceled" },
+  ): Promise<boolean>;
+}
+
+export interface MailContext {
+  accountId: string;
+  sandbox: SandboxCampaigns;
+}
+
 export interface MailProvider {
   provider: string;
   name: string;
@@ -38,4 +75,25 @@ export interface MailProvider {
   unsubscribe: string;
   check(app: App, creds: MailCredentials): Promise<MailCheck>;
   audiences(app: App, creds: MailCredentials): Promise<MailAnswer<MailAudience[]>>;
+  createCampaign(app: App, creds: MailCredentials, c: CampaignInput, ctx: MailContext): Promise<CreateAnswer>;
+  /** The campaign made for this marker, or null when the provider has none. */
+  findCampaign(
+    app: App,
+    creds: MailCredentials,
+    marker: string,
+    ctx: MailContext,
+  ): Promise<MailAnswer<string | null>>;
+  moveCampaign(
+    app: App,
+    creds: MailCredentials,
+    campaignId: string,
+    sendAt: number,
+    ctx: MailContext,
+  ): Promise<MailAnswer<true>>;
+  cancelCampaign(
+    app: App,
+    creds: MailCredentials,
+    campaignId: string,
+    ctx: MailContext,
+  ): Promise<MailAnswer<true>>;
 }
