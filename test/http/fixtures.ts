@@ -16,6 +16,11 @@ export interface Fixture {
   body?: unknown;
   /** True when the object belongs to one mode (a live key must not see it). */
   modeScoped: boolean;
+  /**
+   * What org A's own request answers when it cannot succeed in this test's install (a send with no SMTP): the
+   * object was found, and the answer says why nothing more happened.
+   */
+  ownAnswer?: [number, string];
 }
 
 type Make = (t: TestApp, a: Tenant) => Promise<Fixture>;
@@ -199,6 +204,14 @@ export const fixtures: Record<string, Make> = {
   "POST /v1/newsletters/:id/reject": async (t, a) => ({
     params: { id: await issueId(t, a, { pending: true }) },
     modeScoped: true,
+  }),
+  // The access test's install has no SMTP: the sandbox's test send answers mail_unavailable once the issue and
+  // its mail account were found.
+  "POST /v1/newsletters/:id/test": async (t, a) => ({
+    params: { id: await issueId(t, a) },
+    body: { mail_account: await mailAccountId(t, a), to: ["someone@example.com"] },
+    modeScoped: true,
+    ownAnswer: [503, "mail_unavailable"],
   }),
   "GET /v1/webhook_endpoints/:id": async (t, a) => ({
     params: { id: (await testEndpoint(t, a)).id },

@@ -36,6 +36,8 @@ export interface BrevoAccount {
   lists: BrevoList[];
   revoked: boolean;
   campaigns: BrevoCampaign[];
+  /** Transactional emails sent (test sends): who to and the subject. */
+  transactional: { to: string[]; subject: string; html: string }[];
 }
 
 export interface BrevoStandIn extends StandIn {
@@ -184,6 +186,18 @@ export async function startBrevo(): Promise<BrevoStandIn> {
         acct.campaigns.push(c);
         return { status: 201, body: { id: c.id } };
       }
+      if (req.method === "POST" && req.path === "/smtp/email") {
+        const b = req.body as { to: { email: string }[]; subject?: string; htmlContent?: string };
+        acct.transactional.push({
+          to: b.to.map((x) => x.email),
+          subject: b.subject ?? "",
+          html: b.htmlContent ?? "",
+        });
+        return {
+          status: 201,
+          body: { messageId: `<${Date.now()}.${acct.transactional.length}@smtp-relay.brevo.com>` },
+        };
+      }
       if (req.method === "GET" && req.path === "/emailCampaigns") {
         const limit = Number(req.query.limit ?? 50);
         const offset = Number(req.query.offset ?? 0);
@@ -223,6 +237,7 @@ export async function startBrevo(): Promise<BrevoStandIn> {
         lists: (opts.lists ?? ["Newsletter"]).map((name) => ({ id: nextList++, name, subscribers: 100 })),
         revoked: false,
         campaigns: [],
+        transactional: [],
       };
       accounts.push(acct);
       return acct;

@@ -147,4 +147,17 @@ export const brevoMail: MailProvider = {
     });
     return a.kind === "ok" ? { kind: "ok", value: true } : a;
   },
+  // A transactional email (POST /smtp/email) to the test addresses: Brevo's campaign test send needs a campaign
+  // and addresses on its test list, and no campaign exists before the hand-off.
+  async sendTest(app, creds, m) {
+    const a = await call(app, creds, "POST", "/smtp/email", {
+      sender: { name: m.fromName, email: m.fromEmail },
+      to: m.to.map((email) => ({ email })),
+      ...(m.replyTo ? { replyTo: { email: m.replyTo } } : {}),
+      subject: m.subject,
+      htmlContent: m.html,
+      textContent: m.text,
+    });
+    return a.kind === "ok" ? { kind: "ok", value: true } : a;
+  },
 };

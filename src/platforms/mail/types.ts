@@ -96,4 +96,16 @@ export interface MailProvider {
     campaignId: string,
     ctx: MailContext,
   ): Promise<MailAnswer<true>>;
+  /** A test send through the provider; absent for the sandbox, whose tests go out by the install's own SMTP. */
+  sendTest?(app: App, creds: MailCredentials, msg: TestMessage): Promise<MailAnswer<true>>;
+}
+
+export interface TestMessage {
+  to: readonly string[];
+  subject: string;
+  html: string;
+  text: string;
+  fromName: string;
+  fromEmail: string;
+  replyTo: string | null;
 }

@@ -5,6 +5,7 @@ import {
   IssueUpdate,
   Review,
   Schedule,
+  TestSend,
 } from "../../../domain/newsletters/schema.ts";
 import { once } from "../../../lib/once.ts";
 import { bool, nstr, ntime, obj, str, time } from "../../openapi-schemas.ts";
@@ -20,6 +21,7 @@ const load = {
   unschedule: once(() => import("../../../domain/newsletters/unschedule.ts")),
   cancel: once(() => import("../../../domain/newsletters/cancel.ts")),
   review: once(() => import("../../../domain/newsletters/review.ts")),
+  test: once(() => import("../../../domain/newsletters/send-test.ts")),
 };
 
 const tag = "Newsletters";
@@ -141,6 +143,18 @@ export const newsletterRoutes: RouteDef[] = [
     handler: async ({ app, actor, params, body }) =>
       (await load.review()).rejectIssue(app, actor, params.id!, body),
   },
+  {
+    method: "POST",
+    path: "/v1/newsletters/:id/test",
+    tag,
+    summary:
+      "Send the issue, marked [Test], to 1 to 5 addresses through a mail account (addresses are not kept)",
+    scope: "newsletters:write",
+    body: TestSend,
+    response: "NewsletterTest",
+    handler: async ({ app, actor, params, body }) =>
+      (await load.test()).sendTest(app, actor, params.id!, body),
+  },
 ];
 
 const delivery = obj({
@@ -189,6 +203,12 @@ export const newsletterSchemas: Record<string, unknown> = {
     deliveries: { type: "array", items: delivery },
     created_at: time,
     updated_at: time,
+  }),
+  NewsletterTest: obj({
+    object: { const: "newsletter_test" },
+    newsletter: str,
+    mail_account: str,
+    sent: { type: "integer" },
   }),
   NewsletterPreview: obj({
     object: { const: "newsletter_preview" },
