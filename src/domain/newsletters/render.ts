@@ -39,7 +39,13 @@ export interface Rendered {
 export const PREVIEW_ISSUE_ID = `nl_${"0".repeat(26)}`;
 export const MEDIA_REF = /^media_[0-9a-z]{26}$/;
 
-const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: false });
+// linkify (bare URLs becoming links) is off: it was two thirds of the render time of a 100,000-byte issue
+// (docs/performance.md). A link is written [text](url) or <url>.
+const md = new MarkdownIt({ html: false, linkify: false, typographer: false, breaks: false });
+// Links are percent-encoded as written, without markdown-it's URL parse and punycode of every host (which cost
+// most of the render time of a link-heavy issue); validateLink still refuses script-running schemes afterwards,
+// since markdown-it checks the normalised link.
+md.normalizeLink = (url: string) => md.utils.lib.mdurl.encode(url);
 const esc = md.utils.escapeHtml;
 
 const FONT = "font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
