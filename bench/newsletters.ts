@@ -10,13 +10,40 @@
 // Usage: bun bench/newsletters.ts [--quick]
 import { createHmac, randomBytes } from "node:crypto";
 import MarkdownIt from "markdown-it";
+import pg from "pg";
+import { openDatabase } from "../src/db/index.ts";
+import { migrate } from "../src/db/migrate.ts";
 import { handOffDue } from "../src/domain/newsletters/handoff.ts";
 import { renderIssue } from "../src/domain/newsletters/render.ts";
 import { newId } from "../src/lib/ids.ts";
-import { testApp } from "../test/helpers/app.ts";
-import { dialects } from "../test/helpers/db.ts";
-import { tenant } from "../test/helpers/factories.ts";
 import { startBrevo } from "../test/stand-ins/brevo.ts";
+
+// Postgres as the test runner sets it up (scripts/test.ts): a migrated template the test apps copy. Made here
+// before the helpers load, since they read it when imported.
+const PG_URL = process.env.SVC_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+let template: string | null = null;
+if (!process.env.SVC_TEST_PG_TEMPLATE && !process.argv.includes("--render")) {
+  const c = new pg.Client({ connectionString: PG_URL });
+  try {
+    await c.connect();
+    template = `svc_bench_nl_${Date.now().toString(36)}`;
+    await c.query(`CREATE DATABASE "${template}"`);
+    const u = new URL(PG_URL);
+    u.pathname = `/${template}`;
+    const d = openDatabase(u.toString(), { poolSize: 1 });
+    await migrate(d.db, "postgres");
+    await d.close();
+    process.env.SVC_TEST_PG_TEMPLATE = template;
+    process.env.SVC_TEST_PG_URL = PG_URL;
+  } catch (e) {
+    console.log(`Postgres not reachable (${e}); SQLite only`);
+  } finally {
+    await c.end().catch(() => {});
+  }
+}
+const { testApp } = await import("../test/helpers/app.ts");
+const { dialects, dropCreatedDatabases } = await import("../test/helpers/db.ts");
+const { tenant } = await import("../test/helpers/factories.ts");
 
 const quick = process.argv.includes("--quick");
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)]!;
@@ -179,4 +206,11 @@ async function handoffBench(dialect: "sqlite" | "postgres") {
 
 renderBench();
 if (!process.argv.includes("--render")) for (const d of dialects) await handoffBench(d);
+await dropCreatedDatabases();
+if (template) {
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);
+  await c.end();
+}
 process.exit(0);
