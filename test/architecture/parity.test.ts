@@ -77,6 +77,12 @@ const SPEC_CLI_VERBS: Record<string, Route | null> = {
   "posts retry": "POST /v1/post_targets/:id/retry",
   "posts mark-published": "POST /v1/post_targets/:id/mark_published",
   "posts delete-published": "POST /v1/posts/:id/delete_published",
+  // Beyond the specification's list, in its style (issue 29, newsletters): find, read, schedule and cancel issues.
+  "newsletters list": "GET /v1/newsletters",
+  "newsletters get": "GET /v1/newsletters/:id",
+  "newsletters preview": "GET /v1/newsletters/:id/preview",
+  "newsletters schedule": "POST /v1/newsletters/:id/schedule",
+  "newsletters cancel": "POST /v1/newsletters/:id/cancel",
   "members list": "GET /v1/members",
   "members invite": "POST /v1/invitations",
   "members role": "POST /v1/members/:id",
