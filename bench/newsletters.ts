@@ -183,6 +183,7 @@ async function handoffBench(dialect: "sqlite" | "postgres") {
         handoff_started_at: null,
         error: null,
         results: null,
+        results_next_at: null,
         created_at: now,
         updated_at: now,
       });

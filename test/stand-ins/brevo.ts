@@ -25,6 +25,8 @@ export interface BrevoCampaign {
   listIds: number[];
   scheduledAt: string;
   status: "queued" | "suspended" | "sent";
+  /** The counts Brevo reports once sent (a test sets them). */
+  stats: ReturnType<typeof stats>;
   createdAt: string;
   modifiedAt: string;
 }
@@ -142,7 +144,7 @@ export async function startBrevo(): Promise<BrevoStandIn> {
         modifiedAt: c.modifiedAt,
         recipients: { lists: c.listIds, exclusionLists: [] },
         statistics: {
-          globalStats: stats(),
+          globalStats: c.stats,
           campaignStats: [],
           mirrorClick: 0,
           remaining: 0,
@@ -180,6 +182,7 @@ export async function startBrevo(): Promise<BrevoStandIn> {
           listIds,
           scheduledAt: b.scheduledAt ?? at,
           status: "queued",
+          stats: stats(),
           createdAt: at,
           modifiedAt: at,
         };
@@ -212,6 +215,11 @@ export async function startBrevo(): Promise<BrevoStandIn> {
         };
       }
       const one = /^\/emailCampaigns\/(\d+)(\/status)?$/.exec(req.path);
+      if (one && !one[2] && req.method === "GET") {
+        const c = acct.campaigns.find((x) => x.id === Number(one[1]));
+        if (!c) return error(404, "document_not_found", "Campaign ID does not exist");
+        return { status: 200, body: campaignJson(c, true) };
+      }
       if (one && req.method === "PUT") {
         const c = acct.campaigns.find((x) => x.id === Number(one[1]));
         if (!c) return error(404, "document_not_found", "Campaign ID does not exist");

@@ -93,6 +93,8 @@ export interface NewsletterDeliveriesTable {
   error: string | null;
   /** JSON of the last results read. */
   results: string | null;
+  /** When newsletters.read reads the results next (1 h, 1, 3, 7 and 30 days after sending); null when done. */
+  results_next_at: number | null;
   created_at: number;
   updated_at: number;
 }

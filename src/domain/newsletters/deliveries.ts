@@ -112,6 +112,7 @@ export async function writeDeliveries(
         handoff_started_at: null,
         error: null,
         results: null,
+        results_next_at: null,
         created_at: now,
         updated_at: now,
       })),

@@ -211,7 +211,8 @@ async function markSent(app: App, now: number): Promise<void> {
       if (Number(r.numUpdatedRows) === 0) return;
       await tx
         .updateTable("newsletter_deliveries")
-        .set({ status: "sent", updated_at: now })
+        // The first reading of results an hour after sending (newsletters.read).
+        .set({ status: "sent", results_next_at: (issue.send_at ?? now) + 3600_000, updated_at: now })
         .where("newsletter_id", "=", issue.id)
         .where("status", "=", "handed_off")
         .execute();

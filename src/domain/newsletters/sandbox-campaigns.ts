@@ -43,5 +43,14 @@ export function sandboxCampaigns(app: App): SandboxCampaigns {
         .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
+    async audiences(accountId, campaignId) {
+      const row = await app.db
+        .selectFrom("sandbox_mail_campaigns")
+        .select("audiences")
+        .where("id", "=", campaignId)
+        .where("mail_account_id", "=", accountId)
+        .executeTakeFirst();
+      return row ? (JSON.parse(row.audiences) as string[]) : null;
+    },
   };
 }

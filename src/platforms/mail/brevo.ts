@@ -147,6 +147,26 @@ export const brevoMail: MailProvider = {
     });
     return a.kind === "ok" ? { kind: "ok", value: true } : a;
   },
+  async results(app, creds, campaignId) {
+    const a = await get(
+      app,
+      creds,
+      `/emailCampaigns/${encodeURIComponent(campaignId)}?statistics=globalStats`,
+    );
+    if (a.kind !== "ok") return a;
+    const g =
+      (a.value as { statistics?: { globalStats?: Record<string, number> } }).statistics?.globalStats ?? {};
+    return {
+      kind: "ok",
+      value: {
+        sent: g.sent ?? 0,
+        opens: g.uniqueViews ?? 0,
+        clicks: g.uniqueClicks ?? 0,
+        unsubscribes: g.unsubscriptions ?? 0,
+        bounces: (g.hardBounces ?? 0) + (g.softBounces ?? 0),
+      },
+    };
+  },
   // A transactional email (POST /smtp/email) to the test addresses: Brevo's campaign test send needs a campaign
   // and addresses on its test list, and no campaign exists before the hand-off.
   async sendTest(app, creds, m) {

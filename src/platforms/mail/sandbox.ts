@@ -72,4 +72,22 @@ export const sandboxMail: MailProvider = {
       return { kind: "rejected", message: `The sandbox has no campaign ${campaignId}.` };
     return { kind: "ok", value: true };
   },
+  // Made-up but steady counts from the audiences' sizes, so test-mode results look like a send: 40 % opened,
+  // 8 % clicked, 0.5 % unsubscribed, 1 % bounced.
+  async results(_app, _creds, campaignId, ctx) {
+    const audiences = await ctx.sandbox.audiences(ctx.accountId, campaignId);
+    if (audiences === null)
+      return { kind: "rejected", message: `The sandbox has no campaign ${campaignId}.` };
+    const sent = SANDBOX_AUDIENCES.filter((x) => audiences.includes(x.id)).reduce((n, x) => n + x.size, 0);
+    return {
+      kind: "ok",
+      value: {
+        sent,
+        opens: Math.round(sent * 0.4),
+        clicks: Math.round(sent * 0.08),
+        unsubscribes: Math.round(sent * 0.005),
+        bounces: Math.round(sent * 0.01),
+      },
+    };
+  },
 };

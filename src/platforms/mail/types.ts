@@ -58,6 +58,8 @@ export interface SandboxCampaigns {
     campaignId: string,
     set: { sendAt?: number; status?: "canceled" },
   ): Promise<boolean>;
+  /** The campaign's audiences, or null when the sandbox has no such campaign. */
+  audiences(accountId: string, campaignId: string): Promise<string[] | null>;
 }
 
 export interface MailContext {
@@ -96,8 +98,24 @@ export interface MailProvider {
     campaignId: string,
     ctx: MailContext,
   ): Promise<MailAnswer<true>>;
+  /** The campaign's counts so far. */
+  results(
+    app: App,
+    creds: MailCredentials,
+    campaignId: string,
+    ctx: MailContext,
+  ): Promise<MailAnswer<MailResults>>;
   /** A test send through the provider; absent for the sandbox, whose tests go out by the install's own SMTP. */
   sendTest?(app: App, creds: MailCredentials, msg: TestMessage): Promise<MailAnswer<true>>;
+}
+
+/** What a provider reports of a sent campaign: counts only, never who. */
+export interface MailResults {
+  sent: number;
+  opens: number;
+  clicks: number;
+  unsubscribes: number;
+  bounces: number;
 }
 
 export interface TestMessage {

@@ -5,7 +5,10 @@
 // partly handed-off issue refuses changes (issue_partly_sent); a running hand-off holds them (handoff_in_progress).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { handOffDue } from "../../../src/domain/newsletters/handoff.ts";
+import { readResults } from "../../../src/domain/newsletters/read-results.ts";
+import { sandboxCampaigns as campaignStore } from "../../../src/domain/newsletters/sandbox-campaigns.ts";
 import { FakeClock } from "../../../src/lib/clock.ts";
+import { brevoMail } from "../../../src/platforms/mail/brevo.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
 import { describeEachDialect } from "../../helpers/db.ts";
 import { key, type Tenant, tenant } from "../../helpers/factories.ts";
@@ -13,7 +16,8 @@ import { type BrevoStandIn, startBrevo } from "../../stand-ins/brevo.ts";
 import { expectClean } from "../../stand-ins/server.ts";
 
 const MIN = 60_000;
-const DAY = 24 * 60 * MIN;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
 
 describeEachDialect("newsletter hand-off", (dialect) => {
   let t: TestApp;
@@ -134,6 +138,21 @@ describeEachDialect("newsletter hand-off", (dialect) => {
     const sent = await issue(soon);
     expect(sent.status).toBe("sent");
     expect(sent.deliveries[0].status).toBe("sent");
+    // Results: read an hour after sending, then 1, 3, 7 and 30 days after; counts only.
+    expect(sent.deliveries[0].results).toBeNull();
+    expect(await readResults(t.app)).toBe(0);
+    clock.advance(HOUR);
+    expect(await readResults(t.app)).toBeGreaterThanOrEqual(1);
+    const withResults = (await issue(soon)).deliveries[0].results;
+    expect(withResults).toMatchObject({ sent: 1200, opens: 480, clicks: 96, unsubscribes: 6, bounces: 12 });
+    expect(withResults.read_at).toBe(new Date(clock.now()).toISOString());
+    expect(await readResults(t.app)).toBe(0);
+    for (const day of [1, 3, 7, 30]) {
+      clock.set(Date.parse(sent.send_at) + day * DAY);
+      expect(await readResults(t.app)).toBeGreaterThanOrEqual(1);
+    }
+    clock.advance(400 * DAY);
+    expect(await readResults(t.app)).toBe(0);
     const c2 = await post(`/v1/newsletters/${soon}/cancel`, {}, author);
     expect([c2.status, c2.body.code]).toEqual([409, "issue_not_cancelable"]);
 
@@ -196,6 +215,24 @@ describeEachDialect("newsletter hand-off", (dialect) => {
     expect((await post(`/v1/newsletters/${id}/schedule`, { send_at: later }, authorLive)).status).toBe(200);
     expect(one.acct.campaigns[0]!.scheduledAt).toBe(new Date(later).toISOString());
     expect(two.acct.campaigns[0]!.scheduledAt).toBe(new Date(later).toISOString());
+    // Results are Brevo's global counts of the campaign (read by newsletters.read once sent).
+    Object.assign(one.acct.campaigns[0]!.stats, {
+      sent: 900,
+      uniqueViews: 300,
+      uniqueClicks: 40,
+      unsubscriptions: 3,
+      hardBounces: 4,
+      softBounces: 5,
+    });
+    const creds = { settings: {}, secrets: { api_key: one.acct.apiKey } };
+    const res = await brevoMail.results(t.app, creds, String(one.acct.campaigns[0]!.id), {
+      accountId: one.id,
+      sandbox: campaignStore(t.app),
+    });
+    expect(res).toEqual({
+      kind: "ok",
+      value: { sent: 900, opens: 300, clicks: 40, unsubscribes: 3, bounces: 9 },
+    });
     expect((await post(`/v1/newsletters/${id}/cancel`, {}, authorLive)).body.status).toBe("canceled");
     expect([one.acct.campaigns[0]!.status, two.acct.campaigns[0]!.status]).toEqual([
       "suspended",
