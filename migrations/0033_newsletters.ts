@@ -76,11 +76,14 @@ export default {
       handoff_started_at BIGINT,
       error TEXT,
       results TEXT,
+      results_next_at BIGINT,
       created_at BIGINT NOT NULL,
       updated_at BIGINT NOT NULL,
       UNIQUE (newsletter_id, mail_account_id)
     )`,
     "CREATE INDEX newsletter_deliveries_account ON newsletter_deliveries (mail_account_id)",
+    // newsletters.read finds the deliveries whose next reading of results is due.
+    "CREATE INDEX newsletter_deliveries_results_next ON newsletter_deliveries (results_next_at) WHERE results_next_at IS NOT NULL",
     // What the sandbox mail provider (test mode) was given: its scheduled campaigns, found again by marker.
     `CREATE TABLE sandbox_mail_campaigns (
       id TEXT PRIMARY KEY,
