@@ -27,6 +27,7 @@ import enterpriseTrust from "./0027_enterprise_trust.ts";
 import engagementWithoutRowid from "./0028_engagement_without_rowid.ts";
 import insightsAdsAnalytics from "./0031_insights_ads_analytics.ts";
 import reports from "./0032_reports.ts";
+import newsletters from "./0033_newsletters.ts";
 import channelsNeedsReauth from "./0034_channels_needs_reauth.ts";
 import reviewLinks from "./0035_review_links.ts";
 
@@ -58,6 +59,7 @@ export const migrations: Migration[] = [
   engagementWithoutRowid,
   insightsAdsAnalytics,
   reports,
+  newsletters,
   channelsNeedsReauth,
   reviewLinks,
 ];

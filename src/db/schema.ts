@@ -7,6 +7,7 @@ import type { EngagementTables } from "./tables/engagement.ts";
 import type { IdentityTables } from "./tables/identity.ts";
 import type { InsightTables } from "./tables/insights.ts";
 import type { MediaTables } from "./tables/media.ts";
+import type { NewsletterTables } from "./tables/newsletters.ts";
 import type { NotificationTables } from "./tables/notifications.ts";
 import type { PostTables } from "./tables/posts.ts";
 import type { ReportTables } from "./tables/reports.ts";
@@ -231,7 +232,8 @@ export interface DB
     NotificationTables,
     TrustTables,
     ReviewLinkTables,
-    ReportTables {}
+    ReportTables,
+    NewsletterTables {}
 
 /** Column list for plain SQL text (see POST_COLUMNS in tables/posts.ts). */
 export const BRAND_COLUMNS = [

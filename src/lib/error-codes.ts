@@ -22,6 +22,7 @@ export const ERROR_GROUPS = [
   "Ads and analytics",
   "API keys",
   "Webhooks",
+  "Newsletters",
   "Members, accounts and dashboard",
   "Operator",
   "CLI sign-in",
@@ -36,6 +37,7 @@ const media = "Media and channels";
 const insights = "Ads and analytics";
 const keys = "API keys";
 const hooks = "Webhooks";
+const news = "Newsletters";
 const people = "Members, accounts and dashboard";
 const op = "Operator";
 const cli = "CLI sign-in";
@@ -696,6 +698,104 @@ export const ERROR_CODES = {
   access_denied: { group: cli, status: 400, meaning: "The sign-in was denied in the dashboard." },
   expired_token: { group: cli, status: 400, meaning: "The device code expired (15 minutes); sign in again." },
   invalid_grant: { group: cli, status: 400, meaning: "The device code is unknown or was already used." },
+  from_name_invalid: { group: news, status: 422, meaning: "`from_name` must be 1 to 100 characters." },
+  from_email_invalid: { group: news, status: 422, meaning: "`from_email` is not an email address." },
+  reply_to_invalid: { group: news, status: 422, meaning: "`reply_to` is not an email address." },
+  mail_account_connected: {
+    group: news,
+    status: 409,
+    meaning: "This provider account is already connected to the brand in this mode.",
+  },
+  mail_account_needs_reauth: {
+    group: news,
+    status: 422,
+    meaning: "The provider refuses the account's credentials; update the mail account with new `fields`.",
+  },
+  audience_unknown: { group: news, status: 422, meaning: "The provider account has no such audience." },
+  accent_invalid: {
+    group: news,
+    status: 422,
+    meaning: 'The accent is not "#rrggbb" (or ""), or is too light to read on white (contrast under 4.5:1).',
+  },
+  postal_address_too_long: {
+    group: news,
+    status: 422,
+    meaning: "The postal address is over 300 characters.",
+  },
+  footer_invalid: {
+    group: news,
+    status: 422,
+    meaning: "The footer is more than one line or over 300 characters.",
+  },
+  logo_unknown: { group: news, status: 422, meaning: "The logo is not an image of this brand in this mode." },
+  mail_account_in_use: {
+    group: news,
+    status: 409,
+    meaning:
+      "An issue that is not finished goes through this mail account; cancel it or take the account off first.",
+  },
+  mail_account_unknown: {
+    group: news,
+    status: 422,
+    meaning: "No such mail account of the issue's brand in this mode.",
+  },
+  audience_missing: {
+    group: news,
+    status: 422,
+    meaning: "A delivery names no audiences and its mail account has no default audiences.",
+  },
+  delivery_duplicate: { group: news, status: 422, meaning: "A mail account is listed in two deliveries." },
+  subject_invalid: { group: news, status: 422, meaning: "`subject` must be 1 to 200 characters." },
+  preview_text_too_long: { group: news, status: 422, meaning: "`preview_text` is over 200 characters." },
+  body_invalid: {
+    group: news,
+    status: 422,
+    meaning: "The body is empty, over 100,000 bytes, or names an image that is not the brand's.",
+  },
+  postal_address_missing: {
+    group: news,
+    status: 422,
+    meaning: "Scheduling needs the brand's postal address in its email theme (mail law asks for it).",
+  },
+  deliveries_missing: { group: news, status: 422, meaning: "Scheduling needs at least one delivery." },
+  send_at_invalid: {
+    group: news,
+    status: 422,
+    meaning: "`send_at` must be an RFC 3339 time from 2 minutes to one year ahead.",
+  },
+  to_invalid: { group: news, status: 422, meaning: "`to` must list 1 to 5 email addresses." },
+  issue_not_draft: { group: news, status: 409, meaning: "Only a draft issue can be changed." },
+  issue_not_schedulable: {
+    group: news,
+    status: 409,
+    meaning: "Only a draft or scheduled issue can be scheduled or moved.",
+  },
+  issue_not_scheduled: {
+    group: news,
+    status: 409,
+    meaning: "Only a scheduled issue (or one waiting for approval) can return to draft.",
+  },
+  issue_not_cancelable: {
+    group: news,
+    status: 409,
+    meaning: "The issue is sent, failed or canceled already.",
+  },
+  issue_not_pending: {
+    group: news,
+    status: 409,
+    meaning: "Only an issue waiting for approval can be approved or rejected.",
+  },
+  issue_partly_sent: {
+    group: news,
+    status: 409,
+    meaning:
+      "Some deliveries are with their providers and others are not yet; wait for the hand-off to finish.",
+  },
+  handoff_in_progress: {
+    group: news,
+    status: 409,
+    meaning: "The issue is being handed to its mail providers right now; try again in a minute.",
+  },
 } as const satisfies Record<string, ErrorCodeEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

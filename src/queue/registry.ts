@@ -13,6 +13,8 @@ import { idempotencyPrune } from "./tasks/idempotency-prune.ts";
 import { identityPrune } from "./tasks/identity-prune.ts";
 import { mailSend } from "./tasks/mail-send.ts";
 import { mediaPrune } from "./tasks/media-prune.ts";
+import { newslettersHandoff } from "./tasks/newsletters-handoff.ts";
+import { newslettersRead } from "./tasks/newsletters-read.ts";
 import { notificationsPrune } from "./tasks/notifications-prune.ts";
 import { notificationsSend } from "./tasks/notifications-send.ts";
 import { oauthPrune } from "./tasks/oauth-prune.ts";
@@ -48,6 +50,8 @@ export const tasks: TaskDef[] = [
   notificationsSend,
   notificationsPrune,
   reportsMail,
+  newslettersHandoff,
+  newslettersRead,
 ];
 
 export const workerLoops: WorkerLoop[] = [

@@ -16,6 +16,11 @@ export interface Fixture {
   body?: unknown;
   /** True when the object belongs to one mode (a live key must not see it). */
   modeScoped: boolean;
+  /**
+   * What org A's own request answers when it cannot succeed in this test's install (a send with no SMTP): the
+   * object was found, and the answer says why nothing more happened.
+   */
+  ownAnswer?: [number, string];
 }
 
 type Make = (t: TestApp, a: Tenant) => Promise<Fixture>;
@@ -52,6 +57,11 @@ export const fixtures: Record<string, Make> = {
   "POST /v1/brands/:id": async (_t, a) => ({
     params: { id: a.brandId },
     body: { name: "Renamed" },
+    modeScoped: false,
+  }),
+  "POST /v1/brands/:id/email_theme": async (_t, a) => ({
+    params: { id: a.brandId },
+    body: { footer: "Sent by Acme" },
     modeScoped: false,
   }),
   "GET /v1/templates/:id": async (t, a) => ({ params: { id: await templateId(t, a) }, modeScoped: false }),
@@ -167,6 +177,62 @@ export const fixtures: Record<string, Make> = {
   "POST /v1/review_links/:id/withdraw": async (t, a) => ({
     params: { id: await reviewLinkId(t, a) },
     modeScoped: true,
+  }),
+  "GET /v1/mail_accounts/:id": async (t, a) => ({
+    params: { id: await mailAccountId(t, a) },
+    modeScoped: true,
+  }),
+  "POST /v1/mail_accounts/:id": async (t, a) => ({
+    params: { id: await mailAccountId(t, a) },
+    body: { from_name: "Renamed" },
+    modeScoped: true,
+  }),
+  "DELETE /v1/mail_accounts/:id": async (t, a) => ({
+    params: { id: await mailAccountId(t, a) },
+    modeScoped: true,
+  }),
+  "GET /v1/mail_accounts/:id/audiences": async (t, a) => ({
+    params: { id: await mailAccountId(t, a) },
+    modeScoped: true,
+  }),
+  "GET /v1/newsletters/:id": async (t, a) => ({ params: { id: await issueId(t, a) }, modeScoped: true }),
+  "POST /v1/newsletters/:id": async (t, a) => ({
+    params: { id: await issueId(t, a) },
+    body: { subject: "Renamed" },
+    modeScoped: true,
+  }),
+  "GET /v1/newsletters/:id/preview": async (t, a) => ({
+    params: { id: await issueId(t, a) },
+    modeScoped: true,
+  }),
+  "POST /v1/newsletters/:id/schedule": async (t, a) => ({
+    params: { id: await issueId(t, a) },
+    body: { send_at: new Date(Date.now() + 86400_000).toISOString() },
+    modeScoped: true,
+  }),
+  "POST /v1/newsletters/:id/unschedule": async (t, a) => ({
+    params: { id: await issueId(t, a, { scheduled: true }) },
+    modeScoped: true,
+  }),
+  "POST /v1/newsletters/:id/cancel": async (t, a) => ({
+    params: { id: await issueId(t, a) },
+    modeScoped: true,
+  }),
+  "POST /v1/newsletters/:id/approve": async (t, a) => ({
+    params: { id: await issueId(t, a, { pending: true }) },
+    modeScoped: true,
+  }),
+  "POST /v1/newsletters/:id/reject": async (t, a) => ({
+    params: { id: await issueId(t, a, { pending: true }) },
+    modeScoped: true,
+  }),
+  // The access test's install has no SMTP: the sandbox's test send answers mail_unavailable once the issue and
+  // its mail account were found.
+  "POST /v1/newsletters/:id/test": async (t, a) => ({
+    params: { id: await issueId(t, a) },
+    body: { mail_account: await mailAccountId(t, a), to: ["someone@example.com"] },
+    modeScoped: true,
+    ownAnswer: [503, "mail_unavailable"],
   }),
   "GET /v1/webhook_endpoints/:id": async (t, a) => ({
     params: { id: (await testEndpoint(t, a)).id },
@@ -339,4 +405,68 @@ async function reviewLinkId(t: TestApp, a: Tenant): Promise<string> {
     body: { brand: a.brandId, name: "Fixture client" },
   });
   return r.body.id as string;
+}
+
+let mailAccounts = 0;
+/** A sandbox mail account of A's brand in test mode. */
+async function mailAccountId(t: TestApp, a: Tenant): Promise<string> {
+  const r = await t.request("POST", "/v1/mail_accounts", {
+    key: a.testKey,
+    body: {
+      brand: a.brandId,
+      provider: "sandbox",
+      from_name: "News",
+      from_email: "news@example.com",
+      fields: { account: `fixture-${++mailAccounts}` },
+    },
+  });
+  if (r.status !== 201) throw new Error(`mail account fixture: ${JSON.stringify(r.body)}`);
+  return r.body.id;
+}
+
+/**
+ * A newsletter issue of org A in test mode through a sandbox mail account, made by a key of its own (so A's test
+ * key may review it). `scheduled`: a day ahead; `pending`: scheduled while the brand requires approval.
+ */
+async function issueId(
+  t: TestApp,
+  a: Tenant,
+  o: { scheduled?: boolean; pending?: boolean } = {},
+): Promise<string> {
+  const author = await key(t.app, a.orgId, { name: "newsletter author" });
+  await t.request("POST", `/v1/brands/${a.brandId}/email_theme`, {
+    key: a.testKey,
+    body: { postal_address: "1 Main Street" },
+  });
+  const acct = await mailAccountId(t, a);
+  const r = await t.request("POST", "/v1/newsletters", {
+    key: author,
+    body: {
+      brand: a.brandId,
+      subject: "Fixture issue",
+      body: "Hello",
+      deliveries: [{ mail_account: acct, audiences: ["everyone"] }],
+    },
+  });
+  if (r.status !== 201) throw new Error(`issue fixture: ${JSON.stringify(r.body)}`);
+  if (o.scheduled || o.pending) {
+    if (o.pending)
+      await t.app.db
+        .updateTable("brands")
+        .set({ approval_policy: "required_for_all" })
+        .where("id", "=", a.brandId)
+        .execute();
+    const s = await t.request("POST", `/v1/newsletters/${r.body.id}/schedule`, {
+      key: author,
+      body: { send_at: new Date(Date.now() + 86400_000).toISOString() },
+    });
+    if (o.pending)
+      await t.app.db
+        .updateTable("brands")
+        .set({ approval_policy: "none" })
+        .where("id", "=", a.brandId)
+        .execute();
+    if (s.status !== 200) throw new Error(`issue fixture schedule: ${JSON.stringify(s.body)}`);
+  }
+  return r.body.id;
 }

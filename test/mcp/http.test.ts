@@ -72,6 +72,9 @@ describeEachDialect("MCP over HTTP", (dialect) => {
       "analytics_summary",
       "brand_report",
       "list_notifications",
+      "preview_newsletter",
+      "draft_newsletter",
+      "list_newsletters",
     ]);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe("object");
@@ -302,6 +305,35 @@ describeEachDialect("MCP over HTTP", (dialect) => {
       arguments: { brand: a.brandSlug, month: "2026-13" },
     })) as Json;
     expect([bad.isError, problemOf(bad).code]).toEqual([true, "month_invalid"]);
+  });
+
+  test("preview_newsletter renders; draft_newsletter saves once per idempotency key; list_newsletters finds it", async () => {
+    const input = {
+      brand: a.brandSlug,
+      subject: "Weekly",
+      body: "# Hi\n\n<script>x</script>",
+      preview_text: "p",
+    };
+    const p = (await agent.callTool({ name: "preview_newsletter", arguments: input })) as Json;
+    expect(p.isError).toBeUndefined();
+    expect(p.structuredContent.object).toBe("newsletter_preview");
+    expect(p.structuredContent.html).toContain("&lt;script&gt;");
+    const bad = (await agent.callTool({
+      name: "preview_newsletter",
+      arguments: { ...input, subject: "" },
+    })) as Json;
+    expect([bad.isError, problemOf(bad).code]).toEqual([true, "subject_invalid"]);
+    const args = { ...input, idempotency_key: `nl-${crypto.randomUUID()}` };
+    const d1 = (await agent.callTool({ name: "draft_newsletter", arguments: args })) as Json;
+    const d2 = (await agent.callTool({ name: "draft_newsletter", arguments: args })) as Json;
+    expect(d1.structuredContent.status).toBe("draft");
+    expect(d2.structuredContent.id).toBe(d1.structuredContent.id);
+    const list = (await agent.callTool({
+      name: "list_newsletters",
+      arguments: { brand: a.brandSlug, status: "draft" },
+    })) as Json;
+    const ids = list.structuredContent.data.map((n: { id: string }) => n.id);
+    expect(ids.filter((id: string) => id === d1.structuredContent.id)).toHaveLength(1);
   });
 
   test("upload_media_from_url, then a post with that medium, published on the sandbox", async () => {

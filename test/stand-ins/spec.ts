@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import addFormats from "ajv-formats";
 import OpenAPIBackend from "openapi-backend";
+import { parse as parseYaml } from "yaml";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const CANDIDATES = [resolve(ROOT, "../shared/api-specs"), "/work/shared/api-specs"];
@@ -75,7 +76,9 @@ const METHODS = ["get", "put", "post", "delete", "patch", "head", "options"];
 async function build(opts: SpecOptions): Promise<Spec | null> {
   const dir = specsDir();
   if (!dir) return null;
-  let doc = JSON.parse(await Bun.file(join(dir, opts.file)).text()) as Doc;
+  const text = await Bun.file(join(dir, opts.file)).text();
+  // Brevo and Listmonk publish YAML; the rest JSON.
+  let doc = (/\.ya?ml$/.test(opts.file) ? parseYaml(text, { maxAliasCount: -1 }) : JSON.parse(text)) as Doc;
   if (opts.convert) doc = await opts.convert(doc);
   // openapi-backend finds operations by operationId; descriptions without them (Telegram's) get one made from
   // method and path, in memory.

@@ -23,6 +23,10 @@ import { membersInvite } from "../members/invite.ts";
 import { membersList } from "../members/list.ts";
 import { membersRemove } from "../members/remove.ts";
 import { membersRole } from "../members/role.ts";
+import { newslettersGet } from "../newsletters/get.ts";
+import { newslettersList } from "../newsletters/list.ts";
+import { newslettersPreview } from "../newsletters/preview.ts";
+import { newslettersCancel, newslettersSchedule } from "../newsletters/schedule.ts";
 import { orgUpdate } from "../org/update.ts";
 import { orgView } from "../org/view.ts";
 import { postsApprove } from "../posts/approve.ts";
@@ -69,6 +73,11 @@ export const clientCommands: ClientCommand[] = [
   reviewLinksList,
   reviewLinksCreate,
   reviewLinksWithdraw,
+  newslettersList,
+  newslettersGet,
+  newslettersPreview,
+  newslettersSchedule,
+  newslettersCancel,
   membersList,
   membersInvite,
   membersRole,

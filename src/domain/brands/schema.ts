@@ -99,3 +99,37 @@ export const DEFAULT_SLOTS: Slot[] = WEEKDAYS.slice(0, 5).flatMap((weekday) => [
   { weekday, time: "09:00" },
   { weekday, time: "13:00" },
 ]);
+
+// The email theme (reference §2): codes accent_invalid, postal_address_too_long, footer_invalid; the contrast
+// of the accent and the logo are checked by setEmailTheme.
+export const EmailThemeInput = v.strictObject({
+  logo: v.optional(v.nullable(v.string())),
+  accent: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(
+        /^(#[0-9a-fA-F]{6})?$/,
+        rule("accent_invalid", 'accent is a colour "#rrggbb", or "" for none.'),
+      ),
+    ),
+  ),
+  postal_address: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.maxLength(300, rule("postal_address_too_long", "postal_address is at most 300 characters.")),
+    ),
+  ),
+  footer: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.maxLength(300, rule("footer_invalid", "footer is one line of at most 300 characters.")),
+      v.regex(
+        /^[^\r\n\u2028\u2029]*$/,
+        rule("footer_invalid", "footer is one line of at most 300 characters."),
+      ),
+    ),
+  ),
+});

@@ -54,11 +54,40 @@ export function mediaUrl(app: App, mediaId: string, forWhom: string, nowMs = app
   return `${app.config.baseUrl}/v1/media/${mediaId}/content?${q}`;
 }
 
+// Newsletter links (reference §5): an email is read for years, so its images' links never expire. They are
+// signed with a key of their own, over the medium and the word "newsletter", so such a signature opens that
+// medium for newsletters only: it cannot be turned into an hour's link for a network or for another medium.
+const NEWSLETTER_PURPOSE = "newsletter-media-links";
+export const NEWSLETTER_FOR = "newsletter";
+
+function newsletterSignature(app: App, mediaId: string): string {
+  return nodeCrypto()
+    .createHmac("sha256", app.keys.derivedNow(NEWSLETTER_PURPOSE))
+    .update(`${mediaId}\n${NEWSLETTER_FOR}`)
+    .digest("base64url");
+}
+
+/** Loads the newsletter links' key, so newsletterMediaUrl can be called synchronously while rendering. */
+export async function prepareNewsletterLinks(app: App): Promise<void> {
+  await app.keys.derived(NEWSLETTER_PURPOSE);
+}
+
+/** A link to a library image for a newsletter: no expiry, valid for newsletters only. */
+export function newsletterMediaUrl(app: App, mediaId: string): string {
+  const q = new URLSearchParams({ for: NEWSLETTER_FOR, signature: newsletterSignature(app, mediaId) });
+  return `${app.config.baseUrl}/v1/media/${mediaId}/content?${q}`;
+}
+
 /** True when the query carries a valid, unexpired signature for this medium. */
 export async function verifyMediaLink(app: App, mediaId: string, query: URLSearchParams): Promise<boolean> {
-  const expires = Number(query.get("expires"));
   const forWhom = query.get("for") ?? "";
   const given = query.get("signature") ?? "";
+  if (forWhom === NEWSLETTER_FOR && !query.has("expires")) {
+    if (given === "") return false;
+    await prepareNewsletterLinks(app);
+    return safeEqual(given, newsletterSignature(app, mediaId));
+  }
+  const expires = Number(query.get("expires"));
   if (!Number.isSafeInteger(expires) || forWhom === "" || given === "") return false;
   const now = Math.floor(app.clock.now() / 1000);
   // Never longer than one hour from now, whatever a link claims.

@@ -71,6 +71,16 @@ export async function deleteMedia(app: App, actor: Actor, id: string) {
       throw conflict("media_in_use", `Media ${cur.id} is used by a post that is not finished.`, {
         detail: { posts: using.map((p) => p.id) },
       });
+    const held = await tx
+      .selectFrom("media_holds")
+      .select("holder")
+      .where("media_id", "=", cur.id)
+      .limit(5)
+      .execute();
+    if (held.length)
+      throw conflict("media_in_use", `Media ${cur.id} is the brand's email logo or in a newsletter.`, {
+        detail: { held_by: held.map((h) => h.holder) },
+      });
     // Finished posts keep their record of which media they carried; the link rows go, the media with them.
     await tx.deleteFrom("post_media").where("media_id", "=", cur.id).execute();
     await tx.deleteFrom("media").where("id", "=", cur.id).execute();

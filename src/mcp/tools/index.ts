@@ -5,6 +5,7 @@ import { catalogTools } from "./catalog.ts";
 import { engagementTools } from "./engagement.ts";
 import { insightTools } from "./insights.ts";
 import { mediaTools } from "./media.ts";
+import { newsletterTools } from "./newsletters.ts";
 import { notificationTools } from "./notifications.ts";
 import { postTools } from "./posts.ts";
 import { reportTools } from "./reports.ts";
@@ -23,4 +24,5 @@ export const tools: Tool[] = [
   ...insightTools,
   ...reportTools,
   ...notificationTools,
+  ...newsletterTools,
 ];

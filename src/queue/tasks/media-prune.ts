@@ -1,6 +1,7 @@
 // media.prune (hourly): media no post uses, uploaded more than a day ago, are deleted with their bytes (the
 // database copy goes with the row; a bucket object is deleted after). A medium a post lists, finished or not,
-// stays: the post embeds it. Objects under the bucket's prefix that no row names, older than a day, go too.
+// stays: the post embeds it; so does one something else holds (media_holds: an email logo, a newsletter). Objects
+// under the bucket's prefix that no row names, older than a day, go too.
 import type { App } from "../../app/context.ts";
 import type { TaskDef } from "../tasks.ts";
 
@@ -22,6 +23,14 @@ export async function pruneMedia(app: App): Promise<number> {
           exists(selectFrom("post_media").select("post_id").whereRef("post_media.media_id", "=", "media.id")),
         ),
       )
+      // A brand's email logo and a newsletter's images are held (media_holds), not listed by a post.
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom("media_holds").select("holder").whereRef("media_holds.media_id", "=", "media.id"),
+          ),
+        ),
+      )
       .orderBy("created_at")
       .limit(BATCH)
       .execute();
@@ -33,6 +42,9 @@ export async function pruneMedia(app: App): Promise<number> {
         .where("id", "=", row.id)
         .where(({ not, exists, selectFrom }) =>
           not(exists(selectFrom("post_media").select("post_id").where("post_media.media_id", "=", row.id))),
+        )
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom("media_holds").select("holder").where("media_holds.media_id", "=", row.id))),
         )
         .executeTakeFirst();
       if (Number(gone.numDeletedRows) === 0) continue;

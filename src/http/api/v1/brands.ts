@@ -1,6 +1,10 @@
-import { BrandCreate, BrandUpdate } from "../../../domain/brands/schema.ts";
+import { BrandCreate, BrandUpdate, EmailThemeInput } from "../../../domain/brands/schema.ts";
 import { createBrand, getBrand, listBrands, updateBrand } from "../../../domain/brands/service.ts";
+import { once } from "../../../lib/once.ts";
 import { type RouteDef, reply } from "../../route.ts";
+
+// Loaded on the first theme change, not at start.
+const loadEmailTheme = once(() => import("../../../domain/brands/email-theme.ts"));
 
 export const brandRoutes: RouteDef[] = [
   {
@@ -42,5 +46,16 @@ export const brandRoutes: RouteDef[] = [
     body: BrandUpdate,
     response: "Brand",
     handler: ({ app, actor, params, body }) => updateBrand(app, actor, params.id!, body),
+  },
+  {
+    method: "POST",
+    path: "/v1/brands/:id/email_theme",
+    tag: "Brands",
+    summary: "Set the brand's email theme (logo, accent readable on white, postal address, one-line footer)",
+    scope: "brands:write",
+    body: EmailThemeInput,
+    response: "Brand",
+    handler: async ({ app, actor, params, body }) =>
+      (await loadEmailTheme()).setEmailTheme(app, actor, params.id!, body),
   },
 ];

@@ -12,9 +12,11 @@ import { channelRoutes, channelSchemas } from "./channels.ts";
 import { developerAppRoutes, developerAppSchemas } from "./developer-apps.ts";
 import { engagementRoutes, engagementSchemas } from "./engagement.ts";
 import { eventRoutes, eventSchemas } from "./events.ts";
+import { mailAccountRoutes, mailAccountSchemas } from "./mail-accounts.ts";
 import { meRoutes } from "./me.ts";
 import { mediaRoutes, mediaSchemas } from "./media.ts";
 import { memberRoutes, memberSchemas } from "./members.ts";
+import { newsletterRoutes, newsletterSchemas } from "./newsletters.ts";
 import { notificationRoutes, notificationSchemas } from "./notifications.ts";
 import { operatorRoutes, operatorSchemas } from "./operator.ts";
 import { platformRoutes, platformSchemas } from "./platforms.ts";
@@ -46,6 +48,8 @@ export const v1Routes: RouteDef[] = [
   ...adRoutes,
   ...analyticsRoutes,
   ...reportRoutes,
+  ...mailAccountRoutes,
+  ...newsletterRoutes,
 ];
 
 /**
@@ -79,4 +83,6 @@ export const v1Schemas: Record<string, unknown> = {
   ...adSchemas,
   ...analyticsSchemas,
   ...reportSchemas,
+  ...mailAccountSchemas,
+  ...newsletterSchemas,
 };
