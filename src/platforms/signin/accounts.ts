@@ -1,7 +1,9 @@
 // Which lister reads the accounts a provider's sign-in reaches; the person picks among what it returns.
 import { linkedinAccounts, linkedinPagesAccounts } from "../linkedin/signin.ts";
 import { pinterestAccounts } from "../pinterest/signin.ts";
+import { tiktokAccounts } from "../tiktok/signin.ts";
 import { xAccounts } from "../x/signin.ts";
+import { youtubeAccounts } from "../youtube/signin.ts";
 import type { AccountLister } from "./types.ts";
 
 export type { AccountLister, AccountsOutcome, SignInAccount } from "./types.ts";
@@ -11,6 +13,8 @@ const listers: ReadonlyMap<string, AccountLister> = new Map([
   ["pinterest", pinterestAccounts],
   ["linkedin", linkedinAccounts],
   ["linkedin_pages", linkedinPagesAccounts],
+  ["youtube", youtubeAccounts],
+  ["tiktok", tiktokAccounts],
 ]);
 
 /** How a provider's accounts are listed after signing in; null where signing in is not built yet. */
