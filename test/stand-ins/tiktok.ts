@@ -240,6 +240,8 @@ export interface TikTokStandIn extends StandIn {
   processingLooks: number;
   /** The next chunk PUT reads this many bytes, then the stand-in answers 503 (the chunk must be sent again). */
   stopAfter(bytes: number): void;
+  /** The next post's start (video/init) is refused with one of TikTok's documented errors. */
+  refuseNext(status: number, code: string, message: string): void;
 }
 
 export async function startTikTok(auth: OAuthServer): Promise<TikTokStandIn> {
@@ -247,6 +249,7 @@ export async function startTikTok(auth: OAuthServer): Promise<TikTokStandIn> {
   const openIds = new Map<string, string>();
   const posts: TikTokPost[] = [];
   let stopAt: number | null = null;
+  const refusals: Answer[] = [];
   const openIdOf = (account: string) => {
     let id = openIds.get(account);
     if (!id) {
@@ -369,6 +372,8 @@ export async function startTikTok(auth: OAuthServer): Promise<TikTokStandIn> {
           },
         });
       if (req.operationId === "video_init") {
+        const refused = refusals.shift();
+        if (refused) return refused;
         const b = req.body as {
           post_info: { title?: string; privacy_level: string };
           source_info: {
@@ -449,6 +454,9 @@ export async function startTikTok(auth: OAuthServer): Promise<TikTokStandIn> {
     processingLooks: 1,
     stopAfter(bytes: number) {
       stopAt = bytes;
+    },
+    refuseNext(status: number, code: string, message: string) {
+      refusals.push(tiktokError(status, code, message));
     },
   });
   return result;
