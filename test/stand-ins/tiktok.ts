@@ -397,11 +397,10 @@ export async function startTikTok(auth: OAuthServer): Promise<TikTokStandIn> {
             "FILE_UPLOAD needs video_size, chunk_size and total_chunk_count.",
           );
         // media transfer guide: count = floor(size / chunk); chunks of 5-64 MB; under 5 MB (or one chunk) whole.
+        const MB5 = 5 * 1000 * 1000;
         const okPlan =
           count === Math.max(1, Math.floor(size / cs)) &&
-          (count === 1
-            ? cs === size && size <= 64 * 1024 * 1024
-            : cs >= 5 * 1024 * 1024 && cs <= 64 * 1024 * 1024) &&
+          (size < MB5 ? cs === size : cs >= MB5 && cs <= 64 * 1024 * 1024) &&
           size - (count - 1) * cs <= 128 * 1024 * 1024;
         if (!okPlan)
           return tiktokError(400, "invalid_params", "The chunking does not follow the media transfer guide.");

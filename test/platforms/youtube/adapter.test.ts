@@ -326,6 +326,58 @@ describeEachDialect("YouTube adapter", (dialect) => {
     await t.app.db.updateTable("channels").set({ rate_limited_until: null }).execute();
   });
 
+  test("privacy is the channel's option: POST /v1/channels/{id} changes it, refuses a value YouTube does not take and any other field", async () => {
+    const ch = await channel("public");
+    const r = await t.request("POST", `/v1/channels/${ch.id}`, {
+      key: a.liveKey,
+      body: { fields: { privacy: "unlisted" } },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.settings.privacy).toBe("unlisted");
+    const bad = await t.request("POST", `/v1/channels/${ch.id}`, {
+      key: a.liveKey,
+      body: { fields: { privacy: "friends", channel_id: "UCother" } },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.map((e: { code: string; param: string }) => [e.code, e.param]).sort()).toEqual([
+      ["field_invalid", "fields.privacy"],
+      ["field_unknown", "fields.channel_id"],
+    ]);
+    // Another org's key, and the test key, see no such channel.
+    const other = await tenant(t.app);
+    expect(
+      (
+        await t.request("POST", `/v1/channels/${ch.id}`, {
+          key: other.liveKey,
+          body: { fields: { privacy: "private" } },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await t.request("POST", `/v1/channels/${ch.id}`, {
+          key: a.testKey,
+          body: { fields: { privacy: "private" } },
+        })
+      ).status,
+    ).toBe(404);
+    // The next upload goes up unlisted.
+    const bytes = paddedVideo(256 * 1024);
+    const row = await t.app.db
+      .selectFrom("channels")
+      .select("settings")
+      .where("id", "=", ch.id)
+      .executeTakeFirstOrThrow();
+    const direct = await publishDirect(t, "youtube", {
+      settings: JSON.parse(row.settings!),
+      secrets: ch.tokens,
+      parts: ["Unlisted now"],
+      media: [videoMedia(bytes, { width: 160, height: 120, duration_ms: 4000 })],
+    });
+    expect(direct.outcome.kind).toBe("published");
+    expect(yt.videos.at(-1)!.privacy).toBe("unlisted");
+  });
+
   test("documented failures: an expired token, a file YouTube cannot process, a 5xx at the start; a video already up is never uploaded again", async () => {
     const ch = await channel();
     const good = paddedVideo(256 * 1024);
