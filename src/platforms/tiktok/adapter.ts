@@ -19,6 +19,7 @@ import type {
   PublishOutcome,
   RemoteInput,
 } from "../adapter.ts";
+import { coalesce } from "../plumbing/coalesce.ts";
 import { field, type NetworkResponse, NoAnswer, networkRequest, str } from "../plumbing/http.ts";
 import { type ProcessingState, waitForProcessing } from "../plumbing/processing.ts";
 import { bearer, codeOf, refusal, tiktokOrigin } from "./api.ts";
@@ -26,6 +27,8 @@ import { planChunks, slicer } from "./chunks.ts";
 import { tiktokAccounts } from "./signin.ts";
 
 const TITLE_MAX = 2200;
+/** Bytes joined per write to the socket (plumbing/coalesce.ts). */
+const PIECE_BYTES = 1024 * 1024;
 /** Tries of one chunk before the attempt gives up (TikTok keeps the upload URL for an hour). */
 const CHUNK_TRIES = 3;
 /** TikTok's limit on status questions is 30 a minute per token: one every 3 s at most. */
@@ -107,7 +110,7 @@ async function upload(
   if (!publishId || !uploadUrl)
     return { outcome: { kind: "transient", message: "TikTok started the post but sent no upload URL." } };
 
-  let source = slicer(await m.stream());
+  let source = slicer(coalesce(await m.stream(), PIECE_BYTES));
   try {
     for (const [i, [first, last]] of plan.ranges.entries()) {
       let done = false;
@@ -141,7 +144,7 @@ async function upload(
           };
         // The chunk is sent again from its first byte, read again from the bucket.
         await source.cancel();
-        source = slicer(await m.stream(first));
+        source = slicer(coalesce(await m.stream(first), PIECE_BYTES));
         await Bun.sleep(1000 * t);
       }
     }

@@ -6,10 +6,13 @@
 // upload goes on from byte N+1, read again from the bucket from there. The answer to the last byte is the video.
 import type { App } from "../../app/context.ts";
 import type { PublishMedia, PublishOutcome } from "../adapter.ts";
+import { coalesce } from "../plumbing/coalesce.ts";
 import { field, type NetworkResponse, NoAnswer, networkRequest, str } from "../plumbing/http.ts";
 import { PROCESSING_LIMIT_MS } from "../plumbing/processing.ts";
 import { bearer, errorText, reasonOf, refusal, youtubeOrigin } from "./api.ts";
 
+/** Bytes joined per write to the socket (plumbing/coalesce.ts). */
+const PIECE_BYTES = 1024 * 1024;
 /** How many times one attempt asks a session where it stopped and goes on. */
 const MAX_RESUMES = 8;
 
@@ -118,7 +121,7 @@ export async function uploadVideo(
       method: "PUT",
       url: session,
       headers: from > 0 ? { "content-range": `bytes ${from}-${size - 1}/${size}` } : {},
-      stream: { data: await m.stream(from), length: size - from, type: m.mime },
+      stream: { data: coalesce(await m.stream(from), PIECE_BYTES), length: size - from, type: m.mime },
       // The whole rest of the file in one request: bounded by the publish's own deadline, not 30 s.
       timeoutMs: PROCESSING_LIMIT_MS,
     });

@@ -39,4 +39,20 @@ describeEachDialect("dashboard: the video networks", (dialect) => {
       expect(connect.html).toContain(`<option value="${p}">`);
     }
   });
+
+  test("developer apps for YouTube and TikTok are registered through the API like any sign-in network's", async () => {
+    for (const provider of ["youtube", "tiktok"]) {
+      const r = await t.request("POST", "/v1/developer_apps", {
+        key: a.liveKey,
+        body: { provider, name: `${provider} app`, client_id: `${provider}-id`, client_secret: "s3cret" },
+      });
+      expect(r.status).toBe(201);
+      expect(r.body).toMatchObject({
+        provider,
+        provided_by: "org",
+        redirect_uri: `http://localhost:8080/connect/${provider}/callback`,
+      });
+      expect(JSON.stringify(r.body)).not.toContain("s3cret");
+    }
+  });
 });
