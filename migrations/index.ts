@@ -25,6 +25,7 @@ import notifications from "./0024_notifications.ts";
 import postLifecycle from "./0026_post_lifecycle.ts";
 import enterpriseTrust from "./0027_enterprise_trust.ts";
 import engagementWithoutRowid from "./0028_engagement_without_rowid.ts";
+import appQuota from "./0030_app_quota.ts";
 import insightsAdsAnalytics from "./0031_insights_ads_analytics.ts";
 import reports from "./0032_reports.ts";
 import newsletters from "./0033_newsletters.ts";
@@ -57,6 +58,7 @@ export const migrations: Migration[] = [
   postLifecycle,
   enterpriseTrust,
   engagementWithoutRowid,
+  appQuota,
   insightsAdsAnalytics,
   reports,
   newsletters,

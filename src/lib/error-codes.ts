@@ -429,6 +429,12 @@ export const ERROR_CODES = {
   provider_invalid: { group: media, status: 422, meaning: "No such provider, or not one this mode takes." },
   field_required: { group: media, status: 422, meaning: "The provider needs this connection field." },
   field_unknown: { group: media, status: 422, meaning: "The provider takes no such connection field." },
+  field_invalid: {
+    group: media,
+    status: 422,
+    meaning:
+      "A connection field's value is not one the provider takes (YouTube's privacy: public, unlisted or private).",
+  },
   connect_expired: {
     group: media,
     status: 422,

@@ -101,6 +101,20 @@ export const deferredAdapters: DeferredAdapter[] = [
     has: ["connect", "engagement", "deletePublished"],
     load: async () => (await import("./threads/adapter.ts")).threadsAdapter,
   },
+  {
+    provider: "youtube",
+    idempotent: false,
+    consistencyWindowMs: 0,
+    has: ["connect", "engagement", "find"],
+    load: async () => (await import("./youtube/adapter.ts")).youtubeAdapter,
+  },
+  {
+    provider: "tiktok",
+    idempotent: false,
+    consistencyWindowMs: 0,
+    has: ["connect", "find"],
+    load: async () => (await import("./tiktok/adapter.ts")).tiktokAdapter,
+  },
 ];
 
 /** An adapter that loads the real one on its first call. */

@@ -35,8 +35,11 @@ export interface PublishMedia {
   resized?: boolean;
   /** The bytes to send (an image; for a video prefer `stream`). */
   read?(): Promise<Uint8Array>;
-  /** The bytes as a stream, never all in memory (video). */
-  stream?(): Promise<ReadableStream<Uint8Array>>;
+  /**
+   * The bytes as a stream, never all in memory (video); from byte `from` on when given (an upload resumed where
+   * the network says it stopped).
+   */
+  stream?(from?: number): Promise<ReadableStream<Uint8Array>>;
   /**
    * A signed link to the original, valid one hour, for networks that fetch media by URL; null when this install is
    * not reachable from the internet (the worker refuses such targets with media_link_missing first).
@@ -76,7 +79,8 @@ export interface PublishInput {
 
 export type PublishOutcome =
   | { kind: "published"; permalink: string | null }
-  | { kind: "rate_limited"; retryAfterMs: number; message: string }
+  /** `quotaExhausted`: the developer app's daily quota is spent (every channel of that app waits for its reset). */
+  | { kind: "rate_limited"; retryAfterMs: number; message: string; quotaExhausted?: boolean }
   | { kind: "auth_revoked"; message: string }
   | { kind: "rejected"; code: string; message: string }
   | { kind: "transient"; message: string }

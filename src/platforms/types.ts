@@ -130,9 +130,13 @@ export interface Violation {
   limit: number | null;
 }
 
-/** Something the service will do to make the post fit, shown in a preview's `notices`. */
+/**
+ * Something the service will do to make the post fit (media_resized), or a fact of the network the person should
+ * know before publishing (private_only: TikTok posts only privately until the app is audited), shown in a
+ * preview's `notices`.
+ */
 export interface Notice {
-  code: "media_resized";
+  code: "media_resized" | "private_only";
   message: string;
   media: string | null;
 }

@@ -92,7 +92,9 @@ export function videoMedia(
     size: bytes.byteLength,
     width: facts.width,
     height: facts.height,
-    stream: async () => open(),
+    // A resumed upload asks for the rest from a byte on: the file itself from there.
+    stream: async (from = 0) =>
+      from > 0 ? new Blob([bytes.subarray(from) as Uint8Array<ArrayBuffer>]).stream() : open(),
     video: { duration_ms: facts.duration_ms, frame_rate: 25, video_codec: "avc1.42C00D" },
   };
 }

@@ -12,6 +12,8 @@ export interface Answer {
   /** Sent as text/plain instead of JSON (Slack's incoming webhooks). */
   text?: string;
   headers?: Record<string, string>;
+  /** Why this answer is outside the description (a protocol the description leaves out): it is not checked. */
+  unchecked?: string;
 }
 
 /** A failure the next matching request meets. */
@@ -29,6 +31,8 @@ export type Failure =
 
 export interface Incoming extends SpecRequest {
   operationId: string | null;
+  /** The unread body of a request the stand-in streams (StandInHooks.streams). */
+  stream?: ReadableStream<Uint8Array> | null;
   /** The raw path before any prefix was stripped. */
   rawPath: string;
 }
@@ -41,7 +45,10 @@ export interface StandInHooks {
    * Maps the URL path to the description's path (e.g. strips /api/v10 or /bot<token>), or null for 404.
    * `unchecked` names why an endpoint the description does not cover is served without validation.
    */
-  route(path: string): { path: string; params?: Record<string, string>; unchecked?: string } | null;
+  route(
+    path: string,
+    method: string,
+  ): { path: string; params?: Record<string, string>; unchecked?: string } | null;
   /** Reshapes a request for validation only, to work around a known defect of the description. */
   adapt?(req: SpecRequest): SpecRequest;
   /** The network's logic. */
@@ -56,6 +63,11 @@ export interface StandInHooks {
   documentedElsewhere?: Record<number, string>;
   /** Which requests an injected failure applies to (default: every request). */
   failsOn?(req: Incoming): boolean;
+  /**
+   * Requests whose body the network's logic reads itself, as it arrives (a video upload of any size): their
+   * `stream` is the body, unread, and `body` is undefined.
+   */
+  streams?(method: string, path: string): boolean;
 }
 
 export interface StandIn {
@@ -159,7 +171,7 @@ export function startStandIn(hooks: StandInHooks): StandIn {
   const onlyFor: (((req: Incoming) => boolean) | null)[] = [];
 
   const check = (req: Incoming, a: Answer) => {
-    if (!hooks.spec || !req.operationId) return;
+    if (!hooks.spec || !req.operationId || a.unchecked) return;
     if (hooks.documentedElsewhere?.[a.status]) return;
     const found = hooks.spec.checkResponse(
       req.operationId,
@@ -173,6 +185,8 @@ export function startStandIn(hooks: StandInHooks): StandIn {
   const server: Server<undefined> = Bun.serve({
     port: hooks.port ?? 0,
     hostname: "127.0.0.1",
+    // Video uploads (streamed by the stand-ins that take them) may be far larger than Bun's default 128 MB.
+    maxRequestBodySize: 8 * 1024 ** 3,
     // The cut-off answers end in an error on purpose; anything else is a fault of the stand-in.
     error: (err) => {
       if (!String(err?.message).startsWith("stand-in: connection cut"))
@@ -181,22 +195,25 @@ export function startStandIn(hooks: StandInHooks): StandIn {
     },
     async fetch(raw) {
       const url = new URL(raw.url);
-      const routed = hooks.route(url.pathname);
+      const routed = hooks.route(url.pathname, raw.method);
+      const streamed = hooks.streams?.(raw.method, url.pathname) ?? false;
       const incoming: Incoming = {
         method: raw.method,
         rawPath: url.pathname,
         path: routed?.path ?? url.pathname,
         headers: headersOf(raw),
         query: Object.fromEntries(url.searchParams.entries()),
-        body: await bodyOf(raw),
+        body: streamed ? undefined : await bodyOf(raw),
         operationId: null,
+        ...(streamed ? { stream: raw.body } : {}),
       };
       requests.push(incoming);
       if (!routed) return new Response("not found", { status: 404 });
       if (hooks.spec && !routed.unchecked) {
         // Validation may coerce what it checks (form fields to booleans): it works on a copy.
         // A file is checked as what the description calls it: a string in binary format.
-        const copy = structuredClone({ ...incoming, body: filesAsText(incoming.body) });
+        const { stream: _unread, ...plain } = incoming;
+        const copy = structuredClone({ ...plain, body: filesAsText(incoming.body) });
         const { operationId, problems: found } = hooks.spec.checkRequest(hooks.adapt?.(copy) ?? copy);
         incoming.operationId = operationId;
         if (found.length) {

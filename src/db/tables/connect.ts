@@ -42,6 +42,15 @@ export interface ConnectStatesTable {
   created_at: number;
 }
 
+/** Units of a network's daily quota an app has spent on one day (migration 0030). */
+export interface AppQuotaTable {
+  app_id: string;
+  /** The network's day, YYYY-MM-DD in its time zone. */
+  day: string;
+  units: number;
+  updated_at: number;
+}
+
 export interface ChannelGrantsTable {
   channel_id: string;
   org_id: string;
@@ -62,6 +71,7 @@ export interface ChannelGrantsTable {
 
 export interface ConnectTables {
   developer_apps: DeveloperAppsTable;
+  app_quota: AppQuotaTable;
   connect_states: ConnectStatesTable;
   channel_grants: ChannelGrantsTable;
 }

@@ -16,6 +16,8 @@ export const ChannelCreate = v.strictObject({
 });
 
 export const ChannelUpdate = v.strictObject({
+  /** Options to change (a YouTube channel's privacy); credentials change by reconnecting. */
+  fields: v.optional(fields),
   status: v.optional(
     v.pipe(
       v.string(),

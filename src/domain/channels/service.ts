@@ -8,6 +8,7 @@ import { where } from "../../db/sql/statement.ts";
 import type { ChannelsTable } from "../../db/tables/channels.ts";
 import { conflict, invalid, type Problem, problem } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
+import { fieldChoices } from "../../platforms/field-choices.ts";
 import { DEFAULT_EMULATES, getPlatform, isProvider } from "../../platforms/rules-registry.ts";
 import type { Provider } from "../../platforms/types.ts";
 import { type Actor, requireScope } from "../actor.ts";
@@ -193,27 +194,79 @@ export async function updateChannel(app: App, actor: Actor, id: string, input: u
   const b = parse(ChannelUpdate, input);
   return inTx(app, async (tx) => {
     const cur = await loadChannel(tx, actor, id);
-    if (b.status === undefined || b.status === cur.status) return presentChannel(cur);
-    if (b.status === "active" && cur.status === "needs_reauth")
+    const changed = b.fields ? settingsChange(cur, b.fields) : null;
+    const statusChanges = b.status !== undefined && b.status !== cur.status;
+    if (!statusChanges && !changed) return presentChannel(cur);
+    if (statusChanges && b.status === "active" && cur.status === "needs_reauth")
       throw conflict("needs_reauth", "This channel must be connected again before it is enabled.", {
         param: "status",
         detail: `Reconnect it with POST /v1/channels/${cur.id}/reconnect; that makes it active.`,
       });
     const now = app.clock.now();
-    const next: ChannelsTable = { ...cur, status: b.status, status_note: null, updated_at: now };
+    const status = statusChanges ? b.status! : cur.status;
+    const next: ChannelsTable = {
+      ...cur,
+      status,
+      status_note: statusChanges ? null : cur.status_note,
+      settings: changed ? JSON.stringify(changed) : cur.settings,
+      updated_at: now,
+    };
     await tx
       .updateTable("channels")
-      .set({ status: next.status, status_note: null, updated_at: now })
+      .set({ status: next.status, status_note: next.status_note, settings: next.settings, updated_at: now })
       .where("id", "=", cur.id)
       .where("org_id", "=", actor.orgId)
       .execute();
     await audit(tx, app, actor, {
       action: "channel.update",
       target: cur.id,
-      detail: { status: { from: cur.status, to: next.status } },
+      detail: {
+        ...(statusChanges ? { status: { from: cur.status, to: next.status } } : {}),
+        ...(b.fields ? { fields: Object.keys(b.fields) } : {}),
+      },
     });
     return presentChannel(next);
   });
+}
+
+/**
+ * The channel's settings with the given options changed (a YouTube channel's privacy), or a 422 listing every
+ * problem: a field that is not an option of the provider, or a value it does not take. Null when nothing changes.
+ */
+function settingsChange(cur: ChannelsTable, given: Record<string, string>): Record<string, unknown> | null {
+  const rules = getPlatform(cur.provider);
+  // Only options change in place (fields with a fixed set of values); credentials and the account change by
+  // reconnecting, which asks the network again.
+  const open = new Map(
+    (rules?.connect_fields ?? [])
+      .filter((f) => !f.secret && fieldChoices(cur.provider, f.name))
+      .map((f) => [f.name, f]),
+  );
+  const problems: Problem[] = [];
+  const settings = cur.settings ? (JSON.parse(cur.settings) as Record<string, unknown>) : {};
+  let changes = false;
+  for (const [name, raw] of Object.entries(given)) {
+    const value = raw.trim();
+    const choices = fieldChoices(cur.provider, name);
+    if (!open.has(name))
+      problems.push(
+        problem(
+          "field_unknown",
+          `${rules?.name ?? cur.provider} has no field ${name} to change here${[...open.keys()].length ? `; it takes ${[...open.keys()].join(", ")}` : ""} (other fields change by reconnecting).`,
+          `fields.${name}`,
+        ),
+      );
+    else if (choices && !choices.includes(value))
+      problems.push(
+        problem("field_invalid", `${name} must be one of ${choices.join(", ")}.`, `fields.${name}`),
+      );
+    else if (settings[name] !== value) {
+      settings[name] = value;
+      changes = true;
+    }
+  }
+  if (problems.length) throw invalid(problems);
+  return changes ? settings : null;
 }
 
 export async function deleteChannel(app: App, actor: Actor, id: string) {

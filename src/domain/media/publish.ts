@@ -86,9 +86,9 @@ function publishMedia(app: App, m: MediaTable, rules: PlatformRules, resize: boo
     height: m.height,
     resized: resize,
     read,
-    async stream() {
-      if (resize) return new Blob([(await read()) as Uint8Array<ArrayBuffer>]).stream();
-      return openStream(app, app.db, m);
+    async stream(from = 0) {
+      if (resize) return new Blob([(await read()).subarray(from) as Uint8Array<ArrayBuffer>]).stream();
+      return openStream(app, app.db, m, from);
     },
     link: () => signedMediaUrl(app, m.id, rules.provider),
     video: m.video ? JSON.parse(m.video) : null,

@@ -68,19 +68,25 @@ export async function readRange(app: App, row: Placement, start: number, end: nu
   return out.Body!.transformToByteArray();
 }
 
-/** The bytes as a stream (signed links serve video this way, never loading it whole). */
+/**
+ * The bytes as a stream (signed links serve video this way, never loading it whole), from byte `from` on (an
+ * upload a network resumes asks only for the rest).
+ */
 export async function openStream(
   app: App,
   db: Db | Tx,
   row: Placement & { id: string },
+  from = 0,
 ): Promise<ReadableStream<Uint8Array>> {
   if (row.storage === "database") {
     const bytes = await readBytes(app, db, row);
-    return new Blob([bytes as Uint8Array<ArrayBuffer>]).stream();
+    return new Blob([bytes.subarray(from) as Uint8Array<ArrayBuffer>]).stream();
   }
   const { client, Bucket, Key, GetObjectCommand } = await bucketOf(app, row);
   try {
-    const out = await client.send(new GetObjectCommand({ Bucket, Key }));
+    const out = await client.send(
+      new GetObjectCommand({ Bucket, Key, ...(from > 0 ? { Range: `bytes=${from}-` } : {}) }),
+    );
     return out.Body!.transformToWebStream() as ReadableStream<Uint8Array>;
   } catch (e) {
     throw unreadable(`the bucket answered ${(e as Error).name}.`);

@@ -6,6 +6,7 @@ import type { Db, Tx } from "../../db/index.ts";
 import type { BrandsTable } from "../../db/schema.ts";
 import type { MediaTable } from "../../db/tables/media.ts";
 import { type Problem, problem } from "../../lib/errors.ts";
+import { networkNotices } from "../../platforms/notices.ts";
 import { isProvider, rulesFor } from "../../platforms/rules-registry.ts";
 import { SIMULATIONS } from "../../platforms/sandbox/adapter.ts";
 import { slackCarriesFiles } from "../../platforms/slack/rules.ts";
@@ -205,7 +206,7 @@ export async function preparePost(
             : [];
         rendered = {
           rendition: { ...text, violations: [...text.violations, ...checked.violations, ...comment] },
-          notices: checked.notices,
+          notices: [...checked.notices, ...networkNotices(channel.provider)],
         };
         byNetwork.set(network, rendered);
       }

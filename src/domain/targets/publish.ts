@@ -4,11 +4,13 @@
 import type { App } from "../../app/context.ts";
 import { once } from "../../lib/once.ts";
 import type { Adapter, PublishedPart, PublishMedia, PublishOutcome } from "../../platforms/adapter.ts";
+import { uploadQuota } from "../../platforms/quotas.ts";
 import type { PreparedMedia } from "../media/publish.ts";
 import type { Settlement } from "../posts/present.ts";
 import { attempt, prepare, previousAttemptStart, remoteParts, savePart } from "./attempt.ts";
 import type { Claimed, Finished } from "./claimed.ts";
 import { decide } from "./decide.ts";
+import { exhaustQuota, reserveUpload } from "./quota.ts";
 import { settle } from "./settle.ts";
 
 // Media handling loads with the first post that has media (a process that publishes text only never needs it).
@@ -106,8 +108,18 @@ async function publishOrSettle(
       detail: "Not on the network after the lost attempt: sent again.",
     });
   }
+  // An upload that spends the app's daily quota takes its units first; a video already up (a part saved by an
+  // earlier attempt, now waited for) costs nothing more.
+  const uploads =
+    media.some((m) => m.kind === "video") && (JSON.parse(c.target.remote_parts) as unknown[]).length === 0;
+  if (uploads && uploadQuota(c.channel.provider)) {
+    const held = await reserveUpload(app, c.channel.provider, c.target.channel_id);
+    if (held) return held;
+  }
   const startedAt = app.clock.now();
   const outcome = await attempt(app, c, adapter, deadlineMs, input);
+  if (outcome.kind === "rate_limited" && outcome.quotaExhausted)
+    await exhaustQuota(app, c.channel.provider, c.target.channel_id);
   if (outcome.kind !== "uncertain" || !adapter.find || run.stopping()) return outcome;
   const settled = await settle({ ...common, startedAt, uncertain: outcome.message });
   settlements.set(c.attemptId, settled.settlement);

@@ -27,6 +27,7 @@ import {
   updateChannel,
 } from "../../domain/channels/service.ts";
 import { ServiceError } from "../../lib/errors.ts";
+import { fieldChoices } from "../../platforms/field-choices.ts";
 import { platforms } from "../../platforms/rules-registry.ts";
 import { signInProviders } from "../../platforms/signin/specs.ts";
 import { fieldErrors, frame, redirect, render, setFlash, type Web } from "./page.ts";
@@ -41,13 +42,17 @@ function networks(livemode: boolean): Network[] {
     .map((p) => ({
       provider: p.provider,
       name: p.name,
-      fields: p.connect_fields.map((f) => ({
-        name: f.name,
-        label: f.label,
-        help: f.help,
-        secret: f.secret,
-        optional: f.optional,
-      })),
+      // Options (a YouTube channel's privacy) are no credentials: a network with nothing else connects only by
+      // signing in, and gets no credentials form.
+      fields: p.connect_fields
+        .filter((f) => !fieldChoices(p.provider, f.name))
+        .map((f) => ({
+          name: f.name,
+          label: f.label,
+          help: f.help,
+          secret: f.secret,
+          optional: f.optional,
+        })),
       signIn: signInProviders.includes(p.provider),
     }))
     .filter((n) => n.fields.length > 0 || n.signIn);

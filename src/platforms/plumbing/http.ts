@@ -33,6 +33,8 @@ export interface NetworkRequest {
   multipart?: FormData | StreamedForm;
   /** Raw bytes with their media type (an image PUT to an upload URL). */
   bytes?: { data: Uint8Array; type: string };
+  /** Raw bytes from a stream of exactly `length` bytes, sent as they are read (a video, never whole in memory). */
+  stream?: { data: ReadableStream<Uint8Array>; length: number; type: string };
   /** The total bound of this call, connection to the last byte of the answer (default 30 s). */
   timeoutMs?: number;
   /**
@@ -102,6 +104,9 @@ export async function networkRequest(app: App, req: NetworkRequest): Promise<Net
   } else if (req.multipart instanceof StreamedForm) {
     headers["content-type"] = req.multipart.contentType;
     body = { stream: req.multipart.stream(), length: req.multipart.length };
+  } else if (req.stream !== undefined) {
+    headers["content-type"] = req.stream.type;
+    body = { stream: req.stream.data, length: req.stream.length };
   } else if (req.bytes !== undefined) {
     headers["content-type"] = req.bytes.type;
     body = req.bytes.data;

@@ -62,12 +62,14 @@ function server(app: App, spec: SignInSpec) {
   };
 }
 
-async function options(app: App, spec: SignInSpec, signal?: AbortSignal) {
+async function options(app: App, spec: SignInSpec, clientId: string, signal?: AbortSignal) {
   const o = await oauth();
   // The parsed, named setting (parsed once per process): a refusal names SVC_ALLOW_PRIVATE_NETWORKS.
   const fetch = guardedFetch({ allow: networksAllow(app.config), timeoutMs: 30_000 });
   const { token } = endpoints(app, spec);
   return {
+    // A network that reads the client ID under its own name (TikTok's client_key) gets it there too.
+    ...(spec.clientIdParam ? { additionalParameters: { [spec.clientIdParam]: clientId } } : {}),
     [o.customFetch]: (url: string, init: RequestInit) =>
       fetch(url, { ...init, ...(signal ? { signal } : {}) }),
     // Plain http only where an operator pointed the endpoint at a local server (a proxy, a test's server).
@@ -100,8 +102,10 @@ export function authorizeUrl(
   const url = new URL(server(app, spec).authorization_endpoint);
   url.searchParams.set("response_type", "code");
   url.searchParams.set("client_id", p.clientId);
+  if (spec.clientIdParam) url.searchParams.set(spec.clientIdParam, p.clientId);
   url.searchParams.set("redirect_uri", p.redirectUri);
-  url.searchParams.set("scope", spec.scopes.join(" "));
+  url.searchParams.set("scope", spec.scopes.join(spec.scopeSeparator ?? " "));
+  for (const [k, v] of Object.entries(spec.authorizeParams ?? {})) url.searchParams.set(k, v);
   url.searchParams.set("state", p.state);
   if (p.challenge) {
     url.searchParams.set("code_challenge", p.challenge);
@@ -170,7 +174,7 @@ export async function exchangeCode(
       params,
       p.redirectUri,
       p.verifier ?? o.nopkce,
-      await options(app, spec, p.signal),
+      await options(app, spec, client.clientId, p.signal),
     );
     return tokensOf(await o.processAuthorizationCodeResponse(as, c, res), app.clock.now());
   } catch (e) {
@@ -201,7 +205,7 @@ export async function refreshTokens(
       c,
       await clientAuth(spec, client),
       refreshToken,
-      await options(app, spec, signal),
+      await options(app, spec, client.clientId, signal),
     );
     const t = tokensOf(await o.processRefreshTokenResponse(as, c, res), app.clock.now());
     // A network that does not rotate keeps the refresh token it had.

@@ -20,6 +20,15 @@ export interface SignInSpec {
    * origin); the sign-in page's origin when unset or when the endpoints are pointed elsewhere.
    */
   issuer?: string;
+  /** Parameters the sign-in page needs beyond OAuth's (Google's `access_type=offline` for a refresh token). */
+  authorizeParams?: Record<string, string>;
+  /**
+   * The name the network reads the client ID under, where it is not OAuth's `client_id` (TikTok's `client_key`):
+   * sent under both names to the sign-in page and the token endpoint.
+   */
+  clientIdParam?: string;
+  /** How scopes are joined in the sign-in URL (TikTok: commas); default a space, as OAuth says. */
+  scopeSeparator?: string;
   /** The network's word for the client ID on its developer site. */
   clientIdLabel: string;
   /** Where the app is registered, for the form's help. */
@@ -132,6 +141,38 @@ const specs: SignInSpec[] = [
     developerSite: "https://developers.facebook.com/apps/",
     flavor: "threads",
     renewsAccessToken: true,
+  },
+  {
+    provider: "youtube",
+    // https://developers.google.com/identity/protocols/oauth2/web-server (PKCE and access_type=offline;
+    // prompt=consent so a second sign-in is given a refresh token again)
+    authorize: { origin: "https://accounts.google.com", path: "/o/oauth2/v2/auth" },
+    token: { origin: "https://oauth2.googleapis.com", path: "/token" },
+    scopes: [
+      "https://www.googleapis.com/auth/youtube.upload",
+      "https://www.googleapis.com/auth/youtube.readonly",
+    ],
+    authorizeParams: { access_type: "offline", prompt: "consent", include_granted_scopes: "true" },
+    pkce: true,
+    clientAuth: "post",
+    issuer: "https://accounts.google.com",
+    clientIdLabel: "OAuth client ID",
+    developerSite: "https://console.cloud.google.com/apis/credentials",
+  },
+  {
+    provider: "tiktok",
+    // https://developers.tiktok.com/doc/login-kit-web (authorize: client_key, comma-separated scopes, PKCE S256)
+    // https://developers.tiktok.com/doc/oauth-user-access-token-management (token and refresh: client_key and
+    // client_secret in the form; refresh tokens rotate)
+    authorize: { origin: "https://www.tiktok.com", path: "/v2/auth/authorize/" },
+    token: { origin: "https://open.tiktokapis.com", path: "/v2/oauth/token/" },
+    scopes: ["user.info.basic", "video.publish", "video.upload"],
+    scopeSeparator: ",",
+    clientIdParam: "client_key",
+    pkce: true,
+    clientAuth: "post",
+    clientIdLabel: "Client key",
+    developerSite: "https://developers.tiktok.com/apps/",
   },
 ];
 

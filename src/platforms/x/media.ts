@@ -7,6 +7,7 @@
 import type { App } from "../../app/context.ts";
 import type { PublishMedia, PublishOutcome } from "../adapter.ts";
 import { field, msUntil, type NetworkResponse, NoAnswer, networkRequest, str } from "../plumbing/http.ts";
+import { type ProcessingState, waitForProcessing } from "../plumbing/processing.ts";
 
 /** X takes segments of up to 5 MB; 4 MiB keeps a margin. */
 const SEGMENT_BYTES = 4 * 1024 * 1024;
@@ -179,8 +180,9 @@ async function videoSegments(
 }
 
 /**
- * Waits for X to finish processing a video (STATUS, check_after_secs apart). Null when it succeeded; else the
- * outcome: failed processing is a rejection of the medium; still processing at the deadline, another attempt.
+ * Waits for X to finish processing a video (STATUS, check_after_secs apart; plumbing/processing.ts). Null when it
+ * succeeded; else the outcome: failed processing is a rejection of the medium; still processing at the deadline,
+ * another attempt.
  */
 async function processed(
   ctx: UploadContext,
@@ -188,28 +190,41 @@ async function processed(
   id: string,
   first: unknown,
 ): Promise<PublishOutcome | null> {
-  let info = first;
-  const until = Date.now() + PROCESSING_WAIT_MS;
-  for (;;) {
-    const state = str(field(info, "state"));
-    if (state === "succeeded" || state === null) return null;
-    if (state === "failed")
-      return {
-        kind: "rejected",
-        code: "media_rejected",
-        message: `X could not process ${what}: ${str(field(field(info, "error"), "message")) ?? "no reason given"}; nothing was posted.`,
-      };
+  let info: unknown = first;
+  let looked = false;
+  const state = (): ProcessingState<null> => {
+    const s = str(field(info, "state"));
+    if (s === "succeeded" || s === null) return { state: "done", value: null };
+    if (s === "failed")
+      return { state: "failed", reason: str(field(field(info, "error"), "message")) ?? "no reason given" };
     const after = field(info, "check_after_secs");
-    const waitMs = (typeof after === "number" && after > 0 ? after : 1) * 1000;
-    if (Date.now() + waitMs > until || ctx.signal.aborted)
-      return { kind: "transient", message: `X was still processing ${what}; nothing was posted.` };
-    await Bun.sleep(waitMs);
-    const res = await call(ctx, `${what} (status)`, {
-      method: "GET",
-      url: `${ctx.api}/2/media/upload?command=STATUS&media_id=${encodeURIComponent(id)}`,
-    });
-    if (isOutcome(res)) return res;
-    if (res.status !== 200) return refused(ctx.app, res, `${what} (status)`);
-    info = field(field(res.json, "data"), "processing_info");
-  }
+    return { state: "pending", afterMs: (typeof after === "number" && after > 0 ? after : 1) * 1000 };
+  };
+  const r = await waitForProcessing<null>({
+    signal: ctx.signal,
+    limitMs: PROCESSING_WAIT_MS,
+    async look() {
+      // The finalize answer is the first look; each later one asks STATUS.
+      if (looked) {
+        const res = await call(ctx, `${what} (status)`, {
+          method: "GET",
+          url: `${ctx.api}/2/media/upload?command=STATUS&media_id=${encodeURIComponent(id)}`,
+        });
+        if (isOutcome(res)) return { state: "stop", outcome: res };
+        if (res.status !== 200) return { state: "stop", outcome: refused(ctx.app, res, `${what} (status)`) };
+        info = field(field(res.json, "data"), "processing_info");
+      }
+      looked = true;
+      return state();
+    },
+  });
+  if (r.state === "done") return null;
+  if (r.state === "stop") return r.outcome as PublishOutcome;
+  if (r.state === "failed")
+    return {
+      kind: "rejected",
+      code: "media_rejected",
+      message: `X could not process ${what}: ${r.reason}; nothing was posted.`,
+    };
+  return { kind: "transient", message: `X was still processing ${what}; nothing was posted.` };
 }

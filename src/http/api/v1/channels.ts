@@ -47,7 +47,7 @@ export const channelRoutes: RouteDef[] = [
     method: "POST",
     path: "/v1/channels/:id",
     tag: "Channels",
-    summary: "Enable or disable a channel (one needing reauth is reconnected instead)",
+    summary: "Enable or disable a channel, or change its options (a YouTube channel's privacy)",
     scope: "channels:write",
     body: ChannelUpdate,
     response: "Channel",
