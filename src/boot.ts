@@ -36,6 +36,9 @@ const topPostsSection = lazySection(async () => (await engagementSections()).top
 const analyticsReportSection = lazySection(
   async () => (await import("./domain/analytics/report-section.ts")).analyticsReportSection,
 );
+const newslettersReportSection = lazySection(
+  async () => (await import("./domain/newsletters/report-section.ts")).newslettersReportSection,
+);
 const notifyOnJoin: MemberJoinedHook = async (tx, app, joined) =>
   (await loadNotifyOnJoin()).notifyOnJoin(tx, app, joined);
 
@@ -61,6 +64,7 @@ export function registerHooks(): void {
   reportSections.add("top_posts", "posts:read", topPostsSection);
   reportSections.add("ads", "ads:read", adsReportSection);
   reportSections.add("analytics", "brands:read", analyticsReportSection);
+  reportSections.add("newsletters", "newsletters:read", newslettersReportSection);
 }
 
 export interface Running {

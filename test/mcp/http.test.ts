@@ -299,6 +299,7 @@ describeEachDialect("MCP over HTTP", (dialect) => {
       "top_posts",
       "ads",
       "analytics",
+      "newsletters",
     ]);
     const bad = (await agent.callTool({
       name: "brand_report",

@@ -182,7 +182,14 @@ describeEachDialect("reports", (dialect) => {
     expect(r.body.since).toBe("2026-02-01T05:00:00.000Z");
     expect(r.body.until).toBe("2026-03-01T05:00:00.000Z");
     // Nothing was published: every section is null, and the report still answers.
-    expect(r.body.sections).toEqual({ posts: null, engagement: null, top_posts: null });
+    expect(r.body.sections).toEqual({
+      posts: null,
+      engagement: null,
+      top_posts: null,
+      ads: null,
+      analytics: null,
+      newsletters: null,
+    });
     const w = await t.request("GET", `/v1/reports?brand=${a.brandId}&since=2026-03-02&until=2026-03-08`, {
       key: a.testKey,
     });
@@ -225,7 +232,14 @@ describeEachDialect("reports", (dialect) => {
     const brandsOnly = await key(t.app, a.orgId, { name: "brands only", scopes: ["brands:read"] });
     const r = await t.request("GET", `/v1/reports?brand=${a.brandId}&month=2026-03`, { key: brandsOnly });
     expect(r.status).toBe(200);
-    expect(r.body.sections).toEqual({ posts: null, engagement: null, top_posts: null });
+    expect(r.body.sections).toEqual({
+      posts: null,
+      engagement: null,
+      top_posts: null,
+      ads: null,
+      analytics: null,
+      newsletters: null,
+    });
     const postsOnly = await key(t.app, a.orgId, { name: "posts only", scopes: ["posts:read"] });
     const denied = await t.request("GET", `/v1/reports?brand=${a.brandId}&month=2026-03`, { key: postsOnly });
     expect([denied.status, denied.body.code]).toEqual([403, "scope_missing"]);

@@ -122,6 +122,27 @@ export const reportSchemas: Record<string, unknown> = {
       description:
         "Each registered section by name, in order (posts, engagement, top_posts, then ads, analytics and newsletters where this install has them); null when empty or not visible to the caller. Each figure is a pair {value, previous}.",
       properties: {
+        newsletters: section({
+          issues: pair(),
+          sent: pair(),
+          opens: pair(),
+          clicks: pair(),
+          unsubscribes: pair(),
+          bounces: pair(),
+          list: {
+            type: "array",
+            items: obj({
+              id: str,
+              subject: str,
+              send_at: time,
+              sent: int,
+              opens: int,
+              clicks: int,
+              unsubscribes: int,
+              bounces: int,
+            }),
+          },
+        }),
         posts: section({
           posts: pair(),
           by_network: { type: "array", items: obj({ network: str, published: pair() }) },
