@@ -1,6 +1,7 @@
 // The org limit posts_per_month (interface.md Limits): live posts per UTC calendar month; test-mode posts are
 // never counted. Reaching it is 403 limit_reached with param posts_per_month.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { newId } from "../../../src/lib/ids.ts";
 import { describeEachDialect } from "../../helpers/db.ts";
 import { schemaErrors } from "../../helpers/schemas.ts";
 import { counts, createPost, START, type World, world } from "./helpers.ts";
@@ -10,17 +11,33 @@ describeEachDialect("posts_per_month", (dialect) => {
   let live: string; // a live Threads channel: live mode reaches only real networks
   beforeAll(async () => {
     w = await world(dialect);
-    const c = await w.t.request("POST", "/v1/channels", {
-      key: w.a.liveKey,
-      body: {
-        brand: w.a.brandId,
-        // A network without an adapter yet (Threads): nothing checks credentials with a network.
+    // A live Threads channel as a sign-in leaves it (the limit is about posts, not about connecting): the worker
+    // never publishes in this test, so no network is involved.
+    live = newId("chan");
+    const now = Date.now();
+    await w.t.app.db
+      .insertInto("channels")
+      .values({
+        id: live,
+        org_id: w.a.orgId,
+        brand_id: w.a.brandId,
+        livemode: 1,
         provider: "threads",
-        fields: {},
-      },
-    });
-    expect([c.status, c.body.livemode, c.body.provider]).toEqual([201, true, "threads"]);
-    live = c.body.id;
+        emulates: null,
+        display_name: "Threads",
+        handle: "@limits",
+        profile_url: null,
+        settings: "{}",
+        secrets: null,
+        status: "active",
+        status_note: null,
+        checked_at: null,
+        check_error: null,
+        rate_limited_until: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
     await w.t.app.db
       .updateTable("orgs")
       .set({ limit_posts_per_month: 1 })

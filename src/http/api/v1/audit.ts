@@ -1,5 +1,8 @@
-import { listAudit } from "../../../domain/audit/service.ts";
+import { once } from "../../../lib/once.ts";
 import type { RouteDef } from "../../route.ts";
+
+// Each use case loads with its first request (docs/performance.md, "Start and idle memory").
+const loadListAudit = once(() => import("../../../domain/audit/service.ts"));
 
 export const auditRoutes: RouteDef[] = [
   {
@@ -11,6 +14,6 @@ export const auditRoutes: RouteDef[] = [
     list: true,
     query: ["action", "outcome"],
     response: "AuditEventList",
-    handler: ({ app, actor, query }) => listAudit(app, actor, query),
+    handler: async ({ app, actor, query }) => (await loadListAudit()).listAudit(app, actor, query),
   },
 ];

@@ -1,9 +1,12 @@
 // CLI sign-in (RFC 8628 device authorization grant) and sign-out. The two device endpoints take no credential.
-import { revokeCurrentUserToken } from "../../../domain/identity/auth/user-token-service.ts";
 import { DeviceStart, DeviceTokenRequest } from "../../../domain/identity/devices/schema.ts";
 import { once } from "../../../lib/once.ts";
 import { bool, nstr, ntime, obj, str, time } from "../../openapi-schemas.ts";
 import type { PublicRouteDef } from "../../public-route.ts";
+
+// Each use case loads with its first request (docs/performance.md, "Start and idle memory").
+const loadRevokeCurrentUserToken = once(() => import("../../../domain/identity/auth/user-token-service.ts"));
+
 import type { RouteDef } from "../../route.ts";
 
 // The device sign-in loads on its first request, not at start (docs/performance.md, "Start and idle memory").
@@ -39,7 +42,8 @@ export const authRoutes: RouteDef[] = [
     tag: "Identity",
     summary: "Revoke the calling user token (svc auth logout)",
     response: "DeletedUserToken",
-    handler: ({ app, actor }) => revokeCurrentUserToken(app, actor),
+    handler: async ({ app, actor }) =>
+      (await loadRevokeCurrentUserToken()).revokeCurrentUserToken(app, actor),
   },
 ];
 

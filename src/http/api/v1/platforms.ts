@@ -1,6 +1,9 @@
-import { listPlatforms } from "../../../domain/platforms/service.ts";
+import { once } from "../../../lib/once.ts";
 import { providers } from "../../../platforms/types.ts";
 import type { RouteDef } from "../../route.ts";
+
+// Each use case loads with its first request (docs/performance.md, "Start and idle memory").
+const loadListPlatforms = once(() => import("../../../domain/platforms/service.ts"));
 
 export const platformRoutes: RouteDef[] = [
   {
@@ -9,7 +12,7 @@ export const platformRoutes: RouteDef[] = [
     tag: "Platforms",
     summary: "List every platform with its limits and connect fields",
     response: "PlatformList",
-    handler: async ({ actor }) => listPlatforms(actor),
+    handler: async ({ actor }) => (await loadListPlatforms()).listPlatforms(actor),
   },
 ];
 

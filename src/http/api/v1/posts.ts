@@ -1,4 +1,3 @@
-import { createPost } from "../../../domain/posts/create.ts";
 import { getPost, listAttempts, listPosts } from "../../../domain/posts/read.ts";
 import {
   MarkPublished,
@@ -12,6 +11,9 @@ import { POST_STATUSES, TARGET_STATUSES } from "../../../domain/targets/post-sta
 import { once } from "../../../lib/once.ts";
 import { nstr, ntime, obj, str } from "../../openapi-schemas.ts";
 import { type RouteDef, reply } from "../../route.ts";
+
+// Each use case loads with its first request (docs/performance.md, "Start and idle memory").
+const loadCreatePost = once(() => import("../../../domain/posts/create.ts"));
 
 // The rarer actions load with their first use (listing, reading and creating are what an idle process meets first).
 const loadApprovePost = once(() => import("../../../domain/posts/approve.ts"));
@@ -47,7 +49,7 @@ export const postRoutes: RouteDef[] = [
     status: 201,
     answerInTx: true,
     handler: async ({ app, actor, body, idempotency }) =>
-      reply(201, await createPost(app, actor, body, idempotency)),
+      reply(201, await (await loadCreatePost()).createPost(app, actor, body, idempotency)),
   },
   {
     method: "POST",
