@@ -2,7 +2,7 @@
 import { randomBase62 } from "../crypto/hash.ts";
 import { Keyring } from "../crypto/keyring.ts";
 import { LocalMasterKeys, MasterKeySet, type MasterKeys, parseMasterKeys } from "../crypto/master.ts";
-import { TransitMasterKey } from "../crypto/transit.ts";
+import type { TransitMasterKey as Transit } from "../crypto/transit.ts";
 import { type Database, type Db, type Dialect, openDatabase } from "../db/index.ts";
 import { latestVersion, migrate, schemaVersion } from "../db/migrate.ts";
 import { type Clock, systemClock } from "../lib/clock.ts";
@@ -57,6 +57,8 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
   // local keys to Transit). Nothing calls Transit here: the first data key a request needs does.
   let keys: MasterKeys | null = local;
   if (config.transit) {
+    // Loaded only for an install that keeps its master key in Transit (require: createApp is synchronous).
+    const { TransitMasterKey } = require("../crypto/transit.ts") as { TransitMasterKey: typeof Transit };
     const transit = new TransitMasterKey({ ...config.transit, now: () => (opts.clock ?? systemClock).now() });
     keys = new MasterKeySet(transit, local);
   }

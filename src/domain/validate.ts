@@ -2,11 +2,19 @@
 // the rules (422 with the spec's code). Rule actions carry their code in the message as "code: text".
 import { closest, distance } from "fastest-levenshtein";
 import * as v from "valibot";
-import { type ErrorCode, isErrorCode } from "../lib/error-codes.ts";
+import type { ErrorCode } from "../lib/error-codes.ts";
 import { invalid, type Problem, ServiceError } from "../lib/errors.ts";
 
 /** A rule message carrying its stable code, e.g. rule("name_invalid", "Name must be 1 to 100 characters."). */
 export const rule = (code: ErrorCode, text: string) => `${code}: ${text}`;
+
+// The catalogue (every code with its meaning) loads with the first refused input, not at start: require is
+// synchronous, and a parse that fails is the only one that asks.
+let known: ((code: string) => code is ErrorCode) | null = null;
+function isErrorCode(code: string): code is ErrorCode {
+  known ??= (require("../lib/error-codes.ts") as typeof import("../lib/error-codes.ts")).isErrorCode;
+  return known(code);
+}
 
 function paramOf(issue: v.BaseIssue<unknown>): string | undefined {
   const keys = (issue.path ?? []).map((p) => String((p as { key: unknown }).key));
