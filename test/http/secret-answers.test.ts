@@ -34,8 +34,8 @@ describe("the route table", () => {
       "/v1/api_keys",
       "/v1/api_keys/:id/roll",
       "/v1/api_keys/self/roll",
-      "/v1/review_links",
       "/v1/reports/share_links",
+      "/v1/review_links",
       "/v1/webhook_endpoints",
       "/v1/webhook_endpoints/:id/roll_secret",
     ]);

@@ -3,7 +3,7 @@
 // refusing tool marks the source `needs reauth`; an outage is retried later. The tool is asked outside any
 // transaction.
 import type { App } from "../../app/context.ts";
-import { taggedProvider } from "../../db/sql/insight-keys.ts";
+import { taggedProvider } from "../../db/insight-keys.ts";
 import type { AnalyticsSourcesTable } from "../../db/tables/insights.ts";
 import { analyticsProvider } from "../../platforms/analytics/registry.ts";
 import type { AnalyticsReadInput, AnalyticsRow } from "../../platforms/analytics/types.ts";

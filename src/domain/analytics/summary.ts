@@ -3,7 +3,7 @@
 // links (utm_medium=social, utm_content=<post ID>); visits without any tag are the group `untagged`. Visitors are
 // summed daily visitors (a person who came on two days counts twice): the tools report days, svc keeps no visits.
 import type { App } from "../../app/context.ts";
-import { analyticsGroupKey } from "../../db/sql/insight-keys.ts";
+import { analyticsGroupKey } from "../../db/insight-keys.ts";
 import { invalid, problem } from "../../lib/errors.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { loadBrand } from "../brands/service.ts";
