@@ -25,18 +25,21 @@ export const postAuthor = statement<[postId: string], { created_by_user: string 
 
 /**
  * Postgres: what raising needs for a batch of events, in one round trip (raising runs inside the causing request's
- * transaction, where each statement is a round trip to the server). The items come as one JSON array of objects
- * with the columns named in `u` below (JSON rather than one array per column: the planner's estimate for a JSON
- * set is the same whatever its values, so after a few runs Postgres keeps one generic plan for the statement
- * instead of planning it again on every call, which cost more than running it). That plan cannot know the batch
- * is small, so each look-up is a LATERAL subquery kept apart by OFFSET 0: one index probe per item or recipient,
- * never a scan of members or preferences. Per item: the recipients are the author of `author_post` when `author_in`, the org's admins and owners when
- * `admins` (less `except_user`, and less the post's author when the author is not `author_in`); an item whose
- * `since` is set is dropped when a notification of its type about its object was raised after it (the daily
- * channel limit). Each recipient's email is decided from their preference for the type, as raise.ts does. IDs come
- * from `ids` (made in the process, so they sort with every other ID): item k takes ids[id_start + 1 …
- * id_start + id_count]; when any item has more recipients than IDs, nothing is inserted and the answer says how
- * many each needs, for one more try. Answers one row per item that has recipients.
+ * transaction, where each statement is a trip to the server and back through the query path). The items come as
+ * one JSON array of objects with the columns named in `u` below (JSON rather than one array per column: the
+ * planner's estimate for a JSON set is the same whatever its values, so after a few runs Postgres keeps one
+ * generic plan for the statement instead of planning it again on every call, which cost more than running it).
+ * That plan cannot know the batch is small, so each look-up is a LATERAL subquery kept apart by OFFSET 0: one
+ * index probe per item or recipient, never a scan of members or preferences.
+ *
+ * Per item, the recipients are the author of `author_post` when `author_in`, and the org's admins and owners when
+ * `admins`, less `except_user` and less the post's author (already counted when `author_in`, left out
+ * otherwise). An item whose `since` is set is dropped when a notification of its type about its object was raised
+ * after it (the daily channel limit). Each recipient's email is decided from their preference for the type, as
+ * raise.ts decides it. IDs come from `ids` (made in the process, so they sort with every other ID): item k takes
+ * ids[id_start + 1 … id_start + id_count]; when any item has more recipients than that, nothing is inserted and
+ * the answer says how many each needs, for one more try. Answers one row per item that has recipients.
+ *
  * SQLite: null; its statements are calls into the process, not round trips, and raising there runs the
  * statements above one by one.
  */
@@ -55,10 +58,10 @@ export const raiseForEvents = statement<
     "a AS (SELECT i.k, i.author_in, p.user_id FROM i CROSS JOIN LATERAL (SELECT created_by_user AS user_id " +
     "FROM posts WHERE id = i.author_post AND created_by_user IS NOT NULL OFFSET 0) p), " +
     "r0 AS (SELECT a.k, a.user_id FROM a WHERE a.author_in " +
-    "UNION SELECT i.k, m.user_id FROM i CROSS JOIN LATERAL (SELECT user_id FROM members " +
+    "UNION ALL SELECT i.k, m.user_id FROM i CROSS JOIN LATERAL (SELECT user_id FROM members " +
     "WHERE org_id = i.org_id AND role IN ('admin', 'owner') OFFSET 0) m " +
     "WHERE i.admins AND m.user_id IS DISTINCT FROM i.except_user " +
-    "AND NOT EXISTS (SELECT 1 FROM a WHERE a.k = i.k AND NOT a.author_in AND a.user_id = m.user_id)), " +
+    "AND NOT EXISTS (SELECT 1 FROM a WHERE a.k = i.k AND a.user_id = m.user_id)), " +
     "r AS (SELECT r0.k, r0.user_id, row_number() OVER (PARTITION BY r0.k ORDER BY r0.user_id) AS n FROM r0), " +
     "ins AS (INSERT INTO notifications (id, org_id, user_id, type, object_id, subject, body, link, email, " +
     "mail_id, read_at, created_at) " +
