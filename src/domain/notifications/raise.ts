@@ -1,7 +1,8 @@
 // Raising notifications: one row per recipient, written in the transaction of the change that caused it (so a
 // rolled-back change notifies nobody). Whether and how each is emailed is decided here from the recipient's
-// preferences, so notifications.send only reads rows already owed an email. Kept to two statements for any batch
-// (one preference look-up, one insert): raising must stay cheap for the request that causes it.
+// preferences, so notifications.send only reads rows already owed an email. Raising must stay cheap for the
+// request that causes it: a listed batch is two statements (one preference look-up, one insert); a described
+// batch (the events hook) on Postgres is one (raiseAtOnce), where the same decision is made in SQL.
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
 import { insertRows } from "../../db/insert-rows.ts";
