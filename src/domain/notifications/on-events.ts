@@ -7,7 +7,7 @@ import { run } from "../../db/sql/statement.ts";
 import { once } from "../../lib/once.ts";
 import type { EventHook } from "../events/hooks.ts";
 import type { RecordedEvent } from "../events/types.ts";
-import type { KnownPreferences, NewNotification } from "./raise.ts";
+import type { DescribedNotification, KnownPreferences, NewNotification } from "./raise.ts";
 import type { NotificationType } from "./types.ts";
 
 // What raising needs loads with the first event that notifies someone (most processes meet none for a while).
@@ -38,10 +38,123 @@ export const notifyOnEvents: EventHook = async (tx: Tx, app: App, events: Record
     relevant.push(e);
   }
   if (!relevant) return;
+  const pending: DescribedNotification[] = [];
+  for (const e of relevant) {
+    const o = (e.data.object ?? {}) as Obj;
+    const id = str(o.id);
+    switch (e.type) {
+      case "approval.requested": {
+        pending.push({
+          item: {
+            orgId: e.org_id,
+            type: "post.approval_requested",
+            objectId: id,
+            subject: "A post waits for your approval",
+            body: `A live post (${id}) waits for approval before it takes its slot.`,
+            link: `/approvals`,
+          },
+          authorPost: id,
+          authorIn: false,
+          admins: true,
+          exceptUser: null,
+          since: null,
+        });
+        break;
+      }
+      case "newsletter.approval_requested": {
+        pending.push({
+          item: {
+            orgId: e.org_id,
+            type: "newsletter.approval_requested",
+            objectId: id,
+            subject: `A newsletter waits for your approval${str(o.subject) ? `: ${str(o.subject)}` : ""}`,
+            body: `A newsletter issue (${id}) waits for approval before it is sent.`,
+            link: `/newsletters/${id}`,
+          },
+          authorPost: null,
+          authorIn: false,
+          admins: true,
+          exceptUser: str(o.created_by_user) ?? str(o.requested_by),
+          since: null,
+        });
+        break;
+      }
+      case "post_target.needs_attention": {
+        const post = str(o.post);
+        pending.push({
+          item: {
+            orgId: e.org_id,
+            type: "post.needs_attention",
+            objectId: id,
+            subject: `A post needs attention on ${str(o.channel_name) ?? str(o.provider) ?? "a channel"}`,
+            body: `The network may or may not have published post ${post}: check the channel, then mark it published or retry it.`,
+            link: `/posts/${post}/targets/${id}`,
+          },
+          authorPost: post,
+          authorIn: true,
+          admins: true,
+          exceptUser: null,
+          since: null,
+        });
+        break;
+      }
+      case "post_target.failed": {
+        const post = str(o.post);
+        const err = (o.error ?? null) as { message?: string } | null;
+        pending.push({
+          item: {
+            orgId: e.org_id,
+            type: "post.target_failed",
+            objectId: id,
+            subject: `Your post failed on ${str(o.channel_name) ?? str(o.provider) ?? "a channel"}`,
+            body: `Post ${post} could not be published there${err?.message ? `: ${err.message}` : "."}`,
+            link: `/posts/${post}/targets/${id}`,
+          },
+          authorPost: post,
+          authorIn: true,
+          admins: false,
+          exceptUser: null,
+          since: null,
+        });
+        break;
+      }
+      case "channel.needs_reauth": {
+        // At most daily per channel: a channel that keeps failing its renewal is not news every time (one per
+        // channel in a batch; against earlier ones, `since`).
+        if (pending.some((p) => p.item.type === "channel.needs_reauth" && p.item.objectId === id)) break;
+        const name = str(o.display_name) ?? str(o.provider) ?? "A channel";
+        pending.push({
+          item: {
+            orgId: e.org_id,
+            type: "channel.needs_reauth",
+            objectId: id,
+            subject: `${name} must be connected again`,
+            body: `The network refused svc's access to ${name} (${str(o.provider) ?? "channel"}); posts to it wait until it is connected again.`,
+            link: `/connect`,
+          },
+          authorPost: null,
+          authorIn: false,
+          admins: true,
+          exceptUser: null,
+          since: id ? e.created_at - DAY_MS : null,
+        });
+        break;
+      }
+    }
+  }
+  if (pending.length === 0) return;
+  const raising = await loadRaising();
+  // Postgres: every look-up and the insert in one round trip; a dialect without that statement (SQLite, where
+  // a statement is a call, not a round trip) looks up one thing at a time.
+  if (raising.raiseForEvents[app.dialect] !== null) await raising.raiseAtOnce(tx, app, pending);
+  else await raiseStepByStep(tx, app, pending);
+};
+
+/** The recipients looked up one statement at a time (once per org and type, and per post, in the batch). */
+async function raiseStepByStep(tx: Tx, app: App, pending: DescribedNotification[]): Promise<void> {
   const { adminsWithPreference, postAuthor, recentNotificationAbout, raiseNotifications, except } =
     await loadRaising();
-  // One look-up per org and type and per post in the batch (a worker's batch is usually one org); the admins
-  // come with their preference for the type, so raising reads no preference again.
+  // The admins come with their preference for the type, so raising reads no preference again.
   const known: KnownPreferences = new Map();
   const admins = new Map<string, string[]>();
   const adminsOf = async (orgId: string, type: NotificationType) => {
@@ -69,90 +182,16 @@ export const notifyOnEvents: EventHook = async (tx: Tx, app: App, events: Record
     return authors.get(postId) ?? null;
   };
   const items: NewNotification[] = [];
-  for (const e of relevant) {
-    const o = (e.data.object ?? {}) as Obj;
-    const id = str(o.id);
-    switch (e.type) {
-      case "approval.requested": {
-        const requester = await authorOf(id);
-        items.push({
-          orgId: e.org_id,
-          type: "post.approval_requested",
-          objectId: id,
-          subject: "A post waits for your approval",
-          body: `A live post (${id}) waits for approval before it takes its slot.`,
-          link: `/approvals`,
-          recipients: except(await adminsOf(e.org_id, "post.approval_requested"), requester),
-        });
-        break;
-      }
-      case "newsletter.approval_requested": {
-        const requester = str(o.created_by_user) ?? str(o.requested_by);
-        items.push({
-          orgId: e.org_id,
-          type: "newsletter.approval_requested",
-          objectId: id,
-          subject: `A newsletter waits for your approval${str(o.subject) ? `: ${str(o.subject)}` : ""}`,
-          body: `A newsletter issue (${id}) waits for approval before it is sent.`,
-          link: `/newsletters/${id}`,
-          recipients: except(await adminsOf(e.org_id, "newsletter.approval_requested"), requester),
-        });
-        break;
-      }
-      case "post_target.needs_attention": {
-        const post = str(o.post);
-        const author = await authorOf(post);
-        items.push({
-          orgId: e.org_id,
-          type: "post.needs_attention",
-          objectId: id,
-          subject: `A post needs attention on ${str(o.channel_name) ?? str(o.provider) ?? "a channel"}`,
-          body: `The network may or may not have published post ${post}: check the channel, then mark it published or retry it.`,
-          link: `/posts/${post}/targets/${id}`,
-          recipients: [...(author ? [author] : []), ...(await adminsOf(e.org_id, "post.needs_attention"))],
-        });
-        break;
-      }
-      case "post_target.failed": {
-        const post = str(o.post);
-        const author = await authorOf(post);
-        const err = (o.error ?? null) as { message?: string } | null;
-        items.push({
-          orgId: e.org_id,
-          type: "post.target_failed",
-          objectId: id,
-          subject: `Your post failed on ${str(o.channel_name) ?? str(o.provider) ?? "a channel"}`,
-          body: `Post ${post} could not be published there${err?.message ? `: ${err.message}` : "."}`,
-          link: `/posts/${post}/targets/${id}`,
-          recipients: author ? [author] : [],
-        });
-        break;
-      }
-      case "channel.needs_reauth": {
-        // At most daily per channel: a channel that keeps failing its renewal is not news every time.
-        const recent = id
-          ? (
-              await run(tx, app.dialect, recentNotificationAbout, [
-                id,
-                "channel.needs_reauth",
-                e.created_at - DAY_MS,
-              ])
-            )[0]
-          : undefined;
-        if (recent || items.some((n) => n.type === "channel.needs_reauth" && n.objectId === id)) break;
-        const name = str(o.display_name) ?? str(o.provider) ?? "A channel";
-        items.push({
-          orgId: e.org_id,
-          type: "channel.needs_reauth",
-          objectId: id,
-          subject: `${name} must be connected again`,
-          body: `The network refused svc's access to ${name} (${str(o.provider) ?? "channel"}); posts to it wait until it is connected again.`,
-          link: `/connect`,
-          recipients: await adminsOf(e.org_id, "channel.needs_reauth"),
-        });
-        break;
-      }
+  for (const p of pending) {
+    const { orgId, type, objectId } = p.item;
+    if (p.since !== null && objectId) {
+      const [recent] = await run(tx, app.dialect, recentNotificationAbout, [objectId, type, p.since]);
+      if (recent) continue;
     }
+    const author = await authorOf(p.authorPost);
+    let others = p.admins ? except(await adminsOf(orgId, type), p.exceptUser) : [];
+    if (!p.authorIn) others = except(others, author);
+    items.push({ ...p.item, recipients: p.authorIn && author ? [author, ...others] : others });
   }
   await raiseNotifications(tx, app, items, known);
-};
+}

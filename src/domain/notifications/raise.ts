@@ -1,10 +1,13 @@
 // Raising notifications: one row per recipient, written in the transaction of the change that caused it (so a
 // rolled-back change notifies nobody). Whether and how each is emailed is decided here from the recipient's
-// preferences, so notifications.send only reads rows already owed an email. Kept to two statements for any batch
-// (one preference look-up, one insert): raising must stay cheap for the request that causes it.
+// preferences, so notifications.send only reads rows already owed an email. Raising must stay cheap for the
+// request that causes it: a listed batch is two statements (one preference look-up, one insert); a described
+// batch (the events hook) on Postgres is one (raiseAtOnce), where the same decision is made in SQL.
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
 import { insertRows } from "../../db/insert-rows.ts";
+import { raiseForEvents } from "../../db/sql/notification-recipients.ts";
+import { run } from "../../db/sql/statement.ts";
 import type { NotificationEmail, NotificationsTable } from "../../db/tables/notifications.ts";
 import { newId } from "../../lib/ids.ts";
 import { mailerOf } from "../../mail/mailer.ts";
@@ -21,6 +24,23 @@ export interface NewNotification {
   link: string;
   /** User IDs; duplicates are dropped. */
   recipients: string[];
+}
+
+/**
+ * A notification whose recipients are described rather than listed (the events hook), so that on Postgres the
+ * look-ups and the insert run as one statement (raiseAtOnce).
+ */
+export interface DescribedNotification {
+  item: Omit<NewNotification, "recipients">;
+  /** The post whose author is a recipient (`authorIn`) or else is left out (the person who asked). */
+  authorPost: string | null;
+  authorIn: boolean;
+  /** The org's admins and owners hear of it. */
+  admins: boolean;
+  /** Left out of the admins (the person who caused it). */
+  exceptUser: string | null;
+  /** The daily limit: dropped when one of its type about its object was raised after this time. */
+  since: number | null;
 }
 
 /** A preference already read with the recipients (`user|org|type`); null: none set, the default applies. */
@@ -79,4 +99,61 @@ export async function raiseNotifications(
   for (let i = 0; i < rows.length; i += 500)
     await insertRows(tx, app.dialect, "notifications", rows.slice(i, i + 500));
   return rows.length;
+}
+
+/** IDs made for an org's admins before their number is known: the last number seen per org, else this many. */
+const FIRST_GUESS = 16;
+const adminsSeen = new Map<string, number>();
+
+/**
+ * Raises described notifications in one statement (raiseForEvents: recipients, their preferences, the daily
+ * limit and the insert). The rows' IDs are made here, as every ID is, before the statement knows how many
+ * recipients there are: each item takes as many as its org had admins last time (unused ones are simply never
+ * used); when an item has more recipients, the statement inserts nothing and says how many, and it runs once more.
+ */
+export async function raiseAtOnce(tx: Tx, app: App, described: DescribedNotification[]): Promise<number> {
+  const mail = mailerOf(app) !== null;
+  const now = app.clock.now();
+  let need = described.map(
+    (d) =>
+      (d.authorIn && d.authorPost ? 1 : 0) + (d.admins ? (adminsSeen.get(d.item.orgId) ?? FIRST_GUESS) : 0),
+  );
+  for (;;) {
+    const ids: string[] = [];
+    const idStart: number[] = [];
+    for (const n of need) {
+      idStart.push(ids.length);
+      for (let j = 0; j < n; j++) ids.push(newId("ntf", now));
+    }
+    const items = described.map((d, k) => ({
+      k,
+      org_id: d.item.orgId,
+      type: d.item.type,
+      object_id: d.item.objectId,
+      subject: d.item.subject.slice(0, 200),
+      body: d.item.body.slice(0, 2000),
+      link: d.item.link,
+      author_post: d.authorPost,
+      author_in: d.authorIn,
+      except_user: d.exceptUser,
+      admins: d.admins,
+      since: d.since,
+      email_default: EMAIL_DEFAULT[d.item.type],
+      id_start: idStart[k],
+      id_count: need[k],
+    }));
+    const rows = await run(tx, app.dialect, raiseForEvents, [JSON.stringify(items), ids, mail, now]);
+    const wanted = new Map(rows.map((r) => [Number(r.k), Number(r.wanted)]));
+    for (const [k, n] of wanted) {
+      const d = described[k]!;
+      if (d.admins) {
+        if (adminsSeen.size >= 10_000) adminsSeen.clear();
+        adminsSeen.set(d.item.orgId, n);
+      }
+    }
+    const total = rows.reduce((sum, r) => sum + Number(r.wanted), 0);
+    if (total === 0 || Number(rows[0]!.inserted) === total) return total;
+    // Members joined since the guess: one more try with room for each (and a few more).
+    need = described.map((_, k) => (wanted.get(k) ?? 0) + 4);
+  }
 }
