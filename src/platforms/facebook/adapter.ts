@@ -20,7 +20,7 @@ import type {
   PublishOutcome,
   RemoteInput,
 } from "../adapter.ts";
-import { graphCall, graphError, isOutcome, refusal, withQuery } from "../meta/graph.ts";
+import { graphCall, graphError, isOutcome, refusal, withFirstComment, withQuery } from "../meta/graph.ts";
 import { field, type NetworkResponse, NoAnswer, networkRequest, str } from "../plumbing/http.ts";
 import { findLinks } from "../text/links.ts";
 import { graphApi } from "./signin.ts";
@@ -43,42 +43,16 @@ async function photoForm(m: PublishMedia, fields: Record<string, string>): Promi
   return form;
 }
 
-/**
- * The post, then its first comment when the target has one (the part after the post): the Page's comment on its
- * own post (POST /{post-id}/comments). A later attempt resumes after what was posted.
- */
+/** The post, then its first comment when the target has one (meta/graph.ts). */
 async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
-  let post = input.done.find((d) => d.index === 0) ?? null;
-  if (!post) {
-    const out = await publishPost(app, {
-      ...input,
-      onPartPublished: async (p) => {
-        post = p;
-        await input.onPartPublished(p);
-      },
-    });
-    if (out.kind !== "published") return out;
-  }
-  const comment = input.parts.find((p) => p.index === 1);
-  if (post && comment && !input.done.some((d) => d.index === 1)) {
-    const res = await graphCall(app, NETWORK, "the first comment", true, {
-      method: "POST",
-      url: `${graphApi(app, "facebook")}/${encodeURIComponent(post.remote_id)}/comments`,
-      headers: auth(input.channel.secrets),
-      json: { message: comment.text },
-      signal: input.signal,
-    });
-    if (isOutcome(res)) return res;
-    if (res.status !== 200) return refusal(NETWORK, res, "the first comment", true);
-    const id = str(field(res.json, "id"));
-    if (!id) return { kind: "uncertain", message: "Facebook accepted the first comment but sent no ID." };
-    await input.onPartPublished({
-      index: 1,
-      remote_id: id,
-      remote_url: post.remote_url ? `${post.remote_url}?comment_id=${encodeURIComponent(id)}` : null,
-    });
-  }
-  return { kind: "published", permalink: post?.remote_url ?? null };
+  return withFirstComment(app, input, {
+    network: NETWORK,
+    api: graphApi(app, "facebook"),
+    headers: auth(input.channel.secrets),
+    publishPost: (i) => publishPost(app, i),
+    commentUrl: (post, id) =>
+      post.remote_url ? `${post.remote_url}?comment_id=${encodeURIComponent(id)}` : null,
+  });
 }
 
 async function publishPost(app: App, input: PublishInput): Promise<PublishOutcome> {

@@ -26,45 +26,30 @@ import type {
   RemoteInput,
 } from "../adapter.ts";
 import { graphApi } from "../facebook/signin.ts";
-import { graphCall, graphError, isOutcome, refusal, waitForContainer, withQuery } from "../meta/graph.ts";
+import {
+  graphCall,
+  graphError,
+  isOutcome,
+  refusal,
+  waitForContainer,
+  withFirstComment,
+  withQuery,
+} from "../meta/graph.ts";
 import { field, type NetworkResponse, NoAnswer, networkRequest, str } from "../plumbing/http.ts";
 
 const NETWORK = "Instagram";
 const auth = (secrets: Record<string, string>) => ({ authorization: `Bearer ${secrets.access_token ?? ""}` });
 const isVideo = (m: PublishMedia) => m.kind === "video" || m.mime.startsWith("video/");
 
-/**
- * The media, then its first comment when the target has one (the part after the post): the account's comment on
- * its own media (POST /{ig-media-id}/comments). A later attempt resumes after what was posted.
- */
+/** The post, then its first comment when the target has one (meta/graph.ts). */
 async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
-  let media = input.done.find((d) => d.index === 0) ?? null;
-  if (!media) {
-    const out = await publishMedia(app, {
-      ...input,
-      onPartPublished: async (p) => {
-        media = p;
-        await input.onPartPublished(p);
-      },
-    });
-    if (out.kind !== "published") return out;
-  }
-  const comment = input.parts.find((p) => p.index === 1);
-  if (media && comment && !input.done.some((d) => d.index === 1)) {
-    const res = await graphCall(app, NETWORK, "the first comment", true, {
-      method: "POST",
-      url: `${graphApi(app, "instagram")}/${encodeURIComponent(media.remote_id)}/comments`,
-      headers: auth(input.channel.secrets),
-      json: { message: comment.text },
-      signal: input.signal,
-    });
-    if (isOutcome(res)) return res;
-    if (res.status !== 200) return refusal(NETWORK, res, "the first comment", true);
-    const id = str(field(res.json, "id"));
-    if (!id) return { kind: "uncertain", message: "Instagram accepted the first comment but sent no ID." };
-    await input.onPartPublished({ index: 1, remote_id: id, remote_url: media.remote_url });
-  }
-  return { kind: "published", permalink: media?.remote_url ?? null };
+  return withFirstComment(app, input, {
+    network: NETWORK,
+    api: graphApi(app, "instagram"),
+    headers: auth(input.channel.secrets),
+    publishPost: (i) => publishMedia(app, i),
+    commentUrl: (post) => post.remote_url,
+  });
 }
 
 async function publishMedia(app: App, input: PublishInput): Promise<PublishOutcome> {

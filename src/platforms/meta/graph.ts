@@ -4,7 +4,7 @@
 // developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/error-codes), and the wait for a
 // media container that the network prepares before it can be published (Instagram, Threads, a Page's video).
 import type { App } from "../../app/context.ts";
-import type { PublishOutcome } from "../adapter.ts";
+import type { PublishedPart, PublishInput, PublishOutcome } from "../adapter.ts";
 import {
   field,
   type NetworkRequest,
@@ -172,4 +172,51 @@ export async function waitForContainer(
     });
     wait = Math.min(wait * 2, opts.maxMs ?? 15_000);
   }
+}
+
+/**
+ * The post, then its first comment when the target has one (the part after the post), as the Page's or account's
+ * comment on its own post (POST /{id}/comments on Facebook and Instagram). A later attempt resumes after what was
+ * posted: the post is never made again for a comment that failed.
+ */
+export async function withFirstComment(
+  app: App,
+  input: PublishInput,
+  o: {
+    network: string;
+    /** The Graph API's base for the network (its origin and version). */
+    api: string;
+    headers: Record<string, string>;
+    publishPost: (input: PublishInput) => Promise<PublishOutcome>;
+    /** The comment's own address, from the post's and the comment's ID. */
+    commentUrl: (post: PublishedPart, commentId: string) => string | null;
+  },
+): Promise<PublishOutcome> {
+  let post = input.done.find((d) => d.index === 0) ?? null;
+  if (!post) {
+    const out = await o.publishPost({
+      ...input,
+      onPartPublished: async (p) => {
+        post = p;
+        await input.onPartPublished(p);
+      },
+    });
+    if (out.kind !== "published") return out;
+  }
+  const comment = input.parts.find((p) => p.index === 1);
+  if (post && comment && !input.done.some((d) => d.index === 1)) {
+    const res = await graphCall(app, o.network, "the first comment", true, {
+      method: "POST",
+      url: `${o.api}/${encodeURIComponent(post.remote_id)}/comments`,
+      headers: o.headers,
+      json: { message: comment.text },
+      signal: input.signal,
+    });
+    if (isOutcome(res)) return res;
+    if (res.status !== 200) return refusal(o.network, res, "the first comment", true);
+    const id = str(field(res.json, "id"));
+    if (!id) return { kind: "uncertain", message: `${o.network} accepted the first comment but sent no ID.` };
+    await input.onPartPublished({ index: 1, remote_id: id, remote_url: o.commentUrl(post, id) });
+  }
+  return { kind: "published", permalink: post?.remote_url ?? null };
 }
