@@ -436,7 +436,7 @@ export function IssuePage(props: {
             class="card"
             id="issue-form"
             hx-post="/newsletters/preview"
-            hx-trigger="input delay:600ms, change"
+            hx-trigger="input delay:600ms"
             hx-target="#preview"
             hx-swap="outerHTML"
             hx-sync="this:replace"

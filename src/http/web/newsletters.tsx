@@ -18,7 +18,7 @@ import { once } from "../../lib/once.ts";
 import { localParts } from "../../lib/zoned.ts";
 import { cursorLinks, pagingQuery } from "./cursor.ts";
 import { localToIso } from "./local-time.ts";
-import { fieldErrors, fragment, frame, redirect, render, setFlash, type Web } from "./page.ts";
+import { CSP, fieldErrors, fragment, frame, redirect, render, setFlash, type Web } from "./page.ts";
 import type { WebRoute } from "./route.ts";
 
 const load = {
@@ -35,6 +35,16 @@ const load = {
   timeline: once(() => import("../../domain/newsletters/timeline.ts")),
   accounts: once(() => import("../../domain/mail-accounts/list.ts")),
   audiences: once(() => import("../../domain/mail-accounts/audiences.ts")),
+};
+
+/**
+ * The editor's policy: the dashboard's, with inline styles allowed. An iframe's srcdoc document inherits the page's
+ * policy, and an email is styled inline (mail clients take nothing else), so without this the preview would show
+ * unstyled. Scripts stay refused (the frame is sandboxed besides), and nothing people typed reaches the page as
+ * markup, so no one can write a style attribute into the dashboard itself.
+ */
+const EDITOR_CSP = {
+  "Content-Security-Policy": CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
 };
 
 /** A ServiceError the person can act on (shown beside the fields), rather than a missing page or an outage. */
@@ -217,6 +227,7 @@ async function newPage(w: Web, extra: EditorExtra = {}, status = 200) {
       testTo=""
     />,
     status,
+    EDITOR_CSP,
   );
 }
 
@@ -265,6 +276,7 @@ async function issuePage(w: Web, extra: EditorExtra = {}, status = 200) {
       flash={extra.flash ?? null}
     />,
     status,
+    EDITOR_CSP,
   );
 }
 
