@@ -63,6 +63,9 @@ const PAGES = [
   "/media",
   "/templates",
   "/templates/new",
+  "/newsletters",
+  "/newsletters/new",
+  "/mail-accounts",
 ];
 
 describeEachDialect("dashboard accessibility", (dialect) => {

@@ -82,6 +82,8 @@ describeEachDialect("newsletters in Chromium", (dialect) => {
       await page.waitForLoadState();
       expect(await page.locator("#issue-summary").textContent()).toContain("Scheduled");
       expect(await page.locator("#timeline").textContent()).toContain("newsletter.schedule");
+      // The saved issue's page shows its email too, from the stored content.
+      await page.frameLocator("#preview-desktop").getByRole("heading", { name: "Beans are back" }).waitFor();
       await shot(page, `newsletters-issue-${label}-${dialect}`);
       const overflow = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth");
       expect(overflow).toBe(0);
