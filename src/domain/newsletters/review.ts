@@ -30,7 +30,8 @@ async function review(app: App, actor: Actor, id: string, input: unknown, approv
       );
     if (isRequester(actor, cur))
       throw forbidden("forbidden", "You asked for this issue's approval; another admin or owner reviews it.");
-    const { updated_at: _, ...who } = reviewer(actor, now, b.note);
+    // A post's reviewer may be a client review link; an issue's never is, and its table has no such column.
+    const { updated_at: _, reviewed_by_link: _link, ...who } = reviewer(actor, now, b.note);
     return transition(tx, app, actor, cur, {
       from: ["pending_approval"],
       refuse: notPending,

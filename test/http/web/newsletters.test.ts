@@ -260,6 +260,67 @@ describeEachDialect("dashboard newsletters", (dialect) => {
     expect(canceled.html).not.toContain('id="cancel-button"');
   });
 
+  test("approval: a key's issue waits; the page approves or rejects with a note; no one reviews their own", async () => {
+    await api("POST", `/v1/brands/${a.brandId}`, { approval_policy: "required_for_all" });
+    const sendAt = new Date(Date.now() + 3 * 86400_000).toISOString();
+    const waiting = async (subject: string) => {
+      const made = await api("POST", "/v1/newsletters", {
+        brand: a.brandId,
+        subject,
+        body: "Hi",
+        deliveries: [{ mail_account: acct }],
+      });
+      const s = await api("POST", `/v1/newsletters/${made.body.id}/schedule`, { send_at: sendAt });
+      expect(s.body.status).toBe("pending_approval");
+      return made.body.id as string;
+    };
+    const one = await waiting("Approve me");
+    const page = await b.get(`/newsletters/${one}`);
+    expect(page.html).toContain('id="approve-button"');
+    const approved = await b.request(
+      "POST",
+      `/newsletters/${one}/approve`,
+      form(b, [["note", `Fine ${MARKUP}`]]),
+    );
+    expect(approved.status).toBe(303);
+    expect((await api("GET", `/v1/newsletters/${one}`)).body.status).toBe("scheduled");
+    const after = await b.follow(approved);
+    expect(after.html).toContain("newsletter.approve");
+    expect(after.html).not.toContain(MARKUP);
+
+    const other = await waiting("Reject me");
+    const rejected = await b.request("POST", `/newsletters/${other}/reject`, form(b, [["note", "Too long"]]));
+    expect(rejected.status).toBe(303);
+    const back = (await api("GET", `/v1/newsletters/${other}`)).body;
+    expect(back.status).toBe("draft");
+    expect((await b.follow(rejected)).html).toContain("Too long");
+
+    // Written and scheduled from the page by this person, it waits; the same person cannot approve it.
+    const made = await b.request(
+      "POST",
+      "/newsletters",
+      form(b, [
+        ["brand", a.brandId],
+        ["subject", "My own"],
+        ["body", "Hi"],
+        ["deliver", acct],
+      ]),
+    );
+    const two = made.location!.split("/").pop()!;
+    const mine = await b.request(
+      "POST",
+      `/newsletters/${two}/schedule`,
+      form(b, [["send_at", new Date(Date.now() + 4 * 86400_000).toISOString().slice(0, 16)]]),
+    );
+    expect(mine.status).toBe(303);
+    expect((await api("GET", `/v1/newsletters/${two}`)).body.status).toBe("pending_approval");
+    const self = await b.request("POST", `/newsletters/${two}/approve`, form(b, [["note", ""]]));
+    expect(self.status).toBe(403);
+    expect(self.html).toContain('role="alert"');
+    expect((await api("GET", `/v1/newsletters/${two}`)).body.status).toBe("pending_approval");
+    await api("POST", `/v1/brands/${a.brandId}`, { approval_policy: "none" });
+  });
+
   test("another org's issue and the other mode's look missing; a cross-site form changes nothing", async () => {
     const theirs = await api(
       "POST",
