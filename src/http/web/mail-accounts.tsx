@@ -23,8 +23,9 @@ const load = {
   theme: once(() => import("../../domain/brands/email-theme.ts")),
 };
 
+/** A problem shown on the page: one the person can act on, or a provider that cannot be reached now (503). */
 const shownError = (e: unknown): e is ServiceError =>
-  e instanceof ServiceError && e.status !== 404 && e.status < 500;
+  e instanceof ServiceError && e.status !== 404 && (e.status < 500 || e.status === 503);
 
 function errorsOf(e: ServiceError): FieldErrors {
   const out: FieldErrors = {};
@@ -128,7 +129,7 @@ async function connect(w: Web) {
       fields,
     });
   } catch (e) {
-    if (!(e instanceof ServiceError) || (e.status >= 500 && e.code !== "provider_unavailable")) throw e;
+    if (!shownError(e)) throw e;
     return page(w, { form, errors: errorsOf(e) }, e.status);
   }
   setFlash(w, "mail_account_connected");

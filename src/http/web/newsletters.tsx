@@ -47,9 +47,12 @@ const EDITOR_CSP = {
   "Content-Security-Policy": CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
 };
 
-/** A ServiceError the person can act on (shown beside the fields), rather than a missing page or an outage. */
+/**
+ * A ServiceError shown on the page beside the fields: one the person can act on, or a provider or mail service that
+ * cannot be reached now (503: try again later), rather than a missing issue (404) or a fault of ours.
+ */
 const shownError = (e: unknown): e is ServiceError =>
-  e instanceof ServiceError && e.status !== 404 && e.status < 500;
+  e instanceof ServiceError && e.status !== 404 && (e.status < 500 || e.status === 503);
 
 /** A problem's param as the API names it (deliveries.0.audiences.1) shown beside the field it is about. */
 function errorsOf(e: ServiceError): FieldErrors {

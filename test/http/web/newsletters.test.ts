@@ -348,6 +348,48 @@ describeEachDialect("dashboard newsletters", (dialect) => {
     expect((await api("GET", `/v1/newsletters/${mine.body.id}`)).body.status).toBe("draft");
   });
 
+  test("a test send without the install's mail shows mail_unavailable; deleting a mail account in use is refused", async () => {
+    const [issue] = (await api("GET", "/v1/newsletters?status=pending_approval")).body.data;
+    const sent = await b.request(
+      "POST",
+      `/newsletters/${issue.id}/test`,
+      form(b, [
+        ["mail_account", acct],
+        ["to", "me@acme.example"],
+      ]),
+    );
+    expect(sent.status).toBe(503);
+    expect(sent.html).toContain('role="alert"');
+    expect(sent.html).toContain('value="me@acme.example"'); // kept in the form to try again, not stored
+
+    const inUse = await b.request("POST", `/mail-accounts/${acct}/delete`, form(b, []));
+    expect(inUse.status).toBe(409);
+    expect(inUse.html).toContain('role="alert"');
+    expect((await api("GET", `/v1/mail_accounts/${acct}`)).status).toBe(200);
+
+    const spare = await api("POST", "/v1/mail_accounts", {
+      brand: a.brandId,
+      provider: "sandbox",
+      fields: { account: "spare" },
+      from_name: "Spare",
+      from_email: "spare@acme.example",
+    });
+    expect(spare.status).toBe(201);
+    const theirs = await api(
+      "POST",
+      "/v1/mail_accounts",
+      { brand: other.brandId, provider: "sandbox", from_name: "T", from_email: "t@other.example" },
+      other.testKey,
+    );
+    expect((await b.request("POST", `/mail-accounts/${theirs.body.id}/delete`, form(b, []))).status).toBe(
+      404,
+    );
+    expect((await b.get("/mail-accounts")).html).not.toContain(theirs.body.id);
+    const gone = await b.request("POST", `/mail-accounts/${spare.body.id}/delete`, form(b, []));
+    expect(gone.status).toBe(303);
+    expect((await api("GET", `/v1/mail_accounts/${spare.body.id}`)).status).toBe(404);
+  });
+
   test("a viewer reads the issues but gets no change buttons and no editor", async () => {
     const email = `viewer-${Date.now()}@example.com`;
     await member(t.app, a.orgId, email, "viewer");
