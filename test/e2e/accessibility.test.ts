@@ -122,6 +122,7 @@ describeEachDialect("dashboard accessibility", (dialect) => {
           provider: "sandbox",
           from_name: "Access",
           from_email: "news@access.example",
+          default_audiences: ["everyone"],
         },
       });
       expect(mail.status).toBe(201);
