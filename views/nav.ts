@@ -24,6 +24,7 @@ export const NAV: NavGroup[] = [
       { section: "queue", href: "/queue", label: "Queue" },
       { section: "posts", href: "/posts", label: "Posts" },
       { section: "approvals", href: "/approvals", label: "Approvals" },
+      { section: "newsletters", href: "/newsletters", label: "Newsletters", needs: "newsletters:read" },
     ],
   },
   {
@@ -45,6 +46,7 @@ export const NAV: NavGroup[] = [
     items: [
       { section: "channels", href: "/channels", label: "Channels" },
       { section: "brands", href: "/brands", label: "Brands" },
+      { section: "mail_accounts", href: "/mail-accounts", label: "Mail accounts", needs: "channels:read" },
     ],
   },
   {

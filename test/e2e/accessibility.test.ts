@@ -63,6 +63,9 @@ const PAGES = [
   "/media",
   "/templates",
   "/templates/new",
+  "/newsletters",
+  "/newsletters/new",
+  "/mail-accounts",
 ];
 
 describeEachDialect("dashboard accessibility", (dialect) => {
@@ -110,6 +113,29 @@ describeEachDialect("dashboard accessibility", (dialect) => {
         body: { brand: b.brand.id, name: "Accessible client" },
       });
       expect(link.status).toBe(201);
+      // A mail account and an issue through it, for the newsletter pages (editor, preview frames, results).
+      const nl = await key(svc.t.app, b.org.id, { name: "a11y newsletters" });
+      const mail = await svc.t.request("POST", "/v1/mail_accounts", {
+        key: nl,
+        body: {
+          brand: b.brand.id,
+          provider: "sandbox",
+          from_name: "Access",
+          from_email: "news@access.example",
+          default_audiences: ["everyone"],
+        },
+      });
+      expect(mail.status).toBe(201);
+      const issue = await svc.t.request("POST", "/v1/newsletters", {
+        key: nl,
+        body: {
+          brand: b.brand.id,
+          subject: "Accessible issue",
+          body: "# Hello\n\nRead [more](https://access.example).",
+          deliveries: [{ mail_account: mail.body.id }],
+        },
+      });
+      expect(issue.status).toBe(201);
       const context = await browser.newContext({
         baseURL: svc.url,
         viewport,
@@ -130,6 +156,7 @@ describeEachDialect("dashboard accessibility", (dialect) => {
         `/posts/${post.body.id}`,
         `/webhooks/${endpoint.body.id}`,
         `/brands/${b.brand.id}`,
+        `/newsletters/${issue.body.id}`,
         new URL(link.body.url).pathname,
       ]) {
         await page.goto(path);

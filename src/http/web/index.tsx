@@ -25,8 +25,10 @@ import { homeRoutes } from "./home.tsx";
 import { insightRoutes } from "./insights.tsx";
 import { inviteRoutes } from "./invite.tsx";
 import { logRoutes } from "./logs.tsx";
+import { mailAccountPageRoutes } from "./mail-accounts.tsx";
 import { mediaRoutes } from "./media.tsx";
 import { memberPageRoutes } from "./members.tsx";
+import { newsletterPageRoutes } from "./newsletters.tsx";
 import { notificationPageRoutes } from "./notifications.tsx";
 import { orgPageRoutes } from "./org.tsx";
 import {
@@ -85,6 +87,8 @@ export const webRoutes: WebRoute[] = [
   ...mediaRoutes,
   ...templateRoutes,
   ...webhookPageRoutes,
+  ...newsletterPageRoutes,
+  ...mailAccountPageRoutes,
   ...logRoutes,
   ...insightRoutes,
   ...reportPageRoutes,
