@@ -304,6 +304,16 @@ async function libraryPages(svc: Svc, demo: Awaited<ReturnType<typeof demoData>>
   await save(page, "dashboard-media");
   await phone.goto("/media");
   await save(phone, "dashboard-media-phone");
+  await page.goto("/reports");
+  await save(page, "dashboard-reports");
+  await page.goto("/insights");
+  await save(page, "dashboard-insights");
+  await page.goto("/mail-accounts");
+  await save(page, "dashboard-mail-accounts");
+  await page.goto("/newsletters/new");
+  await save(page, "dashboard-newsletter");
+  await phone.goto("/newsletters/new");
+  await save(phone, "dashboard-newsletter-phone");
   await page.goto("/templates");
   await save(page, "dashboard-templates");
   await page.goto(`/templates/${template.id}`);
