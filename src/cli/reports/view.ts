@@ -63,7 +63,7 @@ function printTerminal(ctx: Ctx, r: any) {
   lines.push(ctx.c.bold(`${r.brand.name} (${r.brand.slug}) · ${period}`));
   lines.push(
     ctx.c.dim(
-      `Beside ${r.previous_since.slice(0, 10)} – ${r.previous_until.slice(0, 10)}; times in ${r.timezone}${r.livemode ? "" : "; test mode"}`,
+      `Beside ${day(Date.parse(r.previous_since), r.timezone)} – ${day(Date.parse(r.previous_until) - 1, r.timezone)}; times in ${r.timezone}${r.livemode ? "" : "; test mode"}`,
     ),
   );
   const rows = figures(sections);
@@ -141,3 +141,8 @@ Examples:
     return 0;
   },
 };
+
+/** The brand's own calendar day of an instant (the period's end is exclusive: the caller passes its last moment). */
+function day(t: number, timezone: string): string {
+  return new Date(t).toLocaleDateString("en-CA", { timeZone: timezone });
+}
