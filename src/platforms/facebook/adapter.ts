@@ -20,7 +20,16 @@ import type {
   PublishOutcome,
   RemoteInput,
 } from "../adapter.ts";
-import { graphCall, graphError, isOutcome, refusal, withFirstComment, withQuery } from "../meta/graph.ts";
+import {
+  deleteObjects,
+  graphCall,
+  graphError,
+  isGone,
+  isOutcome,
+  refusal,
+  withFirstComment,
+  withQuery,
+} from "../meta/graph.ts";
 import { field, type NetworkResponse, NoAnswer, networkRequest, str } from "../plumbing/http.ts";
 import { findLinks } from "../text/links.ts";
 import { graphApi } from "./signin.ts";
@@ -165,12 +174,6 @@ async function connect(
   }
 }
 
-/** Graph's "does not exist" (100 with subcode 33) or a 404: the post is gone. */
-const gone = (res: NetworkResponse) => {
-  const e = graphError(res);
-  return res.status === 404 || (e.code === 100 && e.subcode === 33);
-};
-
 async function engagement(
   app: App,
   input: RemoteInput & { parts: PublishedPart[] },
@@ -187,7 +190,7 @@ async function engagement(
       get(withQuery(`${base}/comments`, { summary: "true", limit: "0" })),
     ]);
     for (const r of [node, reactions, comments]) {
-      if (gone(r)) return { kind: "deleted" };
+      if (isGone(r)) return { kind: "deleted" };
       if (r.status !== 200)
         return { kind: "failed", message: `Facebook answered ${r.status}: ${graphError(r).message}` };
     }
@@ -216,22 +219,11 @@ async function deletePublished(
   input: RemoteInput & { parts: PublishedPart[] },
 ): Promise<DeleteOutcome> {
   // Deleting the post deletes its comments (the first comment among them) with it.
-  for (const p of input.parts.filter((x) => x.index === 0)) {
-    let res: NetworkResponse;
-    try {
-      res = await networkRequest(app, {
-        method: "DELETE",
-        url: `${graphApi(app, "facebook")}/${encodeURIComponent(p.remote_id)}`,
-        headers: auth(input.channel.secrets),
-        timeoutMs: 15_000,
-      });
-    } catch (e) {
-      return { kind: "failed", message: `Facebook: ${e instanceof Error ? e.message : String(e)}` };
-    }
-    if (res.status !== 200 && !gone(res))
-      return { kind: "failed", message: `Facebook answered ${res.status}: ${graphError(res).message}` };
-  }
-  return { kind: "deleted" };
+  return deleteObjects(app, NETWORK, {
+    api: graphApi(app, "facebook"),
+    headers: auth(input.channel.secrets),
+    ids: input.parts.filter((x) => x.index === 0).map((p) => p.remote_id),
+  });
 }
 
 export const facebookAdapter: Adapter = {

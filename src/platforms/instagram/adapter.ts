@@ -27,8 +27,10 @@ import type {
 } from "../adapter.ts";
 import { graphApi } from "../facebook/signin.ts";
 import {
+  deleteObjects,
   graphCall,
   graphError,
+  isGone,
   isOutcome,
   refusal,
   waitForContainer,
@@ -203,11 +205,6 @@ async function connect(
   }
 }
 
-const gone = (res: NetworkResponse) => {
-  const e = graphError(res);
-  return res.status === 404 || (e.code === 100 && e.subcode === 33);
-};
-
 /** The media's like_count and comments_count (IGMedia fields); Instagram reports no reposts or quotes. */
 async function engagement(
   app: App,
@@ -228,7 +225,7 @@ async function engagement(
   } catch (e) {
     return { kind: "failed", message: `Instagram: ${e instanceof Error ? e.message : String(e)}` };
   }
-  if (gone(res)) return { kind: "deleted" };
+  if (isGone(res)) return { kind: "deleted" };
   if (res.status !== 200)
     return { kind: "failed", message: `Instagram answered ${res.status}: ${graphError(res).message}` };
   const n = (name: string) => {
@@ -246,22 +243,11 @@ async function deletePublished(
   input: RemoteInput & { parts: PublishedPart[] },
 ): Promise<DeleteOutcome> {
   // Deleting the media deletes its comments (the first comment among them) with it.
-  for (const p of input.parts.filter((x) => x.index === 0)) {
-    let res: NetworkResponse;
-    try {
-      res = await networkRequest(app, {
-        method: "DELETE",
-        url: `${graphApi(app, "instagram")}/${encodeURIComponent(p.remote_id)}`,
-        headers: auth(input.channel.secrets),
-        timeoutMs: 15_000,
-      });
-    } catch (e) {
-      return { kind: "failed", message: `Instagram: ${e instanceof Error ? e.message : String(e)}` };
-    }
-    if (res.status !== 200 && !gone(res))
-      return { kind: "failed", message: `Instagram answered ${res.status}: ${graphError(res).message}` };
-  }
-  return { kind: "deleted" };
+  return deleteObjects(app, NETWORK, {
+    api: graphApi(app, "instagram"),
+    headers: auth(input.channel.secrets),
+    ids: input.parts.filter((x) => x.index === 0).map((p) => p.remote_id),
+  });
 }
 
 /**

@@ -4,7 +4,7 @@
 // developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/error-codes), and the wait for a
 // media container that the network prepares before it can be published (Instagram, Threads, a Page's video).
 import type { App } from "../../app/context.ts";
-import type { PublishedPart, PublishInput, PublishOutcome } from "../adapter.ts";
+import type { DeleteOutcome, PublishedPart, PublishInput, PublishOutcome } from "../adapter.ts";
 import {
   field,
   type NetworkRequest,
@@ -219,4 +219,34 @@ export async function withFirstComment(
     await input.onPartPublished({ index: 1, remote_id: id, remote_url: o.commentUrl(post, id) });
   }
   return { kind: "published", permalink: post?.remote_url ?? null };
+}
+
+/** Graph's "does not exist" (100 with subcode 33) or a 404: the object is gone. */
+export const isGone = (res: NetworkResponse) => {
+  const e = graphError(res);
+  return res.status === 404 || (e.code === 100 && e.subcode === 33);
+};
+
+/** DELETE /{id} for each object in the order given; one already gone counts as deleted. */
+export async function deleteObjects(
+  app: App,
+  network: string,
+  o: { api: string; headers: Record<string, string>; ids: string[] },
+): Promise<DeleteOutcome> {
+  for (const id of o.ids) {
+    let res: NetworkResponse;
+    try {
+      res = await networkRequest(app, {
+        method: "DELETE",
+        url: `${o.api}/${encodeURIComponent(id)}`,
+        headers: o.headers,
+        timeoutMs: 15_000,
+      });
+    } catch (e) {
+      return { kind: "failed", message: `${network}: ${e instanceof Error ? e.message : String(e)}` };
+    }
+    if (res.status !== 200 && !isGone(res))
+      return { kind: "failed", message: `${network} answered ${res.status}: ${graphError(res).message}` };
+  }
+  return { kind: "deleted" };
 }

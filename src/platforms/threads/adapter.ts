@@ -21,7 +21,16 @@ import type {
   PublishOutcome,
   RemoteInput,
 } from "../adapter.ts";
-import { graphCall, graphError, isOutcome, refusal, waitForContainer, withQuery } from "../meta/graph.ts";
+import {
+  deleteObjects,
+  graphCall,
+  graphError,
+  isGone,
+  isOutcome,
+  refusal,
+  waitForContainer,
+  withQuery,
+} from "../meta/graph.ts";
 import {
   field,
   type NetworkResponse,
@@ -172,11 +181,6 @@ async function connect(
   }
 }
 
-const gone = (res: NetworkResponse) => {
-  const e = graphError(res);
-  return res.status === 404 || (e.code === 100 && e.subcode === 33);
-};
-
 /** The first part's insights (docs "Insights": views, likes, replies, reposts, quotes). */
 async function engagement(
   app: App,
@@ -197,7 +201,7 @@ async function engagement(
   } catch (e) {
     return { kind: "failed", message: `Threads: ${e instanceof Error ? e.message : String(e)}` };
   }
-  if (gone(res)) return { kind: "deleted" };
+  if (isGone(res)) return { kind: "deleted" };
   if (res.status !== 200)
     return { kind: "failed", message: `Threads answered ${res.status}: ${graphError(res).message}` };
   const data = field(res.json, "data");
@@ -224,22 +228,12 @@ async function deletePublished(
   app: App,
   input: RemoteInput & { parts: PublishedPart[] },
 ): Promise<DeleteOutcome> {
-  for (const p of [...input.parts].sort((a, b) => b.index - a.index)) {
-    let res: NetworkResponse;
-    try {
-      res = await networkRequest(app, {
-        method: "DELETE",
-        url: `${threadsApi(app)}/${encodeURIComponent(p.remote_id)}`,
-        headers: auth(input.channel.secrets),
-        timeoutMs: 15_000,
-      });
-    } catch (e) {
-      return { kind: "failed", message: `Threads: ${e instanceof Error ? e.message : String(e)}` };
-    }
-    if (res.status !== 200 && !gone(res))
-      return { kind: "failed", message: `Threads answered ${res.status}: ${graphError(res).message}` };
-  }
-  return { kind: "deleted" };
+  // Replies first, the post last: a failure half-way leaves a post with fewer replies, not replies without a post.
+  return deleteObjects(app, NETWORK, {
+    api: threadsApi(app),
+    headers: auth(input.channel.secrets),
+    ids: [...input.parts].sort((a, b) => b.index - a.index).map((p) => p.remote_id),
+  });
 }
 
 export const threadsAdapter: Adapter = {
