@@ -4,7 +4,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { SmtpSettings } from "../mail/host.ts";
-import { AllowSettingError, PRIVATE_NETWORKS, PRIVATE_WEBHOOKS, parseAllowSetting } from "../net/allow.ts";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -253,8 +252,13 @@ export function loadConfig(env: Env = process.env): Config {
   const providerOrigins = parseProviderOrigins(env.SVC_PROVIDER_ORIGINS, problems);
   const autoMigrate = bool(env, "SVC_AUTO_MIGRATE", true, problems);
   // The allow settings are parsed where they are used (net/allow.ts); checking them here makes a wrong entry
-  // stop the start with its name instead of failing the first webhook or connect that reads it.
-  for (const name of [PRIVATE_NETWORKS, PRIVATE_WEBHOOKS]) {
+  // stop the start with its name instead of failing the first webhook or connect that reads it. Unset, "true"
+  // and "false" need no parsing, so the address library loads only for a list of hosts and ranges.
+  for (const name of ["SVC_ALLOW_PRIVATE_NETWORKS", "SVC_ALLOW_PRIVATE_WEBHOOKS"]) {
+    const text = (env[name] ?? "").trim().toLowerCase();
+    if (text === "" || text === "true" || text === "false") continue;
+    const { AllowSettingError, parseAllowSetting } =
+      require("../net/allow.ts") as typeof import("../net/allow.ts");
     try {
       parseAllowSetting(env[name], name);
     } catch (e) {

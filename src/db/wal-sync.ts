@@ -5,7 +5,9 @@
 // inside each COMMIT; here it runs on the thread pool, and callers arriving while one runs share the next one.
 // (A checkpoint that copies frames into the database file syncs that file before the WAL is reused, so frames
 // already moved there stay durable.)
-import { type FileHandle, open } from "node:fs/promises";
+// node:fs/promises (and the stream modules it brings) loads with the first sync, not with every process that
+// opens a database.
+import type { FileHandle } from "node:fs/promises";
 
 export interface WalSync {
   /** Resolves once everything this process committed before the call is on disk. */
@@ -19,7 +21,7 @@ export function walSync(dbPath: string): WalSync {
   let queued: Promise<void> | null = null;
 
   async function once(): Promise<void> {
-    handle ??= open(`${dbPath}-wal`, "r");
+    handle ??= import("node:fs/promises").then(({ open }) => open(`${dbPath}-wal`, "r"));
     try {
       await (await handle).datasync();
     } catch (e) {

@@ -1,6 +1,5 @@
 // Input validation with valibot. A schema says both the shape (wrong type, unknown or missing field: 400) and
 // the rules (422 with the spec's code). Rule actions carry their code in the message as "code: text".
-import { closest, distance } from "fastest-levenshtein";
 import * as v from "valibot";
 import type { ErrorCode } from "../lib/error-codes.ts";
 import { invalid, type Problem, ServiceError } from "../lib/errors.ts";
@@ -49,12 +48,17 @@ function toProblem(issue: v.BaseIssue<unknown>): { status: 400 | 422; problem: P
   };
 }
 
+let levenshtein: typeof import("fastest-levenshtein") | undefined;
+
 /** The closest of `known` to a mistyped name, when it is close enough to be what was meant. */
 export function closestName(name: string, known: readonly string[]): string | undefined {
   if (known.length === 0) return undefined;
   const lower = name.toLowerCase();
   const same = known.find((k) => k.toLowerCase() === lower);
   if (same) return same;
+  // Loaded with the first mistyped name: a process whose clients spell every field right never needs it.
+  levenshtein ??= require("fastest-levenshtein") as typeof import("fastest-levenshtein");
+  const { closest, distance } = levenshtein;
   const best = closest(lower, [...known]);
   const d = distance(lower, best.toLowerCase());
   // A third of the name may be wrong (at least two edits: a swap of two letters is two), never all of it.

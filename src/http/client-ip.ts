@@ -7,7 +7,6 @@
 // (1, the default, is the right-most entry: the one the proxy in front of svc added). A header one proxy SETS
 // (X-Real-IP, CF-Connecting-IP) has one entry, which hops=1 picks the same way.
 import type { Config } from "../app/config.ts";
-import { parseIp } from "../net/address.ts";
 
 /** One entry of the list: an address, possibly with a port (`1.2.3.4:5678`, `[2001:db8::1]:443`) or quoted. */
 function addressOf(entry: string): string | null {
@@ -15,6 +14,8 @@ function addressOf(entry: string): string | null {
   const v6 = /^\[([^\]]+)\](?::\d+)?$/.exec(s);
   if (v6) s = v6[1]!;
   else if (/^[\d.]+:\d+$/.test(s)) s = s.slice(0, s.lastIndexOf(":"));
+  // Only installs behind a proxy read the header; the address library loads with its first request.
+  const { parseIp } = require("../net/address.ts") as typeof import("../net/address.ts");
   const ip = parseIp(s);
   return ip ? ip.toString() : null;
 }

@@ -3,10 +3,20 @@
 // (another process wrote it, or a retry came due).
 import type { App } from "../app/context.ts";
 import { nextAttemptAt } from "../domain/webhooks/backoff.ts";
-import { type DeliveryJob, type Outcome, prepareJobs, send } from "../domain/webhooks/deliver.ts";
-import { recordOutcomes, succeeded } from "../domain/webhooks/outcome.ts";
+import type { DeliveryJob, Outcome } from "../domain/webhooks/deliver.ts";
 import { claimDeliveries } from "./webhook-claim.ts";
 import type { WorkerLoop } from "./worker-loop.ts";
+
+// Sending (the guarded client, signatures) and recording outcomes load with the first delivery: a process whose
+// orgs have no webhook endpoints never needs them.
+let sending: Promise<
+  [typeof import("../domain/webhooks/deliver.ts"), typeof import("../domain/webhooks/outcome.ts")]
+>;
+const delivery = () =>
+  (sending ??= Promise.all([
+    import("../domain/webhooks/deliver.ts"),
+    import("../domain/webhooks/outcome.ts"),
+  ]));
 
 export const MAX_IN_FLIGHT = 20;
 export const POLL_MS = 1000;
@@ -37,6 +47,7 @@ class OutcomeWriter {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, 200);
       try {
+        const [, { recordOutcomes }] = await delivery();
         await this.app.db.transaction().execute(async (tx) => {
           await recordOutcomes(
             tx,
@@ -126,6 +137,7 @@ export class DeliveryWorker {
       if (room <= 0 || (this.inFlight > 0 && room < Math.ceil(this.maxInFlight / 4))) return;
       const rows = await claimDeliveries(this.app, room);
       if (rows.length === 0) return;
+      const [{ prepareJobs }] = await delivery();
       const jobs = await prepareJobs(this.app, rows);
       for (const job of jobs) this.launch(job);
       if (rows.length < room) return;
@@ -157,6 +169,7 @@ export async function deliverDue(
     const rows = await claimDeliveries(app, maxInFlight);
     if (rows.length === 0) return total;
     total += rows.length;
+    const [{ prepareJobs }, { recordOutcomes }] = await delivery();
     const jobs = await prepareJobs(app, rows);
     const finished = await Promise.all(
       jobs.map(async (job) => ({
@@ -174,7 +187,8 @@ export const webhookDeliveryLoop: WorkerLoop = {
 };
 
 /** One delivery attempt, counted and traced when telemetry is on (no ID, URL or body in either). */
-function measured(app: App, job: DeliveryJob, timeoutMs?: number): Promise<Outcome> {
+async function measured(app: App, job: DeliveryJob, timeoutMs?: number): Promise<Outcome> {
+  const [{ send }, { succeeded }] = await delivery();
   const telemetry = app.telemetry;
   if (!telemetry.enabled) return send(app, job, timeoutMs);
   const live = Boolean(job.delivery.livemode);

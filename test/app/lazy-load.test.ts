@@ -38,6 +38,10 @@ const DEFERRED_PACKAGES = [
   "jq-wasm",
   "eventsource-parser",
   "@clack/prompts",
+  // The address library (a proxy's client address, a list of allowed private addresses, outbound requests) and
+  // the near-miss finder for mistyped field names.
+  "ipaddr.js",
+  "fastest-levenshtein",
   // Only when an OTEL_* variable asks for an exporter.
   "@opentelemetry/sdk-node",
   "@opentelemetry/api",
@@ -71,6 +75,9 @@ const DEFERRED_MODULES = [
   "src/domain/posts/delete-published.ts",
   "src/domain/notifications/raise.ts",
   "src/domain/notifications/preferences.ts",
+  // The guarded outbound client and webhook sending, until the first delivery is claimed.
+  "src/net/guarded.ts",
+  "src/domain/webhooks/deliver.ts",
 ];
 
 const packageOf = (path: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1] ?? null;

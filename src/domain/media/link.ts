@@ -5,7 +5,6 @@
 import type { App } from "../../app/context.ts";
 import { safeEqual } from "../../crypto/hash.ts";
 import { nodeCrypto } from "../../crypto/node.ts";
-import { classify, parseIp } from "../../net/address.ts";
 
 export const LINK_TTL_S = 3600;
 const PURPOSE = "media-links";
@@ -23,6 +22,8 @@ function signature(app: App, mediaId: string, expires: number, forWhom: string):
  */
 export function reachableFromInternet(app: App): boolean {
   const host = new URL(app.config.baseUrl).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  // The address library loads when the first media link is made, not with the routes that may make one.
+  const { classify, parseIp } = require("../../net/address.ts") as typeof import("../../net/address.ts");
   const ip = parseIp(host);
   if (ip) return classify(ip) === "public";
   if (!host.includes(".")) return false;
