@@ -31,6 +31,7 @@ import reports from "./0032_reports.ts";
 import newsletters from "./0033_newsletters.ts";
 import channelsNeedsReauth from "./0034_channels_needs_reauth.ts";
 import reviewLinks from "./0035_review_links.ts";
+import engagementOrgIndex from "./0036_engagement_org_index.ts";
 
 export const migrations: Migration[] = [
   core,
@@ -64,4 +65,5 @@ export const migrations: Migration[] = [
   newsletters,
   channelsNeedsReauth,
   reviewLinks,
+  engagementOrgIndex,
 ];

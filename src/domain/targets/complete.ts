@@ -91,6 +91,7 @@ export async function completeIn(
     events,
     pg ?? undefined,
     pending,
+    done,
   );
 }
 

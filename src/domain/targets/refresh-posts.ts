@@ -31,6 +31,9 @@ export async function refreshPosts(
   loaded?: { posts: PostsTable[]; targets: PostTargetsTable[] },
   /** Postgres: hand the writes to the transaction's next statement (see PendingWrites). */
   pending?: PendingWrites,
+  /** Targets as this transaction just wrote them in full (the worker's outcomes): a post whose targets are all
+   * among them is presented from them, without reading its targets again. */
+  known: readonly PostTargetsTable[] = [],
 ): Promise<Map<string, string>> {
   if (postIds.length === 0) {
     await recordEvents(tx, app, alsoRecord, undefined, pending);
@@ -62,13 +65,16 @@ export async function refreshPosts(
     if (event) announce.push({ post: p, status, event });
   }
   // The post events carry each post with all its targets: read in full only for the posts that announce one
-  // (most steps finish a target or two of each post, and the post's status stays).
+  // (most steps finish a target or two of each post, and the post's status stays), and not even then when every
+  // target of the post is among the rows the caller just wrote (a post whose targets were claimed together).
   const full =
     loaded?.targets ??
-    (await targetsOf(
+    (await fullTargets(
       tx,
       app,
       announce.map((a) => a.post.id),
+      byPost,
+      known,
     ));
   const targetsByPost = new Map<string, PostTargetsTable[]>();
   for (const t of full) {
@@ -138,6 +144,34 @@ async function load(
     postIds,
   );
   return { posts, statuses };
+}
+
+/** All the targets of these posts: from `known` for a post whose every target is there, else read. */
+async function fullTargets(
+  tx: Tx,
+  app: App,
+  postIds: string[],
+  statuses: ReadonlyMap<string, string[]>,
+  known: readonly PostTargetsTable[],
+): Promise<PostTargetsTable[]> {
+  if (postIds.length === 0 || known.length === 0) return targetsOf(tx, app, postIds);
+  const byPost = new Map<string, PostTargetsTable[]>();
+  for (const t of known) {
+    const list = byPost.get(t.post_id);
+    if (list) list.push(t);
+    else byPost.set(t.post_id, [t]);
+  }
+  const out: PostTargetsTable[] = [];
+  const read: string[] = [];
+  for (const id of postIds) {
+    const mine = byPost.get(id);
+    // `statuses` lists every target of the post as read in this transaction, after the posts' locks.
+    if (mine && mine.length === statuses.get(id)?.length)
+      out.push(...mine.sort((a, b) => (a.id < b.id ? -1 : 1)));
+    else read.push(id);
+  }
+  if (read.length) out.push(...(await targetsOf(tx, app, read)));
+  return out;
 }
 
 /** All the targets of these posts, in ID order (as a post presents them). */

@@ -73,6 +73,82 @@ describeEachDialect("publish worker", (dialect) => {
     expect(await page.text()).toContain("Hello from the sandbox");
   });
 
+  // The post event carries the post with all its targets. A step that finished every target of the post presents
+  // them from the rows it wrote; a step that finished only some reads the others: both equal what the API shows.
+  // A tenant of its own: its channels are not the other tests' posts' channels.
+  describe("the post event's snapshot of its targets", () => {
+    let b: Tenant;
+    beforeAll(async () => {
+      b = await tenant(t.app);
+    });
+    const channel = async () => {
+      const ch = await t.request("POST", "/v1/channels", {
+        key: b.testKey,
+        body: { brand: b.brandId, provider: "sandbox" },
+      });
+      expect(ch.status).toBe(201);
+      return ch.body.id as string;
+    };
+    async function twoChannelPost(body: string, channels: string[]) {
+      const r = await t.request("POST", "/v1/posts", {
+        key: b.testKey,
+        body: { brand: b.brandId, content: { body }, channels },
+      });
+      expect(r.status).toBe(201);
+      return r.body.id as string;
+    }
+    const postEvents = async (postId: string) =>
+      (
+        await t.app.db
+          .selectFrom("events")
+          .select("data")
+          .where("org_id", "=", b.orgId)
+          .where("type", "=", "post.published")
+          .execute()
+      )
+        .map((e) => JSON.parse(e.data).object)
+        .filter((o) => o.id === postId);
+    const withoutEngagement = (o: { targets: Record<string, unknown>[] }) => ({
+      ...o,
+      targets: o.targets.map(({ engagement: _, ...rest }) => rest),
+    });
+    async function expectEventMatches(postId: string) {
+      const events = await postEvents(postId);
+      expect(events).toHaveLength(1);
+      const shown = (await t.request("GET", `/v1/posts/${postId}`, { key: b.testKey })).body;
+      expect(shown.targets).toHaveLength(2);
+      expect(events[0].targets.map((x: { engagement: unknown }) => x.engagement)).toEqual([null, null]);
+      expect(withoutEngagement(events[0])).toEqual(withoutEngagement(shown));
+    }
+
+    test("both targets finished in one step", async () => {
+      const id = await twoChannelPost("Two at once", [await channel(), await channel()]);
+      await drain();
+      await expectEventMatches(id);
+    });
+
+    test("the targets finished in two steps", async () => {
+      const [first, second] = [await channel(), await channel()];
+      const id = await twoChannelPost("Two, one later", [first, second]);
+      // The second channel is held: its target waits while the first is published.
+      await t.app.db
+        .updateTable("channels")
+        .set({ rate_limited_until: clock.now() + 60_000 })
+        .where("id", "=", second)
+        .execute();
+      await drain();
+      const between = (await t.request("GET", `/v1/posts/${id}`, { key: b.testKey })).body;
+      expect(between.targets.map((x: { status: string }) => x.status).sort()).toEqual([
+        "published",
+        "queued",
+      ]);
+      expect(await postEvents(id)).toHaveLength(0);
+      clock.advance(61_000);
+      await drain();
+      await expectEventMatches(id);
+    });
+  });
+
   test("rate_limited: held at least 30 s, the channel held too, then published", async () => {
     const p = await post({
       content: { body: "Rate limited first" },
