@@ -8,9 +8,11 @@
 //     UPDATE matches nothing, so it leaves the channel alone (publishing waits for the renewal in flight instead);
 //  2. the token request, outside any transaction (on SQLite no write lock is held while the network answers), with
 //     a deadline far shorter than the lease;
-//  3. save: one transaction stores the sealed tokens and clears the claim, only while the claim is still ours
-//     (a reconnect meanwhile replaced the grant: what it stored wins). The tokens are stored the moment they are
-//     learned; a refusal marks the channel needs_reauth in that transaction instead.
+//  3. save: the sealed tokens are stored and the claim cleared together, only while the claim is still ours (a
+//     reconnect meanwhile replaced the grant: what it stored wins). The tokens are stored the moment they are
+//     learned: renewals whose answers came while a save was in flight are saved together next, each row fenced by
+//     its own claim (one statement on Postgres, one transaction of two on SQLite); a refusal marks the channel
+//     needs_reauth in a fenced transaction instead.
 // A worker killed in step 2 leaves the old tokens and its claim; the claim lapses after the lease and the next run
 // renews with the stored refresh token, which is still good unless the network rotated it before the kill (then
 // it refuses it once and the channel asks for a new sign-in, never a loop: see docs/networks.md).
