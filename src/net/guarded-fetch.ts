@@ -72,6 +72,8 @@ export function networkFetch(
 /** The slowest upload rate the deadline allows for (2 Mbit/s). */
 const UPLOAD_FLOOR_BYTES_PER_S = 256 * 1024;
 
+const encoder = new TextEncoder();
+
 async function requestBody(
   body: RequestInit["body"],
   contentLength: string | undefined,
@@ -79,7 +81,9 @@ async function requestBody(
   if (body === null || body === undefined) return undefined;
   if (body instanceof ReadableStream && contentLength !== undefined && /^\d{1,15}$/.test(contentLength))
     return { stream: body as ReadableStream<Uint8Array>, length: Number(contentLength) };
-  if (typeof body === "string") return new TextEncoder().encode(body);
+  if (typeof body === "string") return encoder.encode(body);
+  // A form (an OAuth token request): its text, as Response would serialise it, without a Response.
+  if (body instanceof URLSearchParams) return encoder.encode(body.toString());
   if (body instanceof Uint8Array) return body;
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
   if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);

@@ -360,6 +360,25 @@ async function sendHopByFetch(hop: Hop, ctx: HopContext): Promise<HopResult> {
       signal: controller.signal,
     });
     answered = true;
+    // An uncompressed answer that says its length and fits is read whole (fetch holds it to that length): a token
+    // or a small JSON answer costs no reader and no copy. A compressed one's length is not what it unpacks to.
+    const declared = res.headers.get("content-length");
+    const encoding = res.headers.get("content-encoding");
+    if (
+      declared !== null &&
+      (encoding === null || encoding === "identity") &&
+      /^\d{1,15}$/.test(declared) &&
+      Number(declared) <= ctx.maxBytes
+    ) {
+      const whole = new Uint8Array(await res.arrayBuffer());
+      const truncated = whole.byteLength > ctx.maxBytes;
+      return {
+        status: res.status,
+        headers: res.headers,
+        body: truncated ? whole.slice(0, ctx.maxBytes) : whole,
+        truncated,
+      };
+    }
     const chunks: Uint8Array[] = [];
     let kept = 0;
     let seen = 0;

@@ -37,12 +37,24 @@ function blocked(
 
 /** Checks a URL whose host is an IP literal; returns false when the host is a name (checked at lookup). */
 export function checkLiteralHost(url: URL, allow: AllowSetting): boolean {
-  const literal = parseIp(url.hostname);
-  if (!literal) return false;
-  const verdict = checkAddress(allow, undefined, literal);
+  // The verdict on a literal depends on nothing else than the literal and the setting: kept, so a client sending
+  // to one address again and again (token renewals, webhooks) parses and classifies it once.
+  const key = `${allow.source}\n${url.hostname}`;
+  let verdict = literalVerdicts.get(key);
+  if (verdict === undefined) {
+    const literal = parseIp(url.hostname);
+    verdict = literal ? checkAddress(allow, undefined, literal) : null;
+    if (literalVerdicts.size >= LITERAL_VERDICTS) literalVerdicts.clear();
+    literalVerdicts.set(key, verdict);
+  }
+  if (verdict === null) return false;
   if (!verdict.ok) throw blocked(url, verdict.addressClass, false, allow);
   return true;
 }
+
+/** Verdicts on hosts by allow setting and host (null: a name, checked at lookup); at most this many kept. */
+const literalVerdicts = new Map<string, ReturnType<typeof checkAddress> | null>();
+const LITERAL_VERDICTS = 1024;
 
 /** Resolves `hostname` and checks every answer; throws OutboundError unless all pass. */
 export async function resolveChecked(

@@ -20,6 +20,11 @@ export interface OAuthServer {
    * refresh token, saved by the server itself), for tests that start after the sign-in.
    */
   issue(accountId: string, clientId: string): Promise<{ access_token: string; refresh_token: string }>;
+  /**
+   * Runs once the token endpoint has its answer and before it is sent (the answer waits for it), with the refresh
+   * token the request sent: what happens elsewhere while the network answers. Null: nothing.
+   */
+  beforeTokenAnswer: ((refreshToken: string | undefined) => Promise<void>) | null;
   /** Ends every grant of an account (the person removed the app's access on the network). */
   revokeGrants(accountId: string): Promise<void>;
   close(): Promise<void>;
@@ -58,6 +63,7 @@ export async function oauthServer(opts: OAuthServerOptions = {}): Promise<OAuthS
   const out: OAuthServer = {
     url,
     tokenAnswers,
+    beforeTokenAnswer: null,
     get provider() {
       return provider;
     },
@@ -104,6 +110,17 @@ export async function oauthServer(opts: OAuthServerOptions = {}): Promise<OAuthS
       });
       provider.on("access_token.saved", note);
       provider.on("refresh_token.saved", note);
+      provider.use(
+        async (
+          ctx: { path: string; oidc?: { params?: { refresh_token?: string } } },
+          next: () => Promise<void>,
+        ) => {
+          await next();
+          const hook = out.beforeTokenAnswer;
+          if (hook && ctx.path === (opts.routes?.token ?? "/2/oauth2/token"))
+            await hook(ctx.oidc?.params?.refresh_token);
+        },
+      );
       handler = provider.callback();
     },
     async accountOf(accessToken) {

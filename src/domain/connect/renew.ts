@@ -8,14 +8,22 @@
 //     UPDATE matches nothing, so it leaves the channel alone (publishing waits for the renewal in flight instead);
 //  2. the token request, outside any transaction (on SQLite no write lock is held while the network answers), with
 //     a deadline far shorter than the lease;
-//  3. save: one transaction stores the sealed tokens and clears the claim, only while the claim is still ours
-//     (a reconnect meanwhile replaced the grant: what it stored wins). The tokens are stored the moment they are
-//     learned; a refusal marks the channel needs_reauth in that transaction instead.
+//  3. save: the sealed tokens are stored and the claim cleared together, only while the claim is still ours (a
+//     reconnect meanwhile replaced the grant: what it stored wins). The tokens are stored the moment they are
+//     learned: renewals whose answers came while a save was in flight are saved together next, each row fenced by
+//     its own claim (one statement on Postgres, one transaction of two on SQLite); a refusal marks the channel
+//     needs_reauth in a fenced transaction instead.
 // A worker killed in step 2 leaves the old tokens and its claim; the claim lapses after the lease and the next run
 // renews with the stored refresh token, which is still good unless the network rotated it before the kill (then
 // it refuses it once and the channel asks for a new sign-in, never a loop: see docs/networks.md).
 import type { App } from "../../app/context.ts";
-import { saveRenewedGrant, saveRenewedSecrets } from "../../db/sql/save-renewed-token.ts";
+import {
+  claimRenewals,
+  loadClaimedRenewals,
+  releaseRenewals,
+  saveRenewedGrants,
+  saveRenewedSecrets,
+} from "../../db/sql/save-renewed-token.ts";
 import { run } from "../../db/sql/statement.ts";
 import type { DeveloperAppsTable } from "../../db/tables/connect.ts";
 import { getPlatform } from "../../platforms/rules-registry.ts";
@@ -63,25 +71,20 @@ export type Renewal =
 async function claim(app: App, channelIds: string[], windowMs: number): Promise<string> {
   const now = app.clock.now();
   const fence = crypto.randomUUID();
-  await app.db
-    .updateTable("channel_grants")
-    .set({ renew_claim: fence, renew_claimed_until: now + RENEW_LEASE_MS })
-    .where("channel_id", "in", channelIds)
-    .where("token_expires_at", "<=", now + windowMs)
-    .where((eb) => eb.or([eb("renew_claimed_until", "is", null), eb("renew_claimed_until", "<", now)]))
-    .execute();
+  await run(app.db, app.dialect, claimRenewals.of(channelIds.length), [
+    fence,
+    now + RENEW_LEASE_MS,
+    ...channelIds,
+    now + windowMs,
+    now,
+  ]);
   return fence;
 }
 
 /** Clears our claim on these channels (nothing learned: another run may try again at once). */
 async function release(app: App, channelIds: string[], fence: string): Promise<void> {
   if (!channelIds.length) return;
-  await app.db
-    .updateTable("channel_grants")
-    .set({ renew_claim: null, renew_claimed_until: null })
-    .where("channel_id", "in", channelIds)
-    .where("renew_claim", "=", fence)
-    .execute();
+  await run(app.db, app.dialect, releaseRenewals.of(channelIds.length), [fence, ...channelIds]);
 }
 
 /** What renewing one claimed channel needs, read after the claim (so it is what the last renewal stored). */
@@ -92,28 +95,27 @@ interface Claimed {
   status: string;
   secrets: string | null;
   token_expires_at: number | null;
+  /** The developer app it renews through; undefined when it is gone. */
   devApp: Pick<DeveloperAppsTable, "id" | "org_id" | "client_id" | "client_secret"> | undefined;
 }
 
-/** The channels of `channelIds` this claim holds, with their developer apps: three reads for the whole batch. */
+/** The channels of `channelIds` this claim holds, with their developer apps: one read for the whole batch. */
 async function loadClaimed(app: App, channelIds: string[], fence: string): Promise<Claimed[]> {
-  const rows = await app.db
-    .selectFrom("channel_grants as g")
-    .innerJoin("channels as c", "c.id", "g.channel_id")
-    .select(["c.id", "c.org_id", "c.provider", "c.status", "c.secrets", "g.token_expires_at", "g.app_id"])
-    .where("g.channel_id", "in", channelIds)
-    .where("g.renew_claim", "=", fence)
-    .execute();
-  if (!rows.length) return [];
-  const apps = await app.db
-    .selectFrom("developer_apps")
-    .select(["id", "org_id", "client_id", "client_secret"])
-    .where("id", "in", [...new Set(rows.map((r) => r.app_id))])
-    .execute();
-  // An org's channel renews through its own org's app or an install app, never another org's.
-  return rows.map(({ app_id, ...r }) => ({
-    ...r,
-    devApp: apps.find((a) => a.id === app_id && (a.org_id === r.org_id || a.org_id === null)),
+  const rows = await run(app.db, app.dialect, loadClaimedRenewals.of(channelIds.length), [
+    ...channelIds,
+    fence,
+  ]);
+  return rows.map((r) => ({
+    id: r.id,
+    org_id: r.org_id,
+    provider: r.provider,
+    status: r.status,
+    secrets: r.secrets,
+    token_expires_at: r.token_expires_at,
+    devApp:
+      r.app_id === null
+        ? undefined
+        : { id: r.app_id, org_id: r.app_org_id, client_id: r.client_id!, client_secret: r.client_secret! },
   }));
 }
 
@@ -138,7 +140,7 @@ export async function renewToken(
     return { kind: "refused", message: "the channel needs to be connected again" };
   const [claimed] = await claimSeen(app, [{ channel_id: channelId, token_expires_at: seen }], windowMs);
   if (!claimed) return { kind: "fresh", secrets: ch.secrets };
-  return renewClaimed(app, claimed.c, claimed.fence);
+  return renewClaimed(app, claimed.c, claimed.fence, renewalRun(app));
 }
 
 /**
@@ -154,19 +156,101 @@ async function claimSeen(
   const fence = await claim(app, ids, windowMs);
   const loaded = await loadClaimed(app, ids, fence);
   const seen = new Map(due.map((d) => [d.channel_id, d.token_expires_at]));
-  const moved = loaded.filter((c) => seen.get(c.id) !== undefined && seen.get(c.id) !== c.token_expires_at);
-  await release(
-    app,
-    moved.map((c) => c.id),
-    fence,
+  const moved = new Set(
+    loaded
+      .filter((c) => seen.get(c.id) !== undefined && seen.get(c.id) !== c.token_expires_at)
+      .map((c) => c.id),
   );
-  return loaded.filter((c) => !moved.includes(c)).map((c) => ({ c, fence }));
+  await release(app, [...moved], fence);
+  return loaded.filter((c) => !moved.has(c.id)).map((c) => ({ c, fence }));
+}
+
+/** One renewal learned from the network, to store. */
+interface Learned {
+  ch: Claimed;
+  fence: string;
+  sealed: string;
+  expiresAt: number | null;
+}
+
+/**
+ * What the renewals of one run share: each developer app's client secret, opened once, and the stores. A renewal
+ * is stored the moment its answer is handled: when no store is in flight it goes at once, alone; those answered
+ * while one is in flight go together in the next (one statement for all on Postgres, one transaction of two on
+ * SQLite), so no renewal waits on another's network answer.
+ */
+interface RenewalRun {
+  clientSecret(devApp: NonNullable<Claimed["devApp"]>): Promise<string>;
+  /** Step 3: resolves true when stored, false when the claim was no longer ours (a reconnect replaced it). */
+  store(l: Learned): Promise<boolean>;
+}
+
+function renewalRun(app: App): RenewalRun {
+  const secrets = new Map<string, Promise<string>>();
+  let waiting: { l: Learned; ok: (ours: boolean) => void; fail: (e: unknown) => void }[] = [];
+  let storing = false;
+  const drain = async () => {
+    storing = true;
+    while (waiting.length) {
+      const batch = waiting;
+      waiting = [];
+      try {
+        const ours = await storeRenewals(
+          app,
+          batch.map((w) => w.l),
+        );
+        for (const w of batch) w.ok(ours.has(w.l.ch.id));
+      } catch (e) {
+        for (const w of batch) w.fail(e);
+      }
+    }
+    storing = false;
+  };
+  return {
+    clientSecret(devApp) {
+      const key = `${devApp.id}\n${devApp.client_secret}`;
+      let p = secrets.get(key);
+      if (!p) {
+        p = openClientSecret(app.db, app, devApp);
+        // A failure is not kept: the next channel tries again.
+        p.catch(() => secrets.delete(key));
+        secrets.set(key, p);
+      }
+      return p;
+    },
+    store(l) {
+      return new Promise((ok, fail) => {
+        waiting.push({ l, ok, fail });
+        if (!storing) {
+          storing = true;
+          setImmediate(drain);
+        }
+      });
+    },
+  };
+}
+
+/** Stores renewals, each fenced by its claim; returns the channels whose claim was still ours (stored). */
+async function storeRenewals(app: App, learned: Learned[]): Promise<Set<string>> {
+  const saved = app.clock.now();
+  const params = (ls: Learned[]) => ls.flatMap((l) => [l.ch.id, l.fence, l.expiresAt, saved, l.sealed]);
+  if (app.dialect === "postgres") {
+    const rows = await run(app.db, app.dialect, saveRenewedGrants.of(learned.length), params(learned));
+    return new Set(rows.map((r) => r.channel_id));
+  }
+  return inTx(app, async (tx) => {
+    const rows = await run(tx, app.dialect, saveRenewedGrants.of(learned.length), params(learned));
+    const ours = new Set(rows.map((r) => r.channel_id));
+    const kept = learned.filter((l) => ours.has(l.ch.id));
+    if (kept.length) await run(tx, app.dialect, saveRenewedSecrets.of(kept.length), params(kept));
+    return ours;
+  });
 }
 
 /** Steps 2 and 3 for a claimed channel; any failure releases the claim. */
-async function renewClaimed(app: App, ch: Claimed, fence: string): Promise<Renewal> {
+async function renewClaimed(app: App, ch: Claimed, fence: string, r: RenewalRun): Promise<Renewal> {
   try {
-    return await renewClaimedOnce(app, ch, fence);
+    return await renewClaimedOnce(app, ch, fence, r);
   } catch (e) {
     // Nothing was stored: let the next run try at once rather than after the lease.
     await release(app, [ch.id], fence).catch(() => {});
@@ -174,7 +258,7 @@ async function renewClaimed(app: App, ch: Claimed, fence: string): Promise<Renew
   }
 }
 
-async function renewClaimedOnce(app: App, ch: Claimed, fence: string): Promise<Renewal> {
+async function renewClaimedOnce(app: App, ch: Claimed, fence: string, r: RenewalRun): Promise<Renewal> {
   const channelId = ch.id;
   const now = app.clock.now();
   const network = getPlatform(ch.provider)?.name ?? ch.provider;
@@ -196,6 +280,7 @@ async function renewClaimedOnce(app: App, ch: Claimed, fence: string): Promise<R
     await release(app, [channelId], fence);
     return { kind: "refused", message: "the channel needs to be connected again" };
   }
+  // Opened once: the request takes the refresh token, the store keeps the other fields.
   const secrets = await openSecrets(app, ch);
   // Threads renews the long-lived access token itself; other networks renew with their refresh token.
   const refreshToken = spec?.renewsAccessToken ? secrets.access_token : secrets.refresh_token;
@@ -211,7 +296,7 @@ async function renewClaimedOnce(app: App, ch: Claimed, fence: string): Promise<R
     return refuse(
       `The developer app this channel was connected through was removed, so its token cannot be renewed; connect it again through another app.`,
     );
-  const clientSecret = await openClientSecret(app.db, app, ch.devApp);
+  const clientSecret = await r.clientSecret(ch.devApp);
   let tokens: Awaited<ReturnType<typeof refreshTokens>>;
   try {
     tokens = await refreshTokens(
@@ -228,29 +313,18 @@ async function renewClaimedOnce(app: App, ch: Claimed, fence: string): Promise<R
     await release(app, [channelId], fence);
     return { kind: "unavailable", message: `${network}: ${e.message}` };
   }
-  // Step 3: stored at once, fenced by the claim.
-  return inTx(app, async (tx) => {
-    const saved = app.clock.now();
-    const ours = await run(tx, app.dialect, saveRenewedGrant, [
-      tokens.expires_at,
-      saved,
-      saved,
-      channelId,
-      fence,
-    ]);
-    if (!ours.length) {
-      // The grant was replaced by a reconnect while the network answered: the new sign-in's tokens stand.
-      app.log.warn("token renewal overtaken by a reconnect; its tokens are dropped", { channel: channelId });
-      return { kind: "fresh", secrets: null };
-    }
-    const sealed = (await sealSecrets(tx, app, ch.org_id, ch.id, {
-      ...secrets,
-      access_token: tokens.access_token,
-      ...(tokens.refresh_token ? { refresh_token: tokens.refresh_token } : {}),
-    }))!;
-    await run(tx, app.dialect, saveRenewedSecrets, [sealed, saved, ch.id]);
-    return { kind: "renewed", secrets: sealed, expiresAt: tokens.expires_at };
-  });
+  // Step 3: stored at once, fenced by the claim. Sealed first (sealing reads nothing that the store changes).
+  const sealed = (await sealSecrets(app.db, app, ch.org_id, ch.id, {
+    ...secrets,
+    access_token: tokens.access_token,
+    ...(tokens.refresh_token ? { refresh_token: tokens.refresh_token } : {}),
+  }))!;
+  if (!(await r.store({ ch, fence, sealed, expiresAt: tokens.expires_at }))) {
+    // The grant was replaced by a reconnect while the network answered: the new sign-in's tokens stand.
+    app.log.warn("token renewal overtaken by a reconnect; its tokens are dropped", { channel: channelId });
+    return { kind: "fresh", secrets: null };
+  }
+  return { kind: "renewed", secrets: sealed, expiresAt: tokens.expires_at };
 }
 
 /**
@@ -306,6 +380,7 @@ export async function renewDueTokens(app: App, limit = 500): Promise<Record<Rene
     .limit(limit)
     .execute();
   const counts: Record<Renewal["kind"], number> = { fresh: 0, renewed: 0, refused: 0, unavailable: 0 };
+  const shared = renewalRun(app);
   // Claimed a chunk at a time (one statement each), then renewed several at once: a renewal holds no lock while
   // the network answers, so the waits overlap, and the saves close together share SQLite's group commit. A chunk
   // is small enough to finish well within the lease even when every request runs to its deadline.
@@ -318,7 +393,7 @@ export async function renewDueTokens(app: App, limit = 500): Promise<Record<Rene
       while (next < claimed.length) {
         const { c, fence } = claimed[next++]!;
         try {
-          counts[(await renewClaimed(app, c, fence)).kind]++;
+          counts[(await renewClaimed(app, c, fence, shared)).kind]++;
         } catch (e) {
           // One channel's failure (an unreadable secret) does not stop the others.
           app.log.warn("token renewal failed", { channel: c.id, error: String(e) });

@@ -3,7 +3,7 @@
 // like the rest of an adapter's traffic. Nothing here touches the database: the domain keeps state and tokens.
 import type { App } from "../../app/context.ts";
 import { networksAllow } from "../../net/allow.ts";
-import { guardedFetch } from "../../net/guarded-fetch.ts";
+import { type FetchLike, guardedFetch } from "../../net/guarded-fetch.ts";
 import { providerOrigin } from "../plumbing/origins.ts";
 import type { SignInSpec } from "./specs.ts";
 
@@ -42,36 +42,73 @@ export class TokenError extends Error {
   }
 }
 
-function endpoints(app: App, spec: SignInSpec) {
-  const authorize = new URL(
-    spec.authorize.path,
-    providerOrigin(app, `${spec.provider}.auth`, spec.authorize.origin),
-  );
-  const token = new URL(spec.token.path, providerOrigin(app, `${spec.provider}.token`, spec.token.origin));
-  return { authorize, token };
+interface Endpoints {
+  authorize: URL;
+  token: URL;
+  /** The authorization server as oauth4webapi sees it (it checks an ID token's issuer against `issuer`). */
+  server: { issuer: string; authorization_endpoint: string; token_endpoint: string };
 }
 
-/** The authorization server as oauth4webapi sees it (it checks an ID token's issuer against `issuer`). */
-function server(app: App, spec: SignInSpec) {
-  const { authorize, token } = endpoints(app, spec);
-  const pointed = app.config.providerOrigins[`${spec.provider}.auth`] !== undefined;
-  return {
-    issuer: pointed ? authorize.origin : (spec.issuer ?? authorize.origin),
-    authorization_endpoint: authorize.href,
-    token_endpoint: token.href,
-  };
+/**
+ * A network's endpoints under this configuration, made once per configuration and network: a renewal run asks
+ * for them once per channel. The URLs are never handed out (callers get copies or strings).
+ */
+const endpointsOf = new WeakMap<App["config"], Map<string, Endpoints>>();
+
+function endpointsFor(app: App, spec: SignInSpec): Endpoints {
+  let byProvider = endpointsOf.get(app.config);
+  if (!byProvider) {
+    byProvider = new Map();
+    endpointsOf.set(app.config, byProvider);
+  }
+  let e = byProvider.get(spec.provider);
+  if (!e) {
+    const authorize = new URL(
+      spec.authorize.path,
+      providerOrigin(app, `${spec.provider}.auth`, spec.authorize.origin),
+    );
+    const token = new URL(spec.token.path, providerOrigin(app, `${spec.provider}.token`, spec.token.origin));
+    const pointed = app.config.providerOrigins[`${spec.provider}.auth`] !== undefined;
+    e = {
+      authorize,
+      token,
+      server: {
+        issuer: pointed ? authorize.origin : (spec.issuer ?? authorize.origin),
+        authorization_endpoint: authorize.href,
+        token_endpoint: token.href,
+      },
+    };
+    byProvider.set(spec.provider, e);
+  }
+  return e;
 }
+
+function endpoints(app: App, spec: SignInSpec) {
+  const e = endpointsFor(app, spec);
+  return { authorize: new URL(e.authorize.href), token: new URL(e.token.href) };
+}
+
+function server(app: App, spec: SignInSpec) {
+  return endpointsFor(app, spec).server;
+}
+
+/** The guarded fetch for token requests, one per configuration (the allow setting is parsed once per process). */
+const fetches = new WeakMap<App["config"], FetchLike>();
 
 async function options(app: App, spec: SignInSpec, clientId: string, signal?: AbortSignal) {
   const o = await oauth();
-  // The parsed, named setting (parsed once per process): a refusal names SVC_ALLOW_PRIVATE_NETWORKS.
-  const fetch = guardedFetch({ allow: networksAllow(app.config), timeoutMs: 30_000 });
-  const { token } = endpoints(app, spec);
+  let fetch = fetches.get(app.config);
+  if (!fetch) {
+    // The parsed, named setting: a refusal names SVC_ALLOW_PRIVATE_NETWORKS.
+    fetch = guardedFetch({ allow: networksAllow(app.config), timeoutMs: 30_000 });
+    fetches.set(app.config, fetch);
+  }
+  const f = fetch;
+  const { token } = endpointsFor(app, spec);
   return {
     // A network that reads the client ID under its own name (TikTok's client_key) gets it there too.
     ...(spec.clientIdParam ? { additionalParameters: { [spec.clientIdParam]: clientId } } : {}),
-    [o.customFetch]: (url: string, init: RequestInit) =>
-      fetch(url, { ...init, ...(signal ? { signal } : {}) }),
+    [o.customFetch]: (url: string, init: RequestInit) => f(url, signal ? { ...init, signal } : init),
     // Plain http only where an operator pointed the endpoint at a local server (a proxy, a test's server).
     ...(token.protocol === "http:" ? { [o.allowInsecureRequests]: true } : {}),
   };

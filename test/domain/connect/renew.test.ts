@@ -129,6 +129,67 @@ describeEachDialect("token renewal", (dialect) => {
     }
   });
 
+  test("channels.refresh stores each renewal under its own claim: a channel reconnected while the network answered keeps the reconnect's tokens, the others store theirs", async () => {
+    const chans = [
+      await signedInChannel(HOUR),
+      await signedInChannel(HOUR),
+      await signedInChannel(HOUR),
+      await signedInChannel(HOUR),
+    ];
+    const target = chans[1]!;
+    // The person reconnects the channel while the network is answering its renewal: the answer waits until the
+    // reconnect has stored its sign-in (a new grant, no claim on it).
+    let reconnected: Awaited<ReturnType<typeof signedInChannel>> | null = null;
+    let armed = true;
+    auth.beforeTokenAnswer = async (refreshToken) => {
+      if (!armed || refreshToken !== target.tokens.refresh_token) return;
+      armed = false;
+      reconnected = await signedIn(t, a, auth, {
+        appId,
+        clientId: CLIENT.clientId,
+        account: target.account,
+        expiresInMs: 3 * HOUR,
+      });
+    };
+    const counts = await renewDueTokens(t.app).finally(() => {
+      auth.beforeTokenAnswer = null;
+    });
+    expect(armed).toBe(false);
+    const r = reconnected as Awaited<ReturnType<typeof signedInChannel>> | null;
+    expect(r?.id).toBe(target.id);
+    expect(counts.renewed).toBeGreaterThanOrEqual(chans.length - 1);
+    // The reconnect's tokens stand; the renewal's were dropped, and nothing of it is left on the grant.
+    const kept = await secretsOf(target.id);
+    expect(kept.access_token).toBe(r!.tokens.access_token);
+    expect(kept.refresh_token).toBe(r!.tokens.refresh_token);
+    const g = await grantOf(target.id);
+    expect(g.renew_claim).toBeNull();
+    expect(g.refreshed_at).toBeNull();
+    expect(Math.abs(g.token_expires_at! - (Date.now() + 3 * HOUR))).toBeLessThan(60_000);
+    // Every other channel stored its own renewal: the rotated tokens, the server's new expiry, the claim cleared.
+    for (const c of chans.filter((c) => c !== target)) {
+      const s = await secretsOf(c.id);
+      expect(s.refresh_token).not.toBe(c.tokens.refresh_token);
+      expect(await auth.accountOf(s.access_token!)).toBe(c.account);
+      const cg = await grantOf(c.id);
+      expect(cg.renew_claim).toBeNull();
+      expect(cg.refreshed_at).not.toBeNull();
+      expect(Math.abs(cg.token_expires_at! - (Date.now() + 2 * HOUR))).toBeLessThan(60_000);
+    }
+    // No grant was ended by a refresh token sent twice: the reconnect's token works, and all four stay active.
+    expect(await auth.accountOf(kept.access_token!)).toBe(target.account);
+    const statuses = await t.app.db
+      .selectFrom("channels")
+      .select("status")
+      .where(
+        "id",
+        "in",
+        chans.map((c) => c.id),
+      )
+      .execute();
+    expect(statuses.map((s) => s.status)).toEqual(["active", "active", "active", "active"]);
+  });
+
   test("publishing renews a token expiring within 5 minutes first, and leaves one with an hour left", async () => {
     const ch = await signedInChannel(3 * 60_000);
     const r = await renewBeforePublish(t.app, ch.id, "x");
