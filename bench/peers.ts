@@ -19,7 +19,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { walSync } from "../src/db/wal-sync.ts";
-import { type Dialect, drainWithWorker, measureLoop, PG, requiredWritesLoop } from "./queue-drain.ts";
+import {
+  type Dialect,
+  drainWithWorker,
+  measureLoop,
+  PG,
+  requiredWritesLoop,
+  serverCpu,
+  serverCpuPerTarget,
+} from "./queue-drain.ts";
 
 const argv = process.argv;
 const quick = argv.includes("--quick");
@@ -31,6 +39,8 @@ interface Figure {
   rate: number;
   /** This process's CPU per job, µs. */
   cpu: number;
+  /** Postgres: the server's CPU per job, µs (the backends of the run's fresh database). */
+  serverCpu?: number;
   /** Anything else worth printing (graphile-worker: jobs per fetch). */
   note?: string;
 }
@@ -153,6 +163,7 @@ async function graphileWorker(n: number): Promise<Figure> {
       fetches++;
       fetched += jobs.length;
     });
+    const s0 = await serverCpu(db.url);
     const t0 = performance.now();
     const c0 = process.cpuUsage();
     const runners = await Promise.all(
@@ -175,12 +186,14 @@ async function graphileWorker(n: number): Promise<Figure> {
       await Bun.sleep(50);
     const secs = (performance.now() - t0) / 1000;
     const c = process.cpuUsage(c0);
+    const server = serverCpuPerTarget(s0, await serverCpu(db.url), n);
     await Promise.all(runners.map((r) => r.stop()));
     await probe.end();
     if (succeeded !== n) throw new Error(`graphile-worker ran ${succeeded} of ${n} jobs successfully`);
     return {
       rate: n / secs,
       cpu: (c.user + c.system) / n,
+      serverCpu: server,
       note: `${fetches} fetches, ${(fetched / Math.max(1, fetches)).toFixed(1)} jobs each`,
     };
   } finally {
@@ -223,7 +236,8 @@ async function compare(dialect: Dialect, contestants: Contestant[]) {
     const q = round.get(required.name)!;
     const parts = contestants.map((c) => {
       const f = round.get(c.name)!;
-      return `${c.name} ${Math.round(f.rate)}/s ${f.cpu.toFixed(0)} µs${f.note ? ` (${f.note})` : ""}`;
+      const server = f.serverCpu === undefined ? "" : ` + server ${f.serverCpu.toFixed(0)} µs`;
+      return `${c.name} ${Math.round(f.rate)}/s ${f.cpu.toFixed(0)} µs${server}${f.note ? ` (${f.note})` : ""}`;
     });
     const rs = peers.map((p) => {
       const f = round.get(p.name)!;
@@ -236,13 +250,21 @@ async function compare(dialect: Dialect, contestants: Contestant[]) {
   for (const c of contestants) {
     const fs = figures.get(c.name)!;
     console.log(
-      `  ${c.name}: ${range(fs.map((f) => f.rate))} jobs/s, CPU per job ${range(fs.map((f) => f.cpu))} µs`,
+      `  ${c.name}: ${range(fs.map((f) => f.rate))} jobs/s, CPU per job ${range(fs.map((f) => f.cpu))} µs${
+        dialect === "postgres" ? ` here + ${range(fs.map((f) => f.serverCpu ?? 0))} µs in Postgres` : ""
+      }`,
     );
   }
+  // Per job, this process's CPU and (Postgres) the server's.
+  const cpu = (name: string) => median(figures.get(name)!.map((f) => f.cpu + (f.serverCpu ?? 0)));
   for (const p of peers) {
     const r = ratios.get(p.name)!;
     console.log(
       `  svc ÷ ${p.name}: ${range(r.svc, 2)}; required-writes loop ÷ ${p.name}: ${range(r.required, 2)}`,
+    );
+    // Per job, the peer's CPU over svc's (above 1: svc spends less), from the medians.
+    console.log(
+      `    CPU per job, ${p.name} ÷ svc ${(cpu(p.name) / cpu(svc.name)).toFixed(2)}, ${p.name} ÷ required-writes loop ${(cpu(p.name) / cpu(required.name)).toFixed(2)} (medians${dialect === "postgres" ? ", this process and the server" : ""})`,
     );
   }
   console.log(`  load average at the end ${loadavg()}`);

@@ -3,7 +3,7 @@
 // publish worker draining them; and the reference loops (the raw claim-10-and-complete floor, and the loop writing
 // only the rows the specification requires per target).
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
@@ -182,6 +182,42 @@ export async function requiredWritesLoop(app: App): Promise<void> {
 }
 
 /**
+ * CPU time (µs) of each Postgres backend connected to the database of `url`, read from /proc (the server runs on this
+ * machine). A fresh database per run has only the run's own backends, so the growth between two samples is the
+ * server's share of the run's work.
+ */
+export async function serverCpu(url: string): Promise<Map<number, number>> {
+  const name = new URL(url).pathname.slice(1);
+  const c = new pg.Client({ connectionString: PG });
+  await c.connect();
+  const r = await c.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1", [name]);
+  await c.end();
+  const ticks = 1_000_000 / 100; // USER_HZ
+  const out = new Map<number, number>();
+  for (const { pid } of r.rows) {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = f.slice(f.lastIndexOf(")") + 2).split(" ");
+      out.set(pid, (Number(fields[11]) + Number(fields[12])) * ticks); // utime, stime
+    } catch {
+      // the backend ended between the query and the read
+    }
+  }
+  return out;
+}
+
+/** Server CPU per target (µs) between two samples of `serverCpu`. */
+export function serverCpuPerTarget(
+  before: Map<number, number>,
+  after: Map<number, number>,
+  n: number,
+): number {
+  let total = 0;
+  for (const [pid, us] of after) total += us - (before.get(pid) ?? 0);
+  return total / n;
+}
+
+/**
  * This process's CPU time per target (µs) since `c0`: on SQLite all of a drain's work (the checkpointer thread
  * included), so it compares loops even when other work on the machine moves their rates; on Postgres only the
  * client side.
@@ -197,7 +233,7 @@ export async function measureLoop(
   workers: number,
   loop: (app: App) => Promise<void>,
   n: number,
-): Promise<{ rate: number; cpu: number }> {
+): Promise<{ rate: number; cpu: number; serverCpu?: number }> {
   const db = await freshApp(dialect);
   await seedQueue(db.app, n, CHANNELS, Date.now() - 1000);
   await analyze(db.app);
@@ -209,15 +245,17 @@ export async function measureLoop(
       ),
     )),
   ];
+  const s0 = dialect === "postgres" ? await serverCpu(db.url) : null;
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   await Promise.all(loops.map(loop));
   const secs = (performance.now() - t0) / 1000;
   const cpu = cpuPerTarget(c0, n);
+  const server = s0 && serverCpuPerTarget(s0, await serverCpu(db.url), n);
   if ((await published(db.app)) !== n) throw new Error("a raw loop did not publish everything");
   for (const a of loops) await a.close();
   await db.drop();
-  return { rate: n / secs, cpu };
+  return { rate: n / secs, cpu, ...(server === null ? {} : { serverCpu: server }) };
 }
 
 /**
@@ -232,6 +270,8 @@ export async function drainWithWorker(
 ): Promise<{
   rate: number;
   cpu: number;
+  /** Postgres only: the server's CPU per target (µs). */
+  serverCpu?: number;
   check: Awaited<ReturnType<typeof checkPostConsistency>>;
   posts: number;
   consistent: boolean;
@@ -247,12 +287,14 @@ export async function drainWithWorker(
       ),
     )),
   ];
+  const s0 = dialect === "postgres" ? await serverCpu(ours.url) : null;
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   const ws = apps.map((a) => startPublishWorker(a, { adapterFor: () => instant, pollMs: 5 }));
   while (await anyLeft(ours.app)) await Bun.sleep(50);
   const secs = (performance.now() - t0) / 1000;
   const cpu = cpuPerTarget(c0, n);
+  const server = s0 && serverCpuPerTarget(s0, await serverCpu(ours.url), n);
   if ((await published(ours.app)) !== n) throw new Error("the worker did not publish everything");
   for (const w of ws) await w.stop();
   const check = await checkPostConsistency(ours.app.db);
@@ -264,5 +306,5 @@ export async function drainWithWorker(
     check.finalEvents === posts;
   for (const a of apps) await a.close();
   await ours.drop();
-  return { rate: n / secs, cpu, check, posts, consistent };
+  return { rate: n / secs, cpu, ...(server === null ? {} : { serverCpu: server }), check, posts, consistent };
 }
