@@ -5,13 +5,15 @@
 // - SQLite: svc's publish worker (1 worker, claims synced to disk before any adapter call), plainjob as shipped
 //   (WAL, synchronous = NORMAL: its claims are not synced before its handler runs), plainjob with its claim synced
 //   before its handler (the handler first waits for an fdatasync of the WAL, the same src/db/wal-sync.ts svc uses),
-//   and the required-writes loop of bench/queue.ts (1 loop).
-// - Postgres (synchronous_commit as the server has it, `on` by default): svc's worker (4 workers in one process),
-//   graphile-worker batched (4 runners, each with up to 10 jobs at once, fetching and locking 10 jobs a query
-//   through its local queue, completions batched), and the required-writes loop (4 loops).
+//   and the required-writes loop of bench/queue.ts (1 loop) twice: as bench/queue.ts runs it (no sync), and with
+//   each claimed batch synced to disk before its calls would be made (`app.syncWrites()`, as the worker does).
+// - Postgres (synchronous_commit as the server has it, `on` by default, so every commit, claims included, is durable
+//   when it returns): svc's worker (4 workers in one process), graphile-worker batched (4 runners, each with up to
+//   10 jobs at once, fetching and locking 10 jobs a query through its local queue, completions batched), and the
+//   required-writes loop (4 loops).
 // Every job is the same no-op publish: svc's sandbox adapter answering at once, an empty async handler for the
-// peers. Prints targets (jobs) per second, this process's CPU per job, and svc ÷ peer and required-writes ÷ peer
-// of each round, then ranges and medians.
+// peers. Prints jobs (targets) per second, CPU per job (this process; on Postgres also the server's, read from /proc
+// for the backends of the run's own database), and each of ours ÷ each peer in every round, then ranges and medians.
 // Usage: bun bench/peers.ts [--quick] [--rounds R] [--sqlite-only | --postgres-only]
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -25,6 +27,7 @@ import {
   measureLoop,
   PG,
   requiredWritesLoop,
+  requiredWritesLoopSynced,
   serverCpu,
   serverCpuPerTarget,
 } from "./queue-drain.ts";
@@ -217,12 +220,9 @@ const range = (xs: number[], digits = 0) => {
 
 async function compare(dialect: Dialect, contestants: Contestant[]) {
   const figures = new Map<string, Figure[]>(contestants.map((c) => [c.name, []]));
-  const svc = contestants.find((c) => c.kind === "svc")!;
-  const required = contestants.find((c) => c.kind === "required")!;
+  const ours = contestants.filter((c) => c.kind !== "peer"); // svc's worker and the required-writes loops
   const peers = contestants.filter((c) => c.kind === "peer");
-  const ratios = new Map<string, { svc: number[]; required: number[] }>(
-    peers.map((p) => [p.name, { svc: [], required: [] }]),
-  );
+  const pairs = ours.flatMap((o) => peers.map((p) => ({ o, p, ratios: [] as number[] })));
   console.log(`peers ${dialect}: ${N} jobs, ${ROUNDS} rounds, load average ${loadavg()}`);
   for (let r = 0; r < ROUNDS; r++) {
     const order = contestants.map((_, i) => contestants[(i + r) % contestants.length]!);
@@ -232,20 +232,17 @@ async function compare(dialect: Dialect, contestants: Contestant[]) {
       round.set(c.name, f);
       figures.get(c.name)!.push(f);
     }
-    const s = round.get(svc.name)!;
-    const q = round.get(required.name)!;
     const parts = contestants.map((c) => {
       const f = round.get(c.name)!;
       const server = f.serverCpu === undefined ? "" : ` + server ${f.serverCpu.toFixed(0)} µs`;
       return `${c.name} ${Math.round(f.rate)}/s ${f.cpu.toFixed(0)} µs${server}${f.note ? ` (${f.note})` : ""}`;
     });
-    const rs = peers.map((p) => {
-      const f = round.get(p.name)!;
-      ratios.get(p.name)!.svc.push(s.rate / f.rate);
-      ratios.get(p.name)!.required.push(q.rate / f.rate);
-      return `svc ÷ ${p.name} ${(s.rate / f.rate).toFixed(2)}, required ÷ ${p.name} ${(q.rate / f.rate).toFixed(2)}`;
+    const rs = pairs.map(({ o, p, ratios }) => {
+      const x = round.get(o.name)!.rate / round.get(p.name)!.rate;
+      ratios.push(x);
+      return `${o.name} ÷ ${p.name} ${x.toFixed(2)}`;
     });
-    console.log(`  round ${r + 1} (load ${loadavg()}): ${parts.join("; ")}; ${rs.join("; ")}`);
+    console.log(`  round ${r + 1} (load ${loadavg()}): ${parts.join("; ")}; ${rs.join(", ")}`);
   }
   for (const c of contestants) {
     const fs = figures.get(c.name)!;
@@ -255,18 +252,12 @@ async function compare(dialect: Dialect, contestants: Contestant[]) {
       }`,
     );
   }
-  // Per job, this process's CPU and (Postgres) the server's.
+  // Per job, this process's CPU and (Postgres) the server's, medians; a peer's over ours (above 1: ours spends less).
   const cpu = (name: string) => median(figures.get(name)!.map((f) => f.cpu + (f.serverCpu ?? 0)));
-  for (const p of peers) {
-    const r = ratios.get(p.name)!;
+  for (const { o, p, ratios } of pairs)
     console.log(
-      `  svc ÷ ${p.name}: ${range(r.svc, 2)}; required-writes loop ÷ ${p.name}: ${range(r.required, 2)}`,
+      `  ${o.name} ÷ ${p.name}: ${range(ratios, 2)}; CPU per job, ${p.name} ÷ ${o.name} ${(cpu(p.name) / cpu(o.name)).toFixed(2)}`,
     );
-    // Per job, the peer's CPU over svc's (above 1: svc spends less), from the medians.
-    console.log(
-      `    CPU per job, ${p.name} ÷ svc ${(cpu(p.name) / cpu(svc.name)).toFixed(2)}, ${p.name} ÷ required-writes loop ${(cpu(p.name) / cpu(required.name)).toFixed(2)} (medians${dialect === "postgres" ? ", this process and the server" : ""})`,
-    );
-  }
   console.log(`  load average at the end ${loadavg()}`);
 }
 
@@ -276,6 +267,11 @@ if (!argv.includes("--postgres-only"))
     { name: "plainjob", kind: "peer", run: () => plainjob(N, false) },
     { name: "plainjob synced", kind: "peer", run: () => plainjob(N, true) },
     { name: "required-writes", kind: "required", run: () => measureLoop("sqlite", 1, requiredWritesLoop, N) },
+    {
+      name: "required-writes synced",
+      kind: "required",
+      run: () => measureLoop("sqlite", 1, requiredWritesLoopSynced, N),
+    },
   ]);
 if (!argv.includes("--sqlite-only"))
   await compare("postgres", [

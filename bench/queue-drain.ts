@@ -3,7 +3,7 @@
 // publish worker draining them; and the reference loops (the raw claim-10-and-complete floor, and the loop writing
 // only the rows the specification requires per target).
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
@@ -36,8 +36,11 @@ export const instant: Adapter = {
 export async function freshApp(dialect: Dialect): Promise<{ url: string; app: App; drop(): Promise<void> }> {
   let url: string;
   let drop = async () => {};
-  if (dialect === "sqlite") url = `sqlite:${join(mkdtempSync(join(tmpdir(), "svc-bench-q-")), "q.db")}`;
-  else {
+  if (dialect === "sqlite") {
+    const dir = mkdtempSync(join(tmpdir(), "svc-bench-q-"));
+    url = `sqlite:${join(dir, "q.db")}`;
+    drop = async () => rmSync(dir, { recursive: true, force: true });
+  } else {
     const name = `svc_bench_${randomBytes(4).toString("hex")}`;
     const c = new pg.Client({ connectionString: PG });
     await c.connect();
@@ -124,8 +127,10 @@ export async function rawLoop(app: App): Promise<void> {
  * implementation for each target (its attempt row, written before the call and finished after it, and its
  * post_target.published event with the target as its object), in plain SQL and nothing else: no channel locks,
  * no post status, no post events. How far it falls below the raw floor is the part of the gap those rows cost.
+ * `syncClaims`: each claimed batch is made durable (`app.syncWrites()`, an fdatasync of the WAL on SQLite; Postgres
+ * commits are durable already) before its calls would be made, the other duty the specification sets the worker.
  */
-export async function requiredWritesLoop(app: App): Promise<void> {
+export async function requiredWritesLoop(app: App, opts: { syncClaims?: boolean } = {}): Promise<void> {
   // Plain SQL text through src/db/raw.ts, the leanest path this code has.
   const d = app.dialect;
   const claim = `UPDATE post_targets SET status = 'publishing', lease_owner = 'raw', leased_until = ?, attempts = attempts + 1
@@ -178,8 +183,12 @@ export async function requiredWritesLoop(app: App): Promise<void> {
       return rows;
     });
     if (previous.length === 0) return;
+    if (opts.syncClaims) await app.syncWrites();
   }
 }
+
+/** The required-writes loop with each claimed batch synced to disk before its calls. */
+export const requiredWritesLoopSynced = (app: App) => requiredWritesLoop(app, { syncClaims: true });
 
 /**
  * CPU time (µs) of each Postgres backend connected to the database of `url`, read from /proc (the server runs on this
@@ -248,7 +257,7 @@ export async function measureLoop(
   const s0 = dialect === "postgres" ? await serverCpu(db.url) : null;
   const t0 = performance.now();
   const c0 = process.cpuUsage();
-  await Promise.all(loops.map(loop));
+  await Promise.all(loops.map((a) => loop(a)));
   const secs = (performance.now() - t0) / 1000;
   const cpu = cpuPerTarget(c0, n);
   const server = s0 && serverCpuPerTarget(s0, await serverCpu(db.url), n);
