@@ -1,268 +1,21 @@
 #!/usr/bin/env bun
-import { randomBytes } from "node:crypto";
 // queue-drain: N due targets and an adapter that answers at once; targets published per second by the publish
 // worker (1 on SQLite, 4 on Postgres), beside a raw claim-10-and-complete loop (the same number of loops) on the
 // same database and data in the same run.
 // A second line gives a loop writing only the rows the specification requires per target, for scale.
 // Usage: bun bench/queue.ts [--quick] [--sqlite-only | --postgres-only]
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { sql } from "kysely";
-import pg from "pg";
-import { loadConfig } from "../src/app/config.ts";
-import { type App, createApp } from "../src/app/context.ts";
-import { silentLogger } from "../src/app/log.ts";
-import { startTelemetry } from "../src/app/start-telemetry.ts";
-import { registerHooks } from "../src/boot.ts";
-import { openDatabase } from "../src/db/index.ts";
-import { migrate } from "../src/db/migrate.ts";
-import { columns, marks, raw, rowMarks } from "../src/db/raw.ts";
-import { POST_TARGET_COLUMNS, type PostTargetsTable } from "../src/db/tables/posts.ts";
-import { checkPostConsistency } from "../src/domain/targets/consistency.ts";
-import { newId } from "../src/lib/ids.ts";
-import type { Adapter } from "../src/platforms/adapter.ts";
-import { startPublishWorker } from "../src/queue/publish/worker.ts";
-import { seedQueue } from "./seed-queue.ts";
+import { CHANNELS, drainWithWorker, measureLoop, rawLoop, requiredWritesLoop } from "./queue-drain.ts";
 
 const quick = process.argv.includes("--quick");
 const N = quick ? 10_000 : 100_000;
-const CHANNELS = 1000;
-const PG = process.env.SVC_BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const instant: Adapter = {
-  provider: "sandbox",
-  idempotent: false,
-  publish: async () => ({ kind: "published", permalink: null }),
-};
-
-async function freshApp(
-  dialect: "sqlite" | "postgres",
-): Promise<{ url: string; app: App; drop(): Promise<void> }> {
-  let url: string;
-  let drop = async () => {};
-  if (dialect === "sqlite") url = `sqlite:${join(mkdtempSync(join(tmpdir(), "svc-bench-q-")), "q.db")}`;
-  else {
-    const name = `svc_bench_${randomBytes(4).toString("hex")}`;
-    const c = new pg.Client({ connectionString: PG });
-    await c.connect();
-    await c.query(`CREATE DATABASE ${name}`);
-    await c.end();
-    const u = new URL(PG);
-    u.pathname = `/${name}`;
-    url = u.toString();
-    drop = async () => {
-      const d = new pg.Client({ connectionString: PG });
-      await d.connect();
-      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await d.end();
-    };
-  }
-  const config = loadConfig({
-    SVC_DATABASE_URL: url,
-    SVC_MASTER_KEYS: `b:${randomBytes(32).toString("base64")}`,
-    SVC_DATA_DIR: tmpdir(),
-  });
-  const database = openDatabase(url, { poolSize: 4 });
-  await migrate(database.db, dialect);
-  registerHooks();
-  const app = createApp(config, { database, log: silentLogger });
-  // BENCH_OTEL=1 (with OTEL_* variables): the worker's metrics and spans on, to see what exporting costs. The SDK
-  // registers itself once per process: later apps share the first one's instruments.
-  if (process.env.BENCH_OTEL === "1") {
-    telemetry ??= (await startTelemetry(app), app.telemetry);
-    app.telemetry = telemetry;
-  }
-  return { url, app, drop };
-}
-let telemetry: App["telemetry"] | null = null;
-
-/** Table statistics, as autovacuum would have them for a queue this size (a bulk-seeded table has none yet). */
-async function analyze(app: App): Promise<void> {
-  await sql`ANALYZE`.execute(app.db);
-}
-
-async function published(app: App): Promise<number> {
-  const r = await app.db
-    .selectFrom("post_targets")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("status", "=", "published")
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
-}
-
-/** Whether any target is still queued or being published (two index probes, cheap enough to poll). */
-async function anyLeft(app: App): Promise<boolean> {
-  for (const status of ["queued", "publishing"]) {
-    const r = await sql
-      .raw(`SELECT 1 AS x FROM post_targets WHERE status = '${status}' LIMIT 1`)
-      .execute(app.db);
-    if (r.rows.length) return true;
-  }
-  return false;
-}
-
-/** The floor: claim 10 due targets and mark them published, in a loop, nothing else. */
-async function rawLoop(app: App): Promise<void> {
-  const lock = app.dialect === "postgres" ? sql`FOR UPDATE SKIP LOCKED` : sql``;
-  for (;;) {
-    const now = Date.now();
-    const ids = await app.db.transaction().execute(async (tx) => {
-      const r = await sql<{
-        id: string;
-      }>`UPDATE post_targets SET status = 'publishing', lease_owner = 'raw', leased_until = ${now + 180_000}
-        WHERE id IN (SELECT id FROM post_targets WHERE status = 'queued' AND next_attempt_at <= ${now} ORDER BY next_attempt_at LIMIT 10 ${lock})
-        RETURNING id`.execute(tx);
-      return r.rows.map((x) => x.id);
-    });
-    if (ids.length === 0) return;
-    await app.db
-      .updateTable("post_targets")
-      .set({ status: "published", published_at: now })
-      .where("id", "in", ids)
-      .execute();
-  }
-}
-
-/**
- * A second reference, not the issue's floor: the raw loop plus only the rows the specification asks of any
- * implementation for each target (its attempt row, written before the call and finished after it, and its
- * post_target.published event with the target as its object), in plain SQL and nothing else: no channel locks,
- * no post status, no post events. How far it falls below the raw floor is the part of the gap those rows cost.
- */
-async function requiredWritesLoop(app: App): Promise<void> {
-  // Plain SQL text through src/db/raw.ts, the leanest path this code has.
-  const d = app.dialect;
-  const claim = `UPDATE post_targets SET status = 'publishing', lease_owner = 'raw', leased_until = ?, attempts = attempts + 1
-    WHERE id IN (SELECT id FROM post_targets WHERE status = 'queued' AND next_attempt_at <= ?
-      ORDER BY next_attempt_at LIMIT 10${d === "postgres" ? " FOR UPDATE SKIP LOCKED" : ""})
-    RETURNING ${columns(POST_TARGET_COLUMNS)}`;
-  // Like the worker, one transaction a batch: the last batch's outcomes and the next claim commit together.
-  let previous: PostTargetsTable[] = [];
-  for (;;) {
-    const now = Date.now();
-    const done = previous;
-    previous = await app.db.transaction().execute(async (tx) => {
-      if (done.length) {
-        const ids = done.map((t) => t.id);
-        await raw(
-          tx,
-          d,
-          `UPDATE post_targets SET status = 'published', published_at = ? WHERE id IN (${marks(ids.length)})`,
-          [now, ...ids],
-        );
-        await raw(
-          tx,
-          d,
-          `UPDATE post_attempts SET outcome = 'published', finished_at = ? WHERE target_id IN (${marks(ids.length)}) AND outcome = 'running'`,
-          [now, ...ids],
-        );
-        await raw(
-          tx,
-          d,
-          `INSERT INTO events (id, org_id, livemode, type, request_id, data, created_at) VALUES ${rowMarks(done.length, 7)}`,
-          done.flatMap((t) => [
-            newId("evt", now),
-            t.org_id,
-            t.livemode,
-            "post_target.published",
-            null,
-            JSON.stringify({ object: { ...t, status: "published", published_at: now } }),
-            now,
-          ]),
-        );
-      }
-      const rows = await raw<PostTargetsTable>(tx, d, claim, [now + 180_000, now]);
-      if (rows.length)
-        await raw(
-          tx,
-          d,
-          `INSERT INTO post_attempts (id, org_id, target_id, attempt, started_at, outcome) VALUES ${rowMarks(rows.length, 6)}`,
-          rows.flatMap((t) => [newId("att", now), t.org_id, t.id, t.attempts, now, "running"]),
-        );
-      return rows;
-    });
-    if (previous.length === 0) return;
-  }
-}
-
-/**
- * This process's CPU time per target (µs) since `c0`: on SQLite all of a drain's work (the checkpointer thread
- * included), so it compares loops even when other work on the machine moves their rates; on Postgres only the
- * client side.
- */
-const cpuPerTarget = (c0: NodeJS.CpuUsage) => {
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / N;
-};
-const cpuOf = new Map<unknown, number>();
-
-/** Targets per second of `loop` run by `workers` apps on a freshly seeded database. */
-async function measureLoop(
-  dialect: "sqlite" | "postgres",
-  workers: number,
-  loop: (app: App) => Promise<void>,
-): Promise<number> {
-  const db = await freshApp(dialect);
-  await seedQueue(db.app, N, CHANNELS, Date.now() - 1000);
-  await analyze(db.app);
-  const loops = [
-    db.app,
-    ...(await Promise.all(
-      Array.from({ length: workers - 1 }, async () =>
-        createApp(db.app.config, { database: openDatabase(db.url, { poolSize: 2 }), log: silentLogger }),
-      ),
-    )),
-  ];
-  const t0 = performance.now();
-  const c0 = process.cpuUsage();
-  await Promise.all(loops.map(loop));
-  const secs = (performance.now() - t0) / 1000;
-  cpuOf.set(loop, cpuPerTarget(c0));
-  if ((await published(db.app)) !== N) throw new Error("a raw loop did not publish everything");
-  for (const a of loops) await a.close();
-  await db.drop();
-  return N / secs;
-}
 
 async function run(dialect: "sqlite" | "postgres") {
   const workers = dialect === "sqlite" ? 1 : 4;
-  const due = Date.now() - 1000;
 
   // The worker right after the floor it is compared with; the reference loop for scale last.
-  const floor = await measureLoop(dialect, workers, rawLoop);
-
-  const ours = await freshApp(dialect);
-  await seedQueue(ours.app, N, CHANNELS, due);
-  await analyze(ours.app);
-  const apps = [
-    ours.app,
-    ...(await Promise.all(
-      Array.from({ length: workers - 1 }, async () =>
-        createApp(ours.app.config, { database: openDatabase(ours.url, { poolSize: 4 }), log: silentLogger }),
-      ),
-    )),
-  ];
-  const t0 = performance.now();
-  const c0 = process.cpuUsage();
-  const ws = apps.map((a) => startPublishWorker(a, { adapterFor: () => instant, pollMs: 5 }));
-  while (await anyLeft(ours.app)) await Bun.sleep(50);
-  const ourSecs = (performance.now() - t0) / 1000;
-  const ourCpu = cpuPerTarget(c0);
-  if ((await published(ours.app)) !== N) throw new Error("the worker did not publish everything");
-  for (const w of ws) await w.stop();
-  // Every post whose targets are all finished carries its final status and exactly one final event.
-  const check = await checkPostConsistency(ours.app.db);
-  const posts = Math.ceil(N / 10);
-  const consistent =
-    check.stuck.length === 0 &&
-    check.missingEvent.length === 0 &&
-    check.duplicateEvent.length === 0 &&
-    check.finalEvents === posts;
-  for (const a of apps) await a.close();
-  await ours.drop();
-
-  const rate = N / ourSecs;
-  const required = await measureLoop(dialect, workers, requiredWritesLoop);
+  const { rate: floor, cpu: floorCpu } = await measureLoop(dialect, workers, rawLoop, N);
+  const { rate, cpu: ourCpu, check, posts, consistent } = await drainWithWorker(dialect, workers, N);
+  const { rate: required, cpu: requiredCpu } = await measureLoop(dialect, workers, requiredWritesLoop, N);
   console.log(
     `queue-drain ${dialect}: ${Math.round(rate)} targets/s, ratio ${(rate / floor).toFixed(2)} (raw claim-10-and-complete ${Math.round(floor)}/s; ${N} targets, ${CHANNELS} channels, ${workers} worker${workers > 1 ? "s" : ""})`,
   );
@@ -270,8 +23,6 @@ async function run(dialect: "sqlite" | "postgres") {
     `  posts after the drain: ${check.stuck.length} of ${posts} stuck, ${check.missingEvent.length} without their final event, ${check.duplicateEvent.length} with more than one; ${check.finalEvents} final events`,
   );
   if (!consistent) throw new Error("posts out of step with their targets after the drain");
-  const floorCpu = cpuOf.get(rawLoop)!;
-  const requiredCpu = cpuOf.get(requiredWritesLoop)!;
   console.log(
     `  cpu in this process per target: worker ${ourCpu.toFixed(1)} µs, raw floor ${floorCpu.toFixed(1)} µs (${(floorCpu / ourCpu).toFixed(2)} of the worker's), required-writes loop ${requiredCpu.toFixed(1)} µs`,
   );
