@@ -166,6 +166,7 @@ async function send(
   path: string,
   init: { body?: string; headers?: Record<string, string> } = {},
 ) {
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const res = await http.handle(
     new Request(`http://localhost${path}`, {
@@ -177,6 +178,8 @@ async function send(
   );
   const text = await res.text();
   const ms = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  const cpu = (c.user + c.system) / 1000;
   for (const line of res.headers.getSetCookie()) {
     const [pair] = line.split(";");
     const i = pair!.indexOf("=");
@@ -184,7 +187,7 @@ async function send(
   }
   const m = /name="_csrf" value="([^"]+)"/.exec(text);
   if (m) csrf = m[1]!;
-  return { status: res.status, ms, text };
+  return { status: res.status, ms, cpu, text };
 }
 const form = (fields: [string, string][]) => ({
   body: new URLSearchParams([["_csrf", csrf], ...fields]).toString(),
@@ -252,6 +255,8 @@ let ok = true;
 for (const pair of pairs) {
   const pageMs: number[] = [];
   const apiMs: number[] = [];
+  const pageCpu: number[] = [];
+  const apiCpu: number[] = [];
   for (let i = 0; i < RUNS + 3; i++) {
     // Alternate, so both see the same machine; the first three of each warm caches and are not counted.
     const pg = await pair.page();
@@ -261,6 +266,8 @@ for (const pair of pairs) {
     if (i >= 3) {
       pageMs.push(pg.ms);
       apiMs.push(ap.ms);
+      pageCpu.push(pg.cpu);
+      apiCpu.push(ap.cpu);
     }
   }
   const ratio = pct(pageMs, 0.5) / pct(apiMs, 0.5);
@@ -269,7 +276,8 @@ for (const pair of pairs) {
   console.log(
     `${pair.name.padEnd(17)} page p50 ${pct(pageMs, 0.5).toFixed(1)} ms p95 ${pct(pageMs, 0.95).toFixed(1)} ms · ` +
       `API p50 ${pct(apiMs, 0.5).toFixed(1)} ms p95 ${pct(apiMs, 0.95).toFixed(1)} ms · ratio ${ratio.toFixed(2)} ` +
-      `(goal ≤ 1.5${meets ? "" : ", MISSED"})`,
+      `(goal ≤ 1.5${meets ? "" : ", MISSED"}) · CPU p50 page ${pct(pageCpu, 0.5).toFixed(2)} ms, ` +
+      `API ${pct(apiCpu, 0.5).toFixed(2)} ms, ratio ${(pct(pageCpu, 0.5) / pct(apiCpu, 0.5)).toFixed(2)}`,
   );
   if (pair.name === "composer preview")
     console.log(
