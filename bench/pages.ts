@@ -4,6 +4,8 @@
 // data, in one run, on one database: the page should take at most 1.5x its API call. The composer's live preview
 // (POST /posts/preview, what htmx sends while typing) is timed for its p95, goal 50 ms.
 // Server time = the in-process app answering the request, body read; no network. SQLite in a new data directory.
+// Each side's CPU time (process.cpuUsage around the request) is printed too: on a shared machine wall times move
+// with the load far more than CPU times do.
 // Usage: bun bench/pages.ts [--posts 100000] [--runs 40]
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
