@@ -3,7 +3,8 @@
 // Scripts and styles are files served by svc itself; the Content-Security-Policy forbids inline ones.
 import type { Child } from "hono/jsx";
 import type { Frame } from "./frame.ts";
-import { type NavGroup, navFor } from "./nav.ts";
+import { esc, trusted } from "./html.ts";
+import { navFor } from "./nav.ts";
 import { Csrf } from "./parts.tsx";
 
 function ModeBar(props: { livemode: boolean }) {
@@ -75,26 +76,28 @@ export function Bell(props: { unread: number; oob?: boolean }) {
 /**
  * The navigation's groups as links, the current page marked. Rendered twice in the frame: as the sidebar (wide
  * screens) and inside the phone's Menu (a <details>, so it opens without JavaScript); CSS shows one or the other.
+ * It depends only on the role's scopes and the page's section, so each pair's HTML is built once (a few dozen
+ * links, on every page) and kept; nothing of the person or the org is in it.
  */
-function NavLinks(props: { groups: NavGroup[]; section: string | undefined }) {
-  return (
-    <>
-      {props.groups.map((g) => (
-        <div class="nav-group">
-          {g.label ? <p class="nav-label">{g.label}</p> : null}
-          <ul>
-            {g.items.map((n) => (
-              <li>
-                <a href={n.href} aria-current={props.section === n.section ? "page" : undefined}>
-                  {n.label}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </div>
-      ))}
-    </>
-  );
+const navCache = new Map<string, string>();
+function navHtml(scopes: readonly string[], section: string | undefined): string {
+  const key = `${section ?? ""}\n${scopes.join(",")}`;
+  let html = navCache.get(key);
+  if (html === undefined) {
+    html = navFor(scopes)
+      .map(
+        (g) =>
+          `<div class="nav-group">${g.label ? `<p class="nav-label">${esc(g.label)}</p>` : ""}<ul>${g.items
+            .map(
+              (n) =>
+                `<li><a href="${esc(n.href)}"${section === n.section ? ' aria-current="page"' : ""}>${esc(n.label)}</a></li>`,
+            )
+            .join("")}</ul></div>`,
+      )
+      .join("");
+    navCache.set(key, html);
+  }
+  return html;
 }
 
 /** Channels that need reconnecting, on every page but /channels (which lists them): nothing reaches them until then. */
@@ -205,13 +208,11 @@ export function Layout(props: { f: Frame; children?: Child; scripts?: string[] }
                 svc
               </a>
               <nav aria-label="Main" class="side-nav">
-                <NavLinks groups={navFor(f.scopes)} section={f.section} />
+                {trusted(navHtml(f.scopes, f.section))}
               </nav>
               <details class="nav-menu">
                 <summary>Menu</summary>
-                <nav aria-label="Main">
-                  <NavLinks groups={navFor(f.scopes)} section={f.section} />
-                </nav>
+                <nav aria-label="Main">{trusted(navHtml(f.scopes, f.section))}</nav>
               </details>
             </header>
             <div class="page">

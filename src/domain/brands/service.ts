@@ -41,6 +41,23 @@ export async function listBrands(app: App, actor: Actor, query: Record<string, u
   return page(q, listParams(query, "brand"), "/v1/brands", presentBrand);
 }
 
+/**
+ * The actor's brands for a picker (the first 100, as listBrands gives them): only what a picker shows, without
+ * the slots, UTM domains and email theme listBrands parses for each brand.
+ */
+export async function brandChoices(
+  app: App,
+  actor: Actor,
+): Promise<{ id: string; name: string; slug: string; timezone: string }[]> {
+  requireScope(actor, "brands:read");
+  let q = app.db
+    .selectFrom("brands")
+    .select(["id", "name", "slug", "timezone"])
+    .where("org_id", "=", actor.orgId);
+  if (actor.brandId) q = q.where("id", "=", actor.brandId);
+  return q.orderBy("id", "desc").limit(100).execute();
+}
+
 export async function getBrand(app: App, actor: Actor, ref: string) {
   requireScope(actor, "brands:read");
   return presentBrand(await loadBrand(app.db, actor, ref, "id"));

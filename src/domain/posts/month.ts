@@ -9,8 +9,7 @@ import { presentBrand } from "../brands/present.ts";
 import type { Slot } from "../brands/schema.ts";
 import { loadBrand } from "../brands/service.ts";
 import { slotTimes } from "../slots/next.ts";
-import { targetsOf } from "./load.ts";
-import { presentPost } from "./present.ts";
+import { CALENDAR_POST_COLUMNS, calendarTargets, presentCalendarPost } from "./calendar-rows.ts";
 
 /** A day of the month shows its first posts, this many, and how many there are in all (its week shows every one). */
 export const PER_DAY = 4;
@@ -97,7 +96,7 @@ export async function getMonth(app: App, actor: Actor, brandRef: string, month?:
         const rows = wanted.size
           ? await app.db
               .selectFrom("posts")
-              .selectAll()
+              .select(CALENDAR_POST_COLUMNS)
               .where("org_id", "=", actor.orgId)
               .where("livemode", "=", livemode)
               .where("brand_id", "=", brand.id)
@@ -116,7 +115,7 @@ export async function getMonth(app: App, actor: Actor, brandRef: string, month?:
   ]);
   const taken = new Set(held.map((h) => Number(h.slot_time)));
   const now = app.clock.now();
-  const targets = await targetsOf(
+  const targets = await calendarTargets(
     app.db,
     perDay.flatMap((d) => d.rows.map((r) => r.id)),
   );
@@ -133,7 +132,7 @@ export async function getMonth(app: App, actor: Actor, brandRef: string, month?:
         in_month: d.inMonth,
         // Slots of the day not yet past and held by no post: where a post can still go.
         free_slots: slots.filter((t) => t >= d.start && t < end && t > now && !taken.has(t)).map(iso),
-        posts: perDay[i]!.rows.map((p) => presentPost(p, targets.get(p.id) ?? [])),
+        posts: perDay[i]!.rows.map((p) => presentCalendarPost(p, targets.get(p.id) ?? [])),
         /** Every post of the day; `posts` holds the first PER_DAY of them. */
         count: perDay[i]!.count,
       };

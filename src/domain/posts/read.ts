@@ -91,3 +91,31 @@ export async function listAttempts(app: App, actor: Actor, targetId: string) {
     url: `/v1/post_targets/${target.id}/attempts`,
   };
 }
+
+/**
+ * The attempts of every target of a post already read in the actor's scope (getPost), in one statement, by
+ * target: a post's page shows them all (listAttempts reads the target again, once a target).
+ */
+export async function attemptsOfPost(
+  app: App,
+  actor: Actor,
+  post: { targets: { id: string }[] },
+): Promise<Map<string, ReturnType<typeof presentAttempt>[]>> {
+  requireScope(actor, "posts:read");
+  const out = new Map<string, ReturnType<typeof presentAttempt>[]>(post.targets.map((t) => [t.id, []]));
+  if (post.targets.length === 0) return out;
+  const rows = await app.db
+    .selectFrom("post_attempts")
+    .selectAll()
+    .where("org_id", "=", actor.orgId)
+    .where(
+      "target_id",
+      "in",
+      post.targets.map((t) => t.id),
+    )
+    .orderBy("target_id")
+    .orderBy("attempt", "asc")
+    .execute();
+  for (const r of rows) out.get(r.target_id)?.push(presentAttempt(r));
+  return out;
+}

@@ -9,8 +9,7 @@ import { presentBrand } from "../brands/present.ts";
 import type { Slot } from "../brands/schema.ts";
 import { loadBrand } from "../brands/service.ts";
 import { slotTimes } from "../slots/next.ts";
-import { targetsOf } from "./load.ts";
-import { presentPost } from "./present.ts";
+import { CALENDAR_POST_COLUMNS, calendarTargets, presentCalendarPost } from "./calendar-rows.ts";
 
 /** A week holds few posts; a brand posting more than this in one week sees the first ones and a note. */
 export const WEEK_LIMIT = 500;
@@ -73,7 +72,7 @@ export async function getWeek(app: App, actor: Actor, brandRef: string, date?: s
     // The brand's posts narrowed by the posts_brand index, then by time: a week's read is bounded by LIMIT.
     app.db
       .selectFrom("posts")
-      .selectAll()
+      .select(CALENDAR_POST_COLUMNS)
       .where("org_id", "=", actor.orgId)
       .where("livemode", "=", livemode)
       .where("brand_id", "=", brand.id)
@@ -84,7 +83,7 @@ export async function getWeek(app: App, actor: Actor, brandRef: string, date?: s
       .execute(),
   ]);
   const holder = new Map(held.map((h) => [Number(h.slot_time), h.post_id]));
-  const targets = await targetsOf(
+  const targets = await calendarTargets(
     app.db,
     rows.map((r) => r.id),
   );
@@ -96,7 +95,7 @@ export async function getWeek(app: App, actor: Actor, brandRef: string, date?: s
     previous: ymd(prev.getUTCFullYear(), prev.getUTCMonth() + 1, prev.getUTCDate()),
     next: ymd(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate()),
     slots: slots.map((t) => ({ at: iso(t), post: holder.get(t) ?? null })),
-    posts: rows.map((p) => presentPost(p, targets.get(p.id) ?? [])),
+    posts: rows.map((p) => presentCalendarPost(p, targets.get(p.id) ?? [])),
     truncated: rows.length === WEEK_LIMIT,
   };
 }

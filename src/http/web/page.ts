@@ -3,8 +3,7 @@
 import type { JSX } from "hono/jsx/jsx-runtime";
 import { type FieldErrors, FLASH, type Frame } from "../../../views/frame.ts";
 import type { App } from "../../app/context.ts";
-import { countChannelsNeedingReauth } from "../../domain/channels/needs-reauth.ts";
-import { type SessionMember, sessionMember } from "../../domain/identity/sessions/member.ts";
+import { type SessionMember, sessionFrame } from "../../domain/identity/sessions/member.ts";
 import {
   type ClientMeta,
   csrfTokenOf,
@@ -12,7 +11,6 @@ import {
   loadSession,
   type Session,
 } from "../../domain/identity/sessions/service.ts";
-import { unreadCount } from "../../domain/notifications/list.ts";
 import { type Role, scopesOfRole } from "../../domain/scopes.ts";
 import { ServiceError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
@@ -141,23 +139,14 @@ export async function webContext(
   };
   if (flash) w.cookies.push(cookieLine(app, "svc_flash", "", 0));
   if (session?.stage === "active" && session.user_id) {
-    // A whole page has the bell (an htmx fragment does not): its count runs beside the member look-up, not after.
+    // A whole page has the bell and the reconnect banner (an htmx fragment has neither): their counts come in the
+    // same statement as the person and their orgs.
     const bell = request.headers.get("hx-request") !== "true";
-    const count = bell && session.org_id ? unreadCount(app, session.user_id, session.org_id) : null;
-    // The reconnect banner's count, likewise: one count over a partial index, once per page.
-    const livemode = session.livemode === 1;
-    const reauth =
-      bell && session.org_id ? countChannelsNeedingReauth(app, { orgId: session.org_id, livemode }) : null;
-    const [member, unread, needReauth] = await Promise.all([
-      sessionMember(app, session, requestId),
-      count,
-      reauth,
-    ]);
-    w.member = member;
-    if (member && bell) {
-      const same = member.org.id === session.org_id;
-      w.unread = same ? unread : await unreadCount(app, session.user_id, member.org.id);
-      w.reauth = same ? needReauth : await countChannelsNeedingReauth(app, member.actor);
+    const f = await sessionFrame(app, session, requestId, bell);
+    w.member = f.member;
+    if (f.member && bell) {
+      w.unread = f.unread;
+      w.reauth = f.reauth;
     }
   }
 

@@ -11,11 +11,11 @@ import {
   TargetCard,
 } from "../../../views/posts.tsx";
 import type { Problems } from "../../../views/publishing.tsx";
-import { getBrand, listBrands } from "../../domain/brands/service.ts";
-import { listChannels } from "../../domain/channels/service.ts";
+import { brandChoices, getBrand } from "../../domain/brands/service.ts";
+import { channelsByIds, listChannels } from "../../domain/channels/service.ts";
 import { cancelPost } from "../../domain/posts/cancel.ts";
 import { deletePublished } from "../../domain/posts/delete-published.ts";
-import { getPost, listAttempts, listPosts } from "../../domain/posts/read.ts";
+import { attemptsOfPost, getPost, listAttempts, listPosts } from "../../domain/posts/read.ts";
 import { updatePost } from "../../domain/posts/update.ts";
 import { markTargetPublished, retryTarget } from "../../domain/targets/resolve.ts";
 import { notFound, type Problem, ServiceError } from "../../lib/errors.ts";
@@ -35,8 +35,20 @@ function byParam(e: ServiceError, prefix = ""): Problems {
   return out;
 }
 
-async function channelsOf(w: Web): Promise<ChannelInfo[]> {
-  return (await listChannels(w.app, w.member!.actor, { limit: "100" })).data;
+/**
+ * The channel picker's channels: the chosen brand's (a channel of another brand would match no post of it), else
+ * the org's first 100. A brand's are read by the channels_org index; the org's are sorted first.
+ */
+async function channelsOf(w: Web, brand: string): Promise<ChannelInfo[]> {
+  const query: Record<string, string> = { limit: "100" };
+  if (brand) query.brand = brand;
+  try {
+    return (await listChannels(w.app, w.member!.actor, query)).data;
+  } catch (e) {
+    // An unknown brand in the URL: the list says so beside the filter (listPosts refuses it the same way).
+    if (!brand || !(e instanceof ServiceError) || e.status !== 404) throw e;
+    return (await listChannels(w.app, w.member!.actor, { limit: "100" })).data;
+  }
 }
 
 async function list(w: Web) {
@@ -51,8 +63,8 @@ async function list(w: Web) {
   };
   const suspended = w.member!.org.status === "suspended";
   const [brands, channels] = suspended
-    ? [{ data: [] }, []]
-    : await Promise.all([listBrands(app, actor, { limit: "100" }), channelsOf(w)]);
+    ? [[], []]
+    : await Promise.all([brandChoices(app, actor), channelsOf(w, filters.brand)]);
   let posts: PostRow[] = [];
   let older: string | null = null;
   let newer: string | null = null;
@@ -90,7 +102,7 @@ async function list(w: Web) {
     w,
     <PostsPage
       f={frame(w, "Posts", "posts")}
-      brands={brands.data}
+      brands={brands}
       channels={channels}
       posts={posts}
       filters={filters}
@@ -102,17 +114,17 @@ async function list(w: Web) {
   );
 }
 
-/**
- * The channels of the post's brand (a post's targets are all on its brand's channels): the first 100 of the whole
- * org could miss them in an org of more channels than that, and read far more than the page shows.
- */
-async function brandChannels(w: Web, brand: string): Promise<ChannelInfo[]> {
-  return (await listChannels(w.app, w.member!.actor, { brand, limit: "100" })).data;
+/** The channels of the post's targets (all on its brand's channels): only those the page names. */
+async function targetChannels(w: Web, post: PostRow): Promise<ChannelInfo[]> {
+  return channelsByIds(
+    w.app,
+    w.member!.actor,
+    post.targets.map((t) => t.channel),
+  );
 }
 
 async function attemptsOf(w: Web, post: PostRow): Promise<Record<string, Attempt[]>> {
-  const lists = await Promise.all(post.targets.map((t) => listAttempts(w.app, w.member!.actor, t.id)));
-  return Object.fromEntries(post.targets.map((t, i) => [t.id, lists[i]!.data]));
+  return Object.fromEntries(await attemptsOfPost(w.app, w.member!.actor, post));
 }
 
 async function detail(w: Web, problems?: Problems, status = 200) {
@@ -121,7 +133,7 @@ async function detail(w: Web, problems?: Problems, status = 200) {
   const post = await getPost(app, actor, w.params.id ?? "");
   const [brand, channels, attempts] = await Promise.all([
     getBrand(app, actor, post.brand),
-    brandChannels(w, post.brand),
+    targetChannels(w, post),
     attemptsOf(w, post),
   ]);
   const text = post.targets[0]?.parts[0] ?? "";
@@ -149,7 +161,7 @@ async function targetCard(w: Web) {
   if (!target) throw notFound("No such target in this post.", "id");
   const [brand, channels, attempts] = await Promise.all([
     getBrand(app, actor, post.brand),
-    brandChannels(w, post.brand),
+    channelsByIds(app, actor, [target.channel]),
     listAttempts(app, actor, target.id),
   ]);
   return fragment(

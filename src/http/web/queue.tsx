@@ -5,7 +5,7 @@
 import { MonthPage } from "../../../views/month.tsx";
 import type { Problems } from "../../../views/publishing.tsx";
 import { QueuePage } from "../../../views/queue.tsx";
-import { getBrand, listBrands } from "../../domain/brands/service.ts";
+import { brandChoices, getBrand } from "../../domain/brands/service.ts";
 import { listChannels } from "../../domain/channels/service.ts";
 import { getMonth } from "../../domain/posts/month.ts";
 import { getPost } from "../../domain/posts/read.ts";
@@ -25,7 +25,7 @@ async function monthPage(w: Web, brandRef: string, month: string, problems?: Pro
   const brands =
     w.member!.org.status === "suspended"
       ? []
-      : (await listBrands(app, actor, { limit: "100" })).data.sort((a, b) => a.name.localeCompare(b.name));
+      : (await brandChoices(app, actor)).sort((a, b) => a.name.localeCompare(b.name));
   const brand = brandRef || brands[0]?.id;
   if (!brand) return render(w, <QueuePage f={f} brands={[]} week={null} channels={[]} waiting={0} now="" />);
   const data = await getMonth(app, actor, brand, month || undefined);
@@ -57,9 +57,7 @@ async function page(
   const f = frame(w, "Queue", "queue");
   if (w.member!.org.status === "suspended")
     return render(w, <QueuePage f={f} brands={[]} week={null} channels={[]} waiting={0} now="" />);
-  const brands = (await listBrands(app, actor, { limit: "100" })).data.sort((a, b) =>
-    a.name.localeCompare(b.name),
-  );
+  const brands = (await brandChoices(app, actor)).sort((a, b) => a.name.localeCompare(b.name));
   const brand = brandRef || brands[0]?.id;
   if (!brand) return render(w, <QueuePage f={f} brands={[]} week={null} channels={[]} waiting={0} now="" />);
   const [data, channels, waiting] = await Promise.all([

@@ -21,6 +21,8 @@ describeEachDialect("brands of one name", (dialect) => {
   let a: Tenant;
   let br: TestBrowser;
   let second: string;
+  let firstChannel: string;
+  let secondChannel: string;
   const posts: string[] = [];
   beforeAll(async () => {
     t = await webApp(dialect);
@@ -37,6 +39,13 @@ describeEachDialect("brands of one name", (dialect) => {
       body: { brand: second, provider: "sandbox", emulates: "bluesky" },
     });
     expect(channel.status).toBe(201);
+    secondChannel = channel.body.id;
+    const first = await t.request("POST", "/v1/channels", {
+      key: a.testKey,
+      body: { brand: a.brandId, provider: "sandbox", emulates: "mastodon" },
+    });
+    expect(first.status).toBe(201);
+    firstChannel = first.body.id;
     for (const brand of [a.brandId, second]) {
       const p = await t.request("POST", "/v1/posts", {
         key: a.testKey,
@@ -78,5 +87,35 @@ describeEachDialect("brands of one name", (dialect) => {
       expect(home.html).toMatch(new RegExp(`<td>${label.replace(/[()]/g, "\\$&")}</td>`));
     const post = await br.get(`/posts/${posts[1]}`);
     expect(post.html).toContain(`<strong>${labels()[1]}</strong>`);
+  });
+
+  test("/posts: with a brand chosen the channel filter lists that brand's channels, without one every brand's", async () => {
+    const channelOptions = (html: string) =>
+      [...html.matchAll(/<option value="(chan_[^"]+)"/g)].map((m) => m[1]!).sort();
+    const apiChannels = async (query: string) =>
+      (
+        (await t.request("GET", `/v1/channels?limit=100${query}`, { key: a.testKey })).body.data as {
+          id: string;
+        }[]
+      )
+        .map((c) => c.id)
+        .sort();
+    const every = await apiChannels("");
+    expect(every).toContain(firstChannel);
+    expect(every).toContain(secondChannel);
+    const all = await br.get("/posts");
+    expect(all.status).toBe(200);
+    expect(channelOptions(all.html)).toEqual(every);
+    const one = await br.get(`/posts?brand=${second}`);
+    expect(one.status).toBe(200);
+    expect(channelOptions(one.html)).toEqual(await apiChannels(`&brand=${second}`));
+    expect(channelOptions(one.html)).toContain(secondChannel);
+    expect(channelOptions(one.html)).not.toContain(firstChannel);
+    // The brand's post is listed; the other brand's is not.
+    expect(one.html).toContain(`/posts/${posts[1]}`);
+    expect(one.html).not.toContain(`/posts/${posts[0]}`);
+    // A brand that is not the org's: the picker falls back to every brand's channels.
+    const unknown = await br.get("/posts?brand=brand_00000000000000000000000000");
+    expect(channelOptions(unknown.html)).toEqual(every);
   });
 });

@@ -98,6 +98,100 @@ describeEachDialect("dashboard frame", (dialect) => {
     expect((await br.get("/home")).location).toBe("/signin");
   });
 
+  test("a signed-in session sees a role change, a rename, the bell and its removal on the very next request", async () => {
+    // The frame (the person, their orgs and role, the bell) is read on every request, never kept between them.
+    const a = await tenant(t.app, "Gamma Org");
+    const email = `editor-${dialect}@example.com`;
+    await member(t.app, a.orgId, email, "editor");
+    const userId = (
+      await t.app.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow()
+    ).id;
+    const br = new TestBrowser(t);
+    await br.signIn(email, PASSWORD);
+    const before = await br.get("/home");
+    expect(before.html).toContain('href="/posts/new"');
+    expect(before.html).toContain('<span class="org-name" id="org-name">Gamma Org</span>');
+    expect(before.html).toContain('aria-label="Notifications, none unread"');
+    expect((await br.get("/posts/new")).status).toBe(200);
+
+    await t.app.db
+      .updateTable("members")
+      .set({ role: "viewer" })
+      .where("org_id", "=", a.orgId)
+      .where("user_id", "=", userId)
+      .execute();
+    await t.app.db.updateTable("orgs").set({ name: "Gamma Renamed" }).where("id", "=", a.orgId).execute();
+    const after = await br.get("/home");
+    expect(after.html).not.toContain('href="/posts/new"');
+    expect(after.html).toContain('<span class="org-name" id="org-name">Gamma Renamed</span>');
+    expect((await br.get("/posts/new")).status).toBe(403);
+
+    await t.app.db
+      .insertInto("notifications")
+      .values({
+        id: "ntf_00000000000000000000000001",
+        org_id: a.orgId,
+        user_id: userId,
+        type: "post.failed",
+        object_id: null,
+        subject: "A post failed",
+        body: "b",
+        link: "/home",
+        email: "none",
+        mail_id: null,
+        read_at: null,
+        created_at: Date.now(),
+      })
+      .execute();
+    expect((await br.get("/home")).html).toContain('aria-label="Notifications, 1 unread"');
+
+    await t.app.db
+      .deleteFrom("members")
+      .where("org_id", "=", a.orgId)
+      .where("user_id", "=", userId)
+      .execute();
+    expect((await br.get("/home")).location).toBe("/signin");
+    expect((await br.get("/posts/new")).location).toBe("/signin");
+  });
+
+  test("a session whose org the person left acts in their other org, with that org's bell", async () => {
+    const a = await tenant(t.app, "Epsilon Org");
+    const b = await tenant(t.app, "Zeta Org");
+    await member(t.app, b.orgId, a.email, "viewer");
+    await t.app.db
+      .insertInto("notifications")
+      .values({
+        id: "ntf_00000000000000000000000002",
+        org_id: b.orgId,
+        user_id: a.userId,
+        type: "post.failed",
+        object_id: null,
+        subject: "A post failed",
+        body: "b",
+        link: "/home",
+        email: "none",
+        mail_id: null,
+        read_at: null,
+        created_at: Date.now(),
+      })
+      .execute();
+    const br = new TestBrowser(t);
+    await br.signIn(a.email, PASSWORD);
+    const first = await br.get("/home");
+    expect(first.html).toContain('<strong id="home-org">Epsilon Org</strong>');
+    expect(first.html).toContain('aria-label="Notifications, none unread"');
+    await t.app.db
+      .deleteFrom("members")
+      .where("org_id", "=", a.orgId)
+      .where("user_id", "=", a.userId)
+      .execute();
+    const after = await br.get("/home");
+    expect(after.status).toBe(200);
+    expect(after.html).toContain('<strong id="home-org">Zeta Org</strong>');
+    expect(after.html).toContain("as viewer");
+    expect(after.html).toContain('aria-label="Notifications, 1 unread"');
+  });
+
   test("a suspended org shows the operator's note and nothing else", async () => {
     const a = await tenant(t.app, "Paused Org");
     await sql`UPDATE orgs SET status = 'suspended', status_note = ${"Call <i>billing</i>"} WHERE id = ${a.orgId}`.execute(

