@@ -1,13 +1,15 @@
 // notifications.send through a real SMTP receiver (smtp-server, in its own process), beside the floor: a bare loop
 // that sends the same messages with nodemailer over one pooled connection. Members across orgs are each owed one
 // notification, half immediate and half in the 08:00 summary; the run must stay under 30 emails per person per
-// hour exactly (nothing suppressed, every message received). Also: what raising adds to the event's transaction.
+// hour exactly (nothing suppressed, every message received). Also: what raising adds to the event's transaction,
+// in wall time and in CPU time (this process, and a local Postgres's server processes).
 // Run: bun bench/notifications.ts [--quick] [--database postgres://…]
 //   prints `notifications: N emails/s, ratio R; raising adds X ms`
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sql } from "kysely";
 import { loadConfig } from "../src/app/config.ts";
 import { createApp } from "../src/app/context.ts";
 import { silentLogger } from "../src/app/log.ts";
@@ -151,10 +153,46 @@ const reauth = (orgId: string, i: number) =>
       display_name: `Channel ${i}`,
     }),
   );
-async function timeEvents(n: number, orgId: string, offset: number): Promise<number> {
+// CPU time as well as wall time, which on a loaded machine measures the queue for a core more than the work:
+// this process's, and on Postgres its server processes' for this database (from /proc, when the server runs on
+// this machine), summed over the rounds of each side.
+async function serverCpuMs(): Promise<number | null> {
+  if (app.dialect !== "postgres") return null;
+  const { rows } = await sql<{
+    pid: number;
+  }>`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`.execute(app.db);
+  let ticks = 0;
+  for (const { pid } of rows) {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      return null;
+    }
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
+}
+const cpu = { with: { svc: 0, server: 0 }, without: { svc: 0, server: 0 }, events: 0, server: true };
+async function timeEvents(
+  n: number,
+  orgId: string,
+  offset: number,
+  side?: "with" | "without",
+): Promise<number> {
+  const server0 = side ? await serverCpuMs() : null;
+  const svc0 = process.cpuUsage();
   const started = performance.now();
   for (let i = 0; i < n; i++) await reauth(orgId, offset + i);
-  return (performance.now() - started) / n;
+  const wall = (performance.now() - started) / n;
+  if (side) {
+    const used = process.cpuUsage(svc0);
+    cpu[side].svc += (used.user + used.system) / 1000;
+    const server1 = await serverCpuMs();
+    if (server0 === null || server1 === null) cpu.server = false;
+    else cpu[side].server += server1 - server0;
+    if (side === "with") cpu.events += n;
+  }
+  return wall;
 }
 // Rounds alternate with and without the hook, and each side keeps its best round: on a shared machine a round
 // can stall for reasons of its own, and alternating spreads what remains over both sides alike.
@@ -164,9 +202,9 @@ let withHook = Number.POSITIVE_INFINITY;
 await timeEvents(100, small, 0);
 for (let round = 1; round <= 10; round++) {
   afterEventHooks.splice(at, 1);
-  without = Math.min(without, await timeEvents(100, small, round * 1_000_000));
+  without = Math.min(without, await timeEvents(100, small, round * 1_000_000, "without"));
   afterEventHooks.splice(at, 0, notifyOnEvents);
-  withHook = Math.min(withHook, await timeEvents(100, small, round * 1_000_000 + 500_000));
+  withHook = Math.min(withHook, await timeEvents(100, small, round * 1_000_000 + 500_000, "with"));
 }
 await app.db.deleteFrom("notifications").execute();
 await app.db.deleteFrom("events").execute();
@@ -265,6 +303,16 @@ console.log(
 console.log(`floor: nodemailer over one pooled connection, bare loop: ${floor.toFixed(0)} emails/s`);
 console.log(
   `raising: event transaction ${without.toFixed(3)} ms without the notification hook, ${withHook.toFixed(3)} ms with it`,
+);
+const perEvent = (ms: number) => (ms / cpu.events).toFixed(3);
+console.log(
+  `raising, CPU per event (all rounds): this process ${perEvent(cpu.with.svc - cpu.without.svc)} ms` +
+    (cpu.server
+      ? `, Postgres ${perEvent(cpu.with.server - cpu.without.server)} ms (without the hook: this process ${perEvent(cpu.without.svc)} ms, Postgres ${perEvent(cpu.without.server)} ms)`
+      : ` (without the hook: ${perEvent(cpu.without.svc)} ms)`),
+);
+console.log(
+  `load average at the end: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
 );
 console.log(
   `notifications: ${rate.toFixed(0)} emails/s, ratio ${(rate / floor).toFixed(2)}; none suppressed; raising adds ${(withHook - without).toFixed(3)} ms`,

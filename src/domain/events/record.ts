@@ -1,7 +1,7 @@
 // Every notable change writes an event in the same transaction as the change (interface.md Events).
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
-import type { PendingWrites } from "../../db/raw.ts";
+import { flushPending, type PendingWrites, pendingWrites } from "../../db/raw.ts";
 import { type EventRow, insertEvents } from "../../db/sql/insert-events.ts";
 import { bindRows, writeTogether } from "../../db/sql/statement.ts";
 import { newId } from "../../lib/ids.ts";
@@ -79,8 +79,13 @@ export async function recordEvents(
     }));
     writes.push(bindRows(app.dialect, insertEvents, rows));
   }
-  await writeTogether(tx, app.dialect, writes, pending);
-  if (events.length) for (const hook of afterEventHooks) await hook(tx, app, events);
+  // On Postgres the writes wait for the hooks when there are any: a hook's own statement can carry them (raising
+  // notifications does), one round trip less; whatever no hook took runs after them (or goes on in `pending`).
+  const own = app.dialect === "postgres" && !pending && events.length ? pendingWrites() : undefined;
+  const into = pending ?? own;
+  await writeTogether(tx, app.dialect, writes, into);
+  if (events.length) for (const hook of afterEventHooks) await hook(tx, app, events, into);
+  if (own) await flushPending(tx, app.dialect, own);
   return events;
 }
 

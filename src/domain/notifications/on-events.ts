@@ -3,6 +3,7 @@
 // set look-up.
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
+import type { PendingWrites } from "../../db/raw.ts";
 import { run } from "../../db/sql/statement.ts";
 import { once } from "../../lib/once.ts";
 import type { EventHook } from "../events/hooks.ts";
@@ -30,7 +31,12 @@ const DAY_MS = 86400_000;
 type Obj = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
 
-export const notifyOnEvents: EventHook = async (tx: Tx, app: App, events: RecordedEvent[]) => {
+export const notifyOnEvents: EventHook = async (
+  tx: Tx,
+  app: App,
+  events: RecordedEvent[],
+  pending?: PendingWrites,
+) => {
   let relevant: RecordedEvent[] | null = null;
   for (const e of events) {
     if (!e.livemode || !NOTIFYING.has(e.type)) continue;
@@ -38,13 +44,13 @@ export const notifyOnEvents: EventHook = async (tx: Tx, app: App, events: Record
     relevant.push(e);
   }
   if (!relevant) return;
-  const pending: DescribedNotification[] = [];
+  const described: DescribedNotification[] = [];
   for (const e of relevant) {
     const o = (e.data.object ?? {}) as Obj;
     const id = str(o.id);
     switch (e.type) {
       case "approval.requested": {
-        pending.push({
+        described.push({
           item: {
             orgId: e.org_id,
             type: "post.approval_requested",
@@ -62,7 +68,7 @@ export const notifyOnEvents: EventHook = async (tx: Tx, app: App, events: Record
         break;
       }
       case "newsletter.approval_requested": {
-        pending.push({
+        described.push({
           item: {
             orgId: e.org_id,
             type: "newsletter.approval_requested",
@@ -81,7 +87,7 @@ export const notifyOnEvents: EventHook = async (tx: Tx, app: App, events: Record
       }
       case "post_target.needs_attention": {
         const post = str(o.post);
-        pending.push({
+        described.push({
           item: {
             orgId: e.org_id,
             type: "post.needs_attention",
@@ -101,7 +107,7 @@ export const notifyOnEvents: EventHook = async (tx: Tx, app: App, events: Record
       case "post_target.failed": {
         const post = str(o.post);
         const err = (o.error ?? null) as { message?: string } | null;
-        pending.push({
+        described.push({
           item: {
             orgId: e.org_id,
             type: "post.target_failed",
@@ -121,9 +127,9 @@ export const notifyOnEvents: EventHook = async (tx: Tx, app: App, events: Record
       case "channel.needs_reauth": {
         // At most daily per channel: a channel that keeps failing its renewal is not news every time (one per
         // channel in a batch; against earlier ones, `since`).
-        if (pending.some((p) => p.item.type === "channel.needs_reauth" && p.item.objectId === id)) break;
+        if (described.some((p) => p.item.type === "channel.needs_reauth" && p.item.objectId === id)) break;
         const name = str(o.display_name) ?? str(o.provider) ?? "A channel";
-        pending.push({
+        described.push({
           item: {
             orgId: e.org_id,
             type: "channel.needs_reauth",
@@ -142,16 +148,17 @@ export const notifyOnEvents: EventHook = async (tx: Tx, app: App, events: Record
       }
     }
   }
-  if (pending.length === 0) return;
+  if (described.length === 0) return;
   const raising = await loadRaising();
-  // Postgres: every look-up and the insert in one round trip; a dialect without that statement (SQLite, where
-  // a statement is a call, not a round trip) looks up one thing at a time.
-  if (raising.raiseForEvents[app.dialect] !== null) await raising.raiseAtOnce(tx, app, pending);
-  else await raiseStepByStep(tx, app, pending);
+  // Postgres: every look-up and the insert in one round trip, which also carries the events' own insert when it
+  // is still pending; a dialect without that statement (SQLite, where a statement is a call, not a round trip)
+  // looks up one thing at a time.
+  if (raising.raiseForEvents[app.dialect] !== null) await raising.raiseAtOnce(tx, app, described, pending);
+  else await raiseStepByStep(tx, app, described);
 };
 
 /** The recipients looked up one statement at a time (once per org and type, and per post, in the batch). */
-async function raiseStepByStep(tx: Tx, app: App, pending: DescribedNotification[]): Promise<void> {
+async function raiseStepByStep(tx: Tx, app: App, described: DescribedNotification[]): Promise<void> {
   const { adminsWithPreference, postAuthor, recentNotificationAbout, raiseNotifications, except } =
     await loadRaising();
   // The admins come with their preference for the type, so raising reads no preference again.
@@ -182,7 +189,7 @@ async function raiseStepByStep(tx: Tx, app: App, pending: DescribedNotification[
     return authors.get(postId) ?? null;
   };
   const items: NewNotification[] = [];
-  for (const p of pending) {
+  for (const p of described) {
     const { orgId, type, objectId } = p.item;
     if (p.since !== null && objectId) {
       const [recent] = await run(tx, app.dialect, recentNotificationAbout, [objectId, type, p.since]);

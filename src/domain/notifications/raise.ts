@@ -6,6 +6,7 @@
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
 import { insertRows } from "../../db/insert-rows.ts";
+import { type PendingWrites, raw } from "../../db/raw.ts";
 import { raiseForEvents } from "../../db/sql/notification-recipients.ts";
 import { run } from "../../db/sql/statement.ts";
 import type { NotificationEmail, NotificationsTable } from "../../db/tables/notifications.ts";
@@ -101,6 +102,13 @@ export async function raiseNotifications(
   return rows.length;
 }
 
+/** The statement's text (Postgres), which opens with `WITH ` for the pending writes to join. */
+const raiseText = (): string => {
+  const t = raiseForEvents.postgres!;
+  if (!t.startsWith("WITH ")) throw new Error("raiseForEvents must open with WITH");
+  return t;
+};
+
 /** IDs made for an org's admins before their number is known: the last number seen per org, else this many. */
 const FIRST_GUESS = 16;
 const adminsSeen = new Map<string, number>();
@@ -111,7 +119,13 @@ const adminsSeen = new Map<string, number>();
  * recipients there are: each item takes as many as its org had admins last time (unused ones are simply never
  * used); when an item has more recipients, the statement inserts nothing and says how many, and it runs once more.
  */
-export async function raiseAtOnce(tx: Tx, app: App, described: DescribedNotification[]): Promise<number> {
+export async function raiseAtOnce(
+  tx: Tx,
+  app: App,
+  described: DescribedNotification[],
+  /** Writes of the same transaction still to run (the events' insert): the first try runs them as its CTEs. */
+  carry?: PendingWrites,
+): Promise<number> {
   const mail = mailerOf(app) !== null;
   const now = app.clock.now();
   let need = described.map(
@@ -142,7 +156,18 @@ export async function raiseAtOnce(tx: Tx, app: App, described: DescribedNotifica
       id_start: idStart[k],
       id_count: need[k],
     }));
-    const rows = await run(tx, app.dialect, raiseForEvents, [JSON.stringify(items), ids, mail, now]);
+    const params: [string, string[], boolean, number] = [JSON.stringify(items), ids, mail, now];
+    let rows: { k: number; wanted: number; inserted: number }[];
+    if (carry && carry.texts.length > 0) {
+      // One statement for the event and what it raises: the pending writes become CTEs before the statement's
+      // own (data-modifying CTEs must be at the top level); their parameters come first.
+      const text = `WITH ${carry.texts.map((t, i) => `w${i} AS (${t})`).join(", ")}, ${raiseText().slice(5)}`;
+      const before = carry.params;
+      carry.texts = [];
+      carry.params = [];
+      carry.postIds = [];
+      rows = await raw(tx, app.dialect, text, [...before, ...params]);
+    } else rows = await run(tx, app.dialect, raiseForEvents, params);
     const wanted = new Map(rows.map((r) => [Number(r.k), Number(r.wanted)]));
     for (const [k, n] of wanted) {
       const d = described[k]!;

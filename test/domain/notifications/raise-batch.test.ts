@@ -3,6 +3,7 @@
 // against earlier rows, and an org with more admins than raising first makes room for (Postgres makes the rows'
 // IDs before it knows how many recipients there are) still notifies every one of them.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { flushPending, pendingWrites } from "../../../src/db/raw.ts";
 import { recordEvents } from "../../../src/domain/events/record.ts";
 import { FakeClock } from "../../../src/lib/clock.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
@@ -61,6 +62,12 @@ describeEachDialect("notifications raised for a batch of events", (dialect) => {
         .execute()
     ).sort((x, y) => (x.user_id < y.user_id ? -1 : 1));
   const everyone = () => [a.userId, ...admins].sort();
+  /** The types of the org's events about these objects, sorted. */
+  const eventTypes = async (objectIds: string[]) =>
+    (await t.app.db.selectFrom("events").select(["type", "data"]).where("org_id", "=", a.orgId).execute())
+      .filter((e) => objectIds.includes((JSON.parse(e.data) as { object: { id: string } }).object.id))
+      .map((e) => e.type)
+      .sort();
 
   test("one batch: each notification to exactly its recipients, each email as its preference says", async () => {
     const scope = { orgId: a.orgId, livemode: true, requestId: null };
@@ -94,6 +101,15 @@ describeEachDialect("notifications raised for a batch of events", (dialect) => {
     expect(newsletter.map((r) => r.user_id)).toEqual(everyone().filter((u) => u !== admins[5]));
     expect(emailOf(newsletter, admins[2]!)).toBe("digest");
     expect(emailOf(newsletter, admins[0]!)).toBe("immediate");
+    // The events themselves, each once (on Postgres their insert travels with raising's first try, and the
+    // second try, for the org's 21 recipients, does not write them again).
+    expect(await eventTypes(["chan_batch", "nl_batch", "post_x", "chan_test"])).toEqual([
+      "channel.needs_reauth",
+      "channel.needs_reauth",
+      "channel.needs_reauth",
+      "newsletter.approval_requested",
+      "post.created",
+    ]);
   });
 
   test("the daily limit against earlier rows; an org that grew past the last count is notified whole", async () => {
@@ -115,5 +131,24 @@ describeEachDialect("notifications raised for a batch of events", (dialect) => {
     await reauth("chan_other");
     const other = (await rowsOf("channel.needs_reauth")).filter((r) => r.object_id === "chan_other");
     expect(other.map((r) => r.user_id).sort()).toEqual(everyone());
+  });
+
+  test("writes the caller hands on ride with raising once, and are not run again", async () => {
+    const scope = { orgId: a.orgId, livemode: true, requestId: null };
+    await t.app.db.transaction().execute(async (tx) => {
+      const pending = pendingWrites();
+      await recordEvents(
+        tx,
+        t.app,
+        [{ scope, type: "channel.needs_reauth", object: { id: "chan_handed", provider: "discord" } }],
+        undefined,
+        pending,
+      );
+      // Whatever raising did not take, the caller's next statement runs (here, on its own).
+      await flushPending(tx, t.app.dialect, pending);
+    });
+    const handed = (await rowsOf("channel.needs_reauth")).filter((r) => r.object_id === "chan_handed");
+    expect(handed.map((r) => r.user_id)).toEqual(everyone());
+    expect(await eventTypes(["chan_handed"])).toEqual(["channel.needs_reauth"]);
   });
 });
