@@ -13,7 +13,7 @@ export interface ReviewPost {
   created_at: string;
   publish_at: string | null;
   next_slot?: string | null | undefined;
-  media: number;
+  media: ReviewMedia[];
   decidable: boolean;
   renditions: {
     channel: string;
@@ -25,6 +25,15 @@ export interface ReviewPost {
     violations: { code: string; message: string; part: number | null }[];
     notices: { code: string; message: string }[];
   }[];
+}
+
+export interface ReviewMedia {
+  id: string;
+  kind: "image" | "video";
+  alt: string | null;
+  width: number | null;
+  height: number | null;
+  duration_ms: number | null;
 }
 
 export interface ReviewPageProps {
@@ -95,8 +104,11 @@ export function ReviewLinkPage(props: ReviewPageProps) {
                 </h2>
                 <p class="muted slot" id={`review-when-${p.id}`}>
                   {when(p, brand.timezone)}
-                  {p.media > 0 ? ` With ${p.media} attached ${p.media === 1 ? "file" : "files"}.` : ""}
+                  {p.media.length > 0
+                    ? ` With ${p.media.length} attached ${p.media.length === 1 ? "file" : "files"}.`
+                    : ""}
                 </p>
+                {p.media.length > 0 ? <Attached base={base} post={p.id} media={p.media} /> : null}
                 <PreviewPanel
                   preview={{ kind: "ok", valid: true, channels: p.renditions }}
                   channels={props.channels}
@@ -141,6 +153,43 @@ export function ReviewLinkPage(props: ReviewPageProps) {
         ) : null}
       </div>
     </Layout>
+  );
+}
+
+/**
+ * The post's files as the client will see them: each image as its thumbnail, each video as its first frame (the
+ * browser reads only the video's index and first frame: preload="metadata"), with the alt text given. Served by the
+ * link's own routes, which show only its pending posts' files.
+ */
+function Attached(props: { base: string; post: string; media: ReviewMedia[] }) {
+  return (
+    <ul class="review-media plain" id={`review-media-${props.post}`}>
+      {props.media.map((m) => (
+        <li class="review-medium" id={`review-medium-${props.post}-${m.id}`}>
+          {m.kind === "image" ? (
+            <img
+              class="review-thumb"
+              src={`${props.base}/media/${m.id}/thumb`}
+              alt={m.alt ?? "An attached image (no description given)"}
+              loading="lazy"
+            />
+          ) : (
+            <video
+              class="review-thumb"
+              src={`${props.base}/media/${m.id}/video`}
+              preload="metadata"
+              muted
+              playsinline
+              controls
+              aria-label={m.alt ?? "An attached video (no description given)"}
+            />
+          )}
+          {m.kind === "video" && m.duration_ms !== null ? (
+            <span class="muted review-medium-note">Video, {(m.duration_ms / 1000).toFixed(1)} s</span>
+          ) : null}
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -73,13 +73,13 @@ export const deferredAdapters: DeferredAdapter[] = [
   {
     provider: "linkedin",
     idempotent: false,
-    has: ["connect", "engagement"],
+    has: ["connect", "engagement", "deletePublished"],
     load: async () => (await import("./linkedin/adapter.ts")).linkedinAdapter,
   },
   {
     provider: "linkedin_pages",
     idempotent: false,
-    has: ["connect", "engagement"],
+    has: ["connect", "engagement", "deletePublished"],
     load: async () => (await import("./linkedin/adapter.ts")).linkedinPagesAdapter,
   },
   {

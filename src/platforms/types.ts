@@ -98,6 +98,11 @@ export interface PlatformRules extends Platform {
    * comment is taken. Service-only, not in the public Platform resource.
    */
   comments?: boolean;
+  /**
+   * The longest first comment the network takes, where its comments are limited otherwise than its posts (LinkedIn
+   * 1,250, YouTube 10,000); else `max_length`. Service-only.
+   */
+  comment_max_length?: number;
 }
 
 export type ViolationCode =

@@ -1,12 +1,17 @@
 // The client review link end to end in headless Chromium: an owner makes a link on the brand page (its address
 // shown once), a client with no account opens it signed out, with JavaScript off, at phone width, sees each post
 // as each network will receive it, approves one and rejects the other with a note; the decisions are the link's.
-// Markup anyone typed stays text; the page fits a phone and a desktop; withdrawn, the link opens nothing.
+// Markup anyone typed stays text; the page fits a phone and a desktop; withdrawn, the link opens nothing. A pending
+// post's images show as thumbnails and its video as its first frame, signed out, through routes that serve only
+// the link's pending posts' files.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
 import { bootstrap } from "../../src/domain/bootstrap/service.ts";
 import { describeEachDialect } from "../helpers/db.ts";
 import { key } from "../helpers/factories.ts";
+import { jpeg, upload } from "../helpers/media.ts";
+import { type LocalS3, localS3 } from "../helpers/s3.ts";
+import { makeVideo } from "../helpers/video.ts";
 import { type LiveSvc, launchChromium, liveSvc, person, shot, signIn } from "./browser.ts";
 
 const MARK = (what: string) => `<img src=x onerror=alert('${what}')><b>${what}</b>`;
@@ -153,5 +158,163 @@ describeEachDialect("client review link in Chromium", (dialect) => {
     expect(owner.dialogs).toEqual([]);
     await ctx.close();
     await owner.context.close();
+  });
+});
+
+describeEachDialect("client review link pictures in Chromium", (dialect) => {
+  let svc: LiveSvc;
+  let s3: LocalS3;
+  beforeAll(async () => {
+    s3 = await localS3();
+    svc = await liveSvc(dialect, s3.env);
+  });
+  afterAll(async () => {
+    await svc.close();
+    await s3.close();
+  });
+
+  test("a pending post's images and video show signed out, through the link's own routes, never indexed; nothing else is served", async () => {
+    const b = await bootstrap(svc.t.app, {
+      email: `pics-${Math.random().toString(36).slice(2, 8)}@example.com`,
+      org: "Pictures Org",
+      brand: "Harbour Bakery",
+      timezone: "UTC",
+    });
+    const full = await key(svc.t.app, b.org.id, {
+      name: "admin",
+      scopes: ["brands:write", "channels:write"],
+    });
+    const shop = await key(svc.t.app, b.org.id, { name: "shop" });
+    const approver = await key(svc.t.app, b.org.id, {
+      name: "approver",
+      scopes: ["posts:read", "posts:approve"],
+    });
+    const api = (k: string, method: string, path: string, body?: unknown) =>
+      svc.t.request(method, path, { key: k, body });
+    await api(full, "POST", `/v1/brands/${b.brand.id}`, { approval_policy: "required_for_editors_and_keys" });
+    const ch = await api(full, "POST", "/v1/channels", {
+      brand: b.brand.id,
+      provider: "sandbox",
+      emulates: "mastodon",
+      fields: { display_name: "Harbour on Mastodon" },
+    });
+    expect(ch.status).toBe(201);
+    const file = async (alt: string, bytes: Uint8Array, type: string, name: string) => {
+      const r = await upload(svc.t, shop, { brand: b.brand.id, alt, file: { bytes, name, type } });
+      expect(r.status).toBe(201);
+      return r.body.id as string;
+    };
+    const loaf = await file("A sourdough loaf", await jpeg(640, 480), "image/jpeg", "loaf.jpg");
+    const crumb = await file("The crumb, up close", await jpeg(300, 400), "image/jpeg", "crumb.jpg");
+    const clip = await file(
+      "Shaping the dough",
+      makeVideo({ seconds: 2, width: 320, height: 240 }),
+      "video/mp4",
+      "clip.mp4",
+    );
+    const stray = await file("Not on any post", await jpeg(200, 200), "image/jpeg", "stray.jpg");
+    const post = async (body: string, media: string[]) => {
+      const r = await api(shop, "POST", "/v1/posts", {
+        brand: b.brand.id,
+        channels: [ch.body.id],
+        content: { body },
+        media,
+        publish_at: "next_slot",
+      });
+      expect([r.status, r.body.status]).toEqual([201, "pending_approval"]);
+      return r.body.id as string;
+    };
+    const photos = await post("Fresh this morning", [loaf, crumb]);
+    const video = await post("How we shape it", [clip]);
+    // Another brand's pending post: its file is not this link's to show.
+    const other = await api(full, "POST", "/v1/brands", { name: "Other Brand", timezone: "UTC" });
+    expect(other.status).toBe(201);
+    const link = await api(approver, "POST", "/v1/review_links", { brand: b.brand.id, name: "The client" });
+    expect(link.status).toBe(201);
+    const url = link.body.url as string;
+
+    // The client: signed out, on a phone; the pictures load from the link's routes.
+    const client = await person(browser, svc);
+    await client.page.setViewportSize(PHONE);
+    const res = await client.page.goto(url);
+    expect(res?.status()).toBe(200);
+    expect((await client.context.cookies()).length).toBe(0);
+    const photoCard = client.page.locator(`#review-${photos}`);
+    const imgs = photoCard.locator("img.review-thumb");
+    expect(await imgs.count()).toBe(2);
+    expect(await imgs.evaluateAll((els) => els.map((e) => e.getAttribute("alt")))).toEqual([
+      "A sourdough loaf",
+      "The crumb, up close",
+    ]);
+    await client.page.waitForFunction(
+      `[...document.querySelectorAll("#review-${photos} img.review-thumb")].every((i) => i.complete && i.naturalWidth > 0)`,
+    );
+    // The thumbnail is the library's: at most 320 pixels a side, keeping the shape.
+    expect(
+      await client.page.evaluate(
+        `(() => { const i = document.querySelector("#review-${photos} img.review-thumb"); return [i.naturalWidth, i.naturalHeight]; })()`,
+      ),
+    ).toEqual([320, 240]);
+    // The video's first frame is the poster: the browser has the frame itself (HAVE_CURRENT_DATA), not only the
+    // index.
+    const player = client.page.locator(`#review-${video} video.review-thumb`);
+    expect(await player.getAttribute("aria-label")).toBe("Shaping the dough");
+    expect(await player.getAttribute("preload")).toBe("metadata");
+    const shown = await client.page.waitForFunction(
+      `(() => {
+        const v = document.querySelector("#review-${video} video.review-thumb");
+        if (!v) return null;
+        if (v.error) return { error: v.error.code };
+        return v.readyState >= 2 ? { width: v.videoWidth, height: v.videoHeight } : null;
+      })()`,
+      undefined,
+      { timeout: 15_000 },
+    );
+    expect(await shown.jsonValue()).toEqual({ width: 320, height: 240 });
+    await shot(client.page, `review-link-pictures-${dialect}`);
+    expect(client.errors).toEqual([]);
+
+    // What the routes answer: never indexed, inert on their own, no cookie; ranges for the video.
+    const base = new URL(url).pathname;
+    const thumb = await client.context.request.get(`${base}/media/${loaf}/thumb`);
+    expect(thumb.status()).toBe(200);
+    expect(thumb.headers()["content-type"]).toBe("image/webp");
+    expect(thumb.headers()["x-robots-tag"]).toBe("noindex, nofollow");
+    expect(thumb.headers()["content-security-policy"]).toBe("sandbox; default-src 'none'");
+    expect(thumb.headers()["set-cookie"]).toBeUndefined();
+    const part = await client.context.request.get(`${base}/media/${clip}/video`, {
+      headers: { range: "bytes=0-99" },
+    });
+    expect([part.status(), part.headers()["content-range"]?.startsWith("bytes 0-99/")]).toEqual([206, true]);
+    expect((await part.body()).byteLength).toBe(100);
+    const status = async (path: string) => (await client.context.request.get(path)).status();
+    // A file on no pending post of the link's brand, a video asked as a thumbnail's image, a made-up ID, another
+    // token: 404 each.
+    expect(await status(`${base}/media/${stray}/thumb`)).toBe(404);
+    expect(await status(`${base}/media/${loaf}/video`)).toBe(404);
+    expect(await status(`${base}/media/media_00000000000000000000000000/thumb`)).toBe(404);
+    expect(await status(`/review/svc_review_${"A".repeat(32)}/media/${loaf}/thumb`)).toBe(404);
+    const otherFile = await upload(svc.t, shop, {
+      brand: other.body.id,
+      file: { bytes: await jpeg(100, 100), name: "o.jpg", type: "image/jpeg" },
+    });
+    expect(otherFile.status).toBe(201);
+    expect(await status(`${base}/media/${otherFile.body.id}/thumb`)).toBe(404);
+
+    // Decided, the post leaves the page, and its files with it.
+    await photoCard.getByRole("button", { name: "Approve" }).click();
+    expect(await client.page.locator("#flash").innerText()).toBe("Approved. Thank you.");
+    expect(await status(`${base}/media/${loaf}/thumb`)).toBe(404);
+    expect(await status(`${base}/media/${clip}/thumb`)).toBe(404);
+    expect(await status(`${base}/media/${clip}/video`)).toBe(200);
+    // Withdrawn, the link shows nothing at all.
+    await svc.t.app.db
+      .updateTable("review_links")
+      .set({ withdrawn_at: Date.now() })
+      .where("id", "=", link.body.id)
+      .execute();
+    expect(await status(`${base}/media/${clip}/video`)).toBe(404);
+    expect(client.dialogs).toEqual([]);
+    await client.context.close();
   });
 });

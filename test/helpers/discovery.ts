@@ -28,6 +28,8 @@ interface DiscoveryMethod {
   request?: { $ref: string };
   response?: { $ref: string };
   mediaUpload?: unknown;
+  /** The OAuth scopes of which a token needs one. */
+  scopes?: string[];
 }
 
 /** A Discovery schema (or property) as JSON Schema. */
@@ -79,6 +81,17 @@ export function loadDiscovery(file: string): Promise<Spec | null> {
     cache.set(file, p);
   }
   return p;
+}
+
+/**
+ * Each method's OAuth scopes as the Discovery document lists them (a token needs one of them; Google answers 403
+ * insufficientPermissions otherwise), by method ID; null where the folder is absent.
+ */
+export async function discoveryScopes(file: string): Promise<Map<string, string[]> | null> {
+  const dir = specsDir();
+  if (!dir) return null;
+  const doc = JSON.parse(await Bun.file(join(dir, file)).text()) as Json;
+  return new Map(methodsOf(doc.resources as Record<string, Json>).map((m) => [m.id, m.scopes ?? []]));
 }
 
 async function build(file: string): Promise<Spec | null> {

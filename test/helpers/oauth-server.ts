@@ -19,7 +19,12 @@ export interface OAuthServer {
    * Tokens for an account as a finished consent leaves them (a grant with the scopes, an access token and a
    * refresh token, saved by the server itself), for tests that start after the sign-in.
    */
-  issue(accountId: string, clientId: string): Promise<{ access_token: string; refresh_token: string }>;
+  issue(
+    accountId: string,
+    clientId: string,
+    /** The scopes granted, when fewer than the server's (a consent given before an app asked for more). */
+    scopes?: string[],
+  ): Promise<{ access_token: string; refresh_token: string }>;
   /**
    * Runs once the token endpoint has its answer and before it is sent (the answer waits for it), with the refresh
    * token the request sent: what happens elsewhere while the network answers. Null: nothing.
@@ -129,8 +134,9 @@ export async function oauthServer(opts: OAuthServerOptions = {}): Promise<OAuthS
       const grant = await provider.Grant.find(t.grantId);
       return grant ? t.accountId : null;
     },
-    async issue(accountId, clientId) {
+    async issue(accountId, clientId, scopes) {
       const scope = (
+        scopes ??
         opts.scopes ?? ["tweet.read", "tweet.write", "users.read", "media.write", "offline.access"]
       ).join(" ");
       const client = await provider.Client.find(clientId);

@@ -21,9 +21,11 @@ export async function signedInChannel(
     expiresInMs: number;
     shown?: Partial<SignInAccount>;
     provider?: string;
+    /** Granted scopes, when fewer than the server's. */
+    scopes?: string[];
   },
 ) {
-  const tokens = await auth.issue(opts.account, opts.clientId);
+  const tokens = await auth.issue(opts.account, opts.clientId, opts.scopes);
   const actor = await personActor(t.app, a.userId, a.orgId, true);
   const id = randomBytes(16).toString("hex");
   const now = Date.now();

@@ -24,6 +24,14 @@
 //  - GET /rest/socialActions/{post URN} — marketing/community-management/shares/social-actions-api ("Retrieve a
 //    summary of social actions"): {likesSummary: {totalLikes, likedByCurrentUser}, commentsSummary:
 //    {aggregatedTotalComments, totalFirstLevelComments}, target}; 404 for a deleted post.
+//  - POST /rest/socialActions/{post URN}/comments — marketing/community-management/shares/comments-api ("Create a
+//    Comment"): {actor, object, message: {text}} with `object` the post commented on and `actor` the member or an
+//    organization the member administers; 201 with the comment ({actor, agent, commentUrn, id, object, message,
+//    created, lastModified}) and its ID in `x-restli-id`.
+//  - DELETE /rest/socialActions/{post URN}/comments/{comment ID}?actor={URN} — comments-api ("Delete a Comment"):
+//    204; `actor` is required when an organization deletes its comment; 404 for one not (or no longer) there.
+//  - DELETE /rest/posts/{URN} — posts-api ("Delete Posts"): 204, also for a post already deleted (deleting is
+//    idempotent); 403 for another author's post, 404 for one never made.
 //  - Errors — shared/api-guide/concepts/error-handling: {status, serviceErrorCode, code, message}; 429 on
 //    throttling (shared/api-guide/concepts/rate-limits).
 import { type Answer, type StandIn, startStandIn } from "./server.ts";
@@ -37,6 +45,17 @@ export interface LinkedInPost {
   /** What the Social Actions API reports (a test sets them). */
   likes: number;
   comments: number;
+  deleted: boolean;
+}
+
+export interface LinkedInComment {
+  urn: string;
+  id: string;
+  post: string;
+  actor: string;
+  text: string;
+  version: string;
+  body: Record<string, unknown>;
   deleted: boolean;
 }
 
@@ -63,6 +82,8 @@ export interface LinkedInVideo {
 
 export interface LinkedInStandIn extends StandIn {
   posts: LinkedInPost[];
+  /** Comments made through the Comments API, in order. */
+  postComments: LinkedInComment[];
   images: Map<string, LinkedInImage>;
   videos: Map<string, LinkedInVideo>;
   /** Pages an account administers (organization ID, name, vanity name). */
@@ -78,6 +99,7 @@ const problem = (status: number, code: string, message: string): Answer => ({
 
 export function startLinkedIn(auth: { accountOf(token: string): Promise<string | null> }): LinkedInStandIn {
   const posts: LinkedInPost[] = [];
+  const postComments: LinkedInComment[] = [];
   const pages = new Map<string, { id: string; name: string; vanity: string }[]>();
   const members = new Map<string, string>();
   const images = new Map<string, LinkedInImage>();
@@ -315,6 +337,76 @@ export function startLinkedIn(auth: { accountOf(token: string): Promise<string |
         image.type = file.type ?? null;
         return { status: 201 };
       }
+      const commentsOn = /^\/rest\/socialActions\/([^/]+)\/comments(?:\/([^/]+))?$/.exec(req.path);
+      if (req.method === "POST" && commentsOn && !commentsOn[2]) {
+        const target = decodeURIComponent(commentsOn[1]!);
+        const b = (req.body ?? {}) as Record<string, unknown>;
+        for (const f of ["actor", "object", "message"])
+          if (b[f] === undefined) return problem(422, "FIELD_MISSING", `/${f} is missing`);
+        const text = (b.message as { text?: unknown })?.text;
+        if (typeof text !== "string" || text === "")
+          return problem(422, "FIELD_MISSING", "/message/text is missing");
+        if (b.object !== target)
+          return problem(400, "BAD_REQUEST", `/object ${String(b.object)} is not ${target} of the path`);
+        const actor = String(b.actor);
+        if (!owns(actor))
+          return problem(403, "ACCESS_DENIED", `Not enough permissions to comment as ${actor}`);
+        const post = posts.find((p) => p.urn === target && !p.deleted);
+        if (!post) return problem(404, "NOT_FOUND", `${target} not found`);
+        const id = String(++next);
+        const urn = `urn:li:comment:(${target},${id})`;
+        postComments.push({
+          urn,
+          id,
+          post: target,
+          actor,
+          text,
+          version: req.headers["linkedin-version"]!,
+          body: b,
+          deleted: false,
+        });
+        post.comments++;
+        const at = { actor, time: Date.now() };
+        return {
+          status: 201,
+          headers: { "x-restli-id": id },
+          body: {
+            actor,
+            agent: `urn:li:person:${memberOf(account)}`,
+            commentUrn: urn,
+            id,
+            object: target,
+            message: { text, attributes: [] },
+            created: at,
+            lastModified: at,
+          },
+        };
+      }
+      if (req.method === "DELETE" && commentsOn?.[2]) {
+        const target = decodeURIComponent(commentsOn[1]!);
+        const id = decodeURIComponent(commentsOn[2]);
+        const c = postComments.find((x) => x.post === target && x.id === id && !x.deleted);
+        if (!c) return problem(404, "NOT_FOUND", `Comment ${id} on ${target} not found`);
+        const actor = req.query.actor ?? `urn:li:person:${memberOf(account)}`;
+        if (c.actor.startsWith("urn:li:organization:") && req.query.actor === undefined)
+          return problem(400, "BAD_REQUEST", "actor is required to delete an organization's comment");
+        if (actor !== c.actor || !owns(actor))
+          return problem(403, "ACCESS_DENIED", `Not enough permissions to delete ${c.urn}`);
+        c.deleted = true;
+        const post = posts.find((p) => p.urn === target);
+        if (post) post.comments--;
+        return { status: 204 };
+      }
+      const onePost = /^\/rest\/posts\/([^/]+)$/.exec(req.path);
+      if (req.method === "DELETE" && onePost) {
+        const urn = decodeURIComponent(onePost[1]!);
+        const post = posts.find((p) => p.urn === urn);
+        if (!post) return problem(404, "NOT_FOUND", `${urn} not found`);
+        if (!owns(post.author))
+          return problem(403, "ACCESS_DENIED", `Not enough permissions to delete ${urn}`);
+        post.deleted = true;
+        return { status: 204 };
+      }
       const social = /^\/rest\/socialActions\/(.+)$/.exec(req.path);
       if (req.method === "GET" && social) {
         const urn = decodeURIComponent(social[1]!);
@@ -374,5 +466,5 @@ export function startLinkedIn(auth: { accountOf(token: string): Promise<string |
       return problem(404, "NOT_FOUND", "Not found");
     },
   });
-  return Object.assign(s, { posts, pages, images, videos, memberOf });
+  return Object.assign(s, { posts, postComments, pages, images, videos, memberOf });
 }

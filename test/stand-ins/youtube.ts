@@ -11,9 +11,14 @@
 //   video is never held; its SHA-256 and size are kept), `Content-Range: bytes */N` answers 308 with the Range
 //   taken so far, and the last byte answers the Video (checked as videos.insert's answer);
 // - videos.list: status and processingDetails move on with each look (uploaded, then processed; a file that is no
-//   MP4 fails as invalidFile), statistics are the counts the test sets.
+//   MP4 fails as invalidFile), statistics are the counts the test sets;
+// - commentThreads.insert (developers.google.com/youtube/v3/docs/commentThreads/insert): a top-level comment by the
+//   channel on a video (snippet.videoId, snippet.topLevelComment.snippet.textOriginal), 50 units; a video not there
+//   is 404 videoNotFound, one whose comments are off 403 commentsDisabled.
+// Each method needs a token granted one of the scopes the Discovery document lists for it (commentThreads.insert:
+// youtube.force-ssl only), else 403 insufficientPermissions, as Google answers a token from an older consent.
 // Errors are Google's JSON error (developers.google.com/youtube/v3/docs/errors), outside the Discovery document.
-import { loadDiscovery } from "../helpers/discovery.ts";
+import { discoveryScopes, loadDiscovery } from "../helpers/discovery.ts";
 import type { OAuthServer } from "../helpers/oauth-server.ts";
 import { type Answer, type Incoming, type StandIn, startStandIn } from "./server.ts";
 
@@ -32,6 +37,15 @@ export interface YouTubeVideo {
   likes: number;
   comments: number;
   deleted: boolean;
+  /** Comments turned off by the owner (commentThreads.insert answers 403 commentsDisabled). */
+  commentsOff?: boolean;
+}
+
+export interface YouTubeComment {
+  id: string;
+  videoId: string;
+  channelId: string;
+  text: string;
 }
 
 interface Session {
@@ -50,6 +64,8 @@ interface Session {
 
 export interface YouTubeStandIn extends StandIn {
   videos: YouTubeVideo[];
+  /** Top-level comments made through commentThreads.insert, in order. */
+  commentThreads: YouTubeComment[];
   sessions: Map<string, Session>;
   /** The YouTube channel ID of an authorization-server account (made on first use). */
   channelOf(accountId: string): string;
@@ -66,6 +82,7 @@ const COST: Record<string, number> = {
   "youtube.videos.insert": 1600,
   "youtube.videos.list": 1,
   "youtube.channels.list": 1,
+  "youtube.commentThreads.insert": 50,
 };
 
 const googleError = (code: number, reason: string, message: string, domain = "youtube.api"): Answer => ({
@@ -100,8 +117,10 @@ const unauthorized = googleError(
 
 export async function startYouTube(auth: OAuthServer): Promise<YouTubeStandIn> {
   const spec = await loadDiscovery("youtube/youtube-v3.json");
+  const scopes = await discoveryScopes("youtube/youtube-v3.json");
   const channels = new Map<string, string>();
   const videos: YouTubeVideo[] = [];
+  const commentThreads: YouTubeComment[] = [];
   const sessions = new Map<string, Session>();
   const units = new Map<string, number>();
   let stopAt: number | null = null;
@@ -123,7 +142,13 @@ export async function startYouTube(auth: OAuthServer): Promise<YouTubeStandIn> {
     const account = await auth.accountOf(token);
     if (!account) return null;
     const t = await auth.provider.AccessToken.find(token);
-    return { account, client: String(t?.clientId ?? "") };
+    return {
+      account,
+      client: String(t?.clientId ?? ""),
+      scopes: String(t?.scope ?? "")
+        .split(" ")
+        .filter(Boolean),
+    };
   };
   const spend = (client: string, operation: string): boolean => {
     const cost = COST[operation] ?? 1;
@@ -302,6 +327,9 @@ export async function startYouTube(auth: OAuthServer): Promise<YouTubeStandIn> {
       }
       const me = await who(req);
       if (!me) return unauthorized;
+      const needs = req.operationId ? (scopes?.get(req.operationId) ?? []) : [];
+      if (needs.length && !needs.some((x) => me.scopes.includes(x)))
+        return googleError(403, "insufficientPermissions", "Request had insufficient authentication scopes.");
       if (req.operationId && !spend(me.client, req.operationId)) return quotaExceeded;
       if (req.operationId === "youtube.channels.list") {
         const id = channelOf(me.account);
@@ -384,11 +412,65 @@ export async function startYouTube(auth: OAuthServer): Promise<YouTubeStandIn> {
           },
         };
       }
+      if (req.operationId === "youtube.commentThreads.insert") {
+        if (req.query.part !== "snippet")
+          return googleError(400, "invalidPart", "Only part=snippet is served here.");
+        const b = req.body as {
+          snippet?: { videoId?: string; topLevelComment?: { snippet?: { textOriginal?: string } } };
+        };
+        const text = b?.snippet?.topLevelComment?.snippet?.textOriginal;
+        if (!b?.snippet?.videoId) return googleError(400, "invalidVideoId", "snippet.videoId is required.");
+        if (!text) return googleError(400, "commentTextRequired", "The comment's text is empty.");
+        if ([...text].length > 10_000)
+          return googleError(400, "commentTextTooLong", "The comment is too long.");
+        const v = videos.find((x) => x.id === b.snippet!.videoId && !x.deleted);
+        if (!v)
+          return googleError(404, "videoNotFound", "The video identified by videoId could not be found.");
+        if (v.commentsOff) return googleError(403, "commentsDisabled", "The video has disabled comments.");
+        const author = channelOf(me.account);
+        const id = rid("Ugz", 26);
+        commentThreads.push({ id, videoId: v.id, channelId: author, text });
+        v.comments++;
+        const now = new Date().toISOString();
+        return {
+          status: 200,
+          body: {
+            kind: "youtube#commentThread",
+            etag: `etag-${id}`,
+            id,
+            snippet: {
+              channelId: v.channelId,
+              videoId: v.id,
+              topLevelComment: {
+                kind: "youtube#comment",
+                etag: `etag-c-${id}`,
+                id,
+                snippet: {
+                  channelId: v.channelId,
+                  videoId: v.id,
+                  textDisplay: text,
+                  textOriginal: text,
+                  authorChannelId: { value: author },
+                  canRate: true,
+                  viewerRating: "none",
+                  likeCount: 0,
+                  publishedAt: now,
+                  updatedAt: now,
+                },
+              },
+              canReply: true,
+              totalReplyCount: 0,
+              isPublic: true,
+            },
+          },
+        };
+      }
       return googleError(404, "notFound", "Not served by the stand-in.");
     },
   });
   result = Object.assign(standIn, {
     videos,
+    commentThreads,
     sessions,
     channelOf,
     units,

@@ -60,7 +60,7 @@ export interface Prepared {
 /**
  * A first comment is the account's own reply right after the post, posted the way a thread's next part is: a
  * network that takes threads (replies by the account), or comments by the account on its own post (Facebook,
- * Instagram), takes one; any other cannot, and says so rather than dropping it. It is measured as a part is.
+ * Instagram, LinkedIn Pages, YouTube), takes one; any other cannot, and says so rather than dropping it. It is measured as a part is.
  */
 function commentViolations(rules: PlatformRules, comment: string, index: number): RenderViolation[] {
   if (!rules.threads && !rules.comments)
@@ -79,15 +79,16 @@ function commentViolations(rules: PlatformRules, comment: string, index: number)
   const { measure } =
     require("../../platforms/text/counting.ts") as typeof import("../../platforms/text/counting.ts");
   const length = measure(comment, rules.counting);
-  if (rules.max_length !== null && length > rules.max_length)
+  const limit = rules.comment_max_length ?? rules.max_length;
+  if (limit !== null && length > limit)
     return [
       {
         code: "too_long",
-        message: `The first comment measures ${length}; ${rules.name} takes at most ${rules.max_length}.`,
+        message: `The first comment measures ${length}; ${rules.name} takes at most ${limit}.`,
         part: index,
         media: null,
         length,
-        limit: rules.max_length,
+        limit,
       },
     ];
   return [];

@@ -7,6 +7,7 @@ import { rulesFor } from "../../platforms/rules-registry.ts";
 import { measure } from "../../platforms/text/counting.ts";
 import { checkParts, partLimit } from "../../platforms/text/fit.ts";
 import type { Provider } from "../../platforms/types.ts";
+import type { Media } from "../media/present.ts";
 import { nextFreeSlot } from "../slots/free.ts";
 import { fromJson } from "../tx.ts";
 import { creatorWrote } from "./decide.ts";
@@ -55,7 +56,7 @@ export async function reviewLinkPage(app: App, token: string) {
     channels: channels.map((c) => ({ ...c, brand: c.brand_id })),
     posts: await Promise.all(
       shown.map(async (p) => {
-        const media = fromJson<unknown[]>(p.media, []);
+        const media = fromJson<Media[]>(p.media, []);
         const mine = targets.filter((t) => t.post_id === p.id);
         return {
           id: p.id,
@@ -63,7 +64,15 @@ export async function reviewLinkPage(app: App, token: string) {
           publish_at: isoOrNull(p.publish_at),
           /** When approving takes the next free slot: that slot (null if none is free), else undefined. */
           next_slot: p.slot === 1 && p.publish_at === null ? isoOrNull(slot) : undefined,
-          media: media.length,
+          /** Each attached file, shown as a thumbnail (an image) or a poster frame (a video) by the link's routes. */
+          media: media.map((m) => ({
+            id: m.id,
+            kind: m.type.startsWith("video/") ? ("video" as const) : ("image" as const),
+            alt: m.alt,
+            width: m.width,
+            height: m.height,
+            duration_ms: m.video?.duration_ms ?? null,
+          })),
           decidable: !(await creatorWrote(app, link, p)),
           renditions: mine.map((t) => {
             const c = byChannel.get(t.channel_id);

@@ -55,6 +55,8 @@ export const webPaths: readonly (readonly ["GET" | "POST", string])[] = [
   ["GET", "/review/:token"],
   ["POST", "/review/:token/posts/:id/approve"],
   ["POST", "/review/:token/posts/:id/reject"],
+  ["GET", "/review/:token/media/:id/thumb"],
+  ["GET", "/review/:token/media/:id/video"],
   ["GET", "/account/security"],
   ["POST", "/account/confirm"],
   ["POST", "/account/security/totp/start"],

@@ -8,12 +8,103 @@ import { ReviewLinkInvalidPage, ReviewLinkPage } from "../../../views/review.tsx
 import { type Decision, decideByLink } from "../../domain/review-links/decide.ts";
 import { reviewLinkPage } from "../../domain/review-links/page.ts";
 import { ServiceError } from "../../lib/errors.ts";
-import { checkCsrf, redirect, render, type Web } from "./page.ts";
+import { CSP, checkCsrf, pageHeaders, redirect, render, type Web } from "./page.ts";
 import type { WebRoute } from "./route.ts";
 
 // Referrer-Policy stays same-origin (every page's): no other site is sent the URL, while a form still says its
 // Origin (no-referrer would make it "null", and the same-site check refuse the form).
-const PRIVATE = { "X-Robots-Tag": "noindex, nofollow" };
+const PRIVATE = {
+  "X-Robots-Tag": "noindex, nofollow",
+  // The dashboard's policy, and this page's videos from its own media route (their first frame is the poster).
+  "Content-Security-Policy": `${CSP}; media-src 'self'`,
+};
+
+/**
+ * A picture's answer: never indexed, kept by this browser only for a few minutes, and inert if opened on its own
+ * (a tenant's upload served from our origin runs nothing: sandboxed, no sources).
+ */
+const pictureHeaders = (w: Web, extra: Record<string, string>) =>
+  pageHeaders(w.requestId, {
+    "Cache-Control": "private, max-age=300",
+    "X-Robots-Tag": "noindex, nofollow",
+    "Content-Security-Policy": "sandbox; default-src 'none'",
+    ...extra,
+  });
+
+/** 404 for a picture the link does not show (or a link that does not work): the same for every reason. */
+async function picture(w: Web, serve: () => Promise<Response>): Promise<Response> {
+  try {
+    return await serve();
+  } catch (e) {
+    if (!(e instanceof ServiceError)) throw e;
+    return new Response(null, {
+      status: e.status === 403 ? 404 : e.status,
+      headers: pageHeaders(w.requestId),
+    });
+  }
+}
+
+const thumb = (w: Web) =>
+  picture(w, async () => {
+    const { reviewLinkThumbnail } = await import("../../domain/review-links/media.ts");
+    const t = await reviewLinkThumbnail(w.app, w.params.token ?? "", w.params.id ?? "");
+    if (!t) return new Response(null, { status: 404, headers: pageHeaders(w.requestId) });
+    return new Response(t.bytes as Uint8Array<ArrayBuffer>, {
+      headers: pictureHeaders(w, { "Content-Type": t.type }),
+    });
+  });
+
+/**
+ * A video's bytes for the page's <video preload="metadata">, streamed from storage (never whole in memory) and in
+ * ranges (`Range: bytes=a-b`, answered 206), as a browser asks for the index and the first frame.
+ */
+const video = (w: Web) =>
+  picture(w, async () => {
+    const { reviewLinkMedia } = await import("../../domain/review-links/media.ts");
+    const { row } = await reviewLinkMedia(w.app, w.params.token ?? "", w.params.id ?? "");
+    if (row.kind !== "video") return new Response(null, { status: 404, headers: pageHeaders(w.requestId) });
+    const size = Number(row.size);
+    const { openStream } = await import("../../domain/media/storage.ts");
+    const range = /^bytes=(\d*)-(\d*)$/.exec(w.request.headers.get("range") ?? "");
+    let start = 0;
+    let end = size - 1;
+    if (range && (range[1] || range[2])) {
+      if (range[1]) {
+        start = Number(range[1]);
+        if (range[2]) end = Math.min(end, Number(range[2]));
+      } else start = Math.max(0, size - Number(range[2]));
+      if (start > end || start >= size)
+        return new Response(null, {
+          status: 416,
+          headers: pictureHeaders(w, { "Content-Range": `bytes */${size}` }),
+        });
+    }
+    const length = end - start + 1;
+    const body = (await openStream(w.app, w.app.db, row, start)).pipeThrough(limitTo(length));
+    return new Response(body, {
+      status: range ? 206 : 200,
+      headers: pictureHeaders(w, {
+        "Content-Type": row.type,
+        "Content-Length": String(length),
+        "Accept-Ranges": "bytes",
+        ...(range ? { "Content-Range": `bytes ${start}-${end}/${size}` } : {}),
+      }),
+    });
+  });
+
+/** Passes the first `n` bytes of a stream and ends it there. */
+function limitTo(n: number): TransformStream<Uint8Array, Uint8Array> {
+  let left = n;
+  return new TransformStream({
+    transform(chunk, c) {
+      if (left <= 0) return;
+      const part = chunk.byteLength > left ? chunk.subarray(0, left) : chunk;
+      left -= part.byteLength;
+      c.enqueue(part);
+      if (left <= 0) c.terminate();
+    },
+  });
+}
 
 /** A frame that knows nothing of whoever may be signed in in this browser: the page is the link's, not theirs. */
 const linkFrame = (title: string): Frame => ({
@@ -117,4 +208,6 @@ export const reviewRoutes: WebRoute[] = [
   { method: "GET", path: "/review/:token", access: "link", handler: (w) => show(w) },
   { method: "POST", path: "/review/:token/posts/:id/approve", access: "link", handler: decide("approve") },
   { method: "POST", path: "/review/:token/posts/:id/reject", access: "link", handler: decide("reject") },
+  { method: "GET", path: "/review/:token/media/:id/thumb", access: "link", handler: thumb },
+  { method: "GET", path: "/review/:token/media/:id/video", access: "link", handler: video },
 ];

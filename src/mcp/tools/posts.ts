@@ -37,8 +37,9 @@ const POST_DOCS = {
     "Your own string pairs kept with the post (at most 50; keys 1-40 characters, values at most 500).",
   first_comment:
     "The account's own first reply, posted right after the post (a link, hashtags, a call to action), on " +
-    "networks that take replies (Bluesky, Mastodon, Gab, X, Threads); a channel whose network cannot is refused " +
-    "with first_comment_unsupported. At most the network's text limit.",
+    "networks that take replies (Bluesky, Mastodon, Gab, X, Threads) or the account's comment on its own post " +
+    "(Facebook Pages, Instagram, LinkedIn Pages, YouTube); a channel whose network cannot is refused with " +
+    "first_comment_unsupported. At most the network's text limit (LinkedIn Pages 1,250, YouTube 10,000).",
   draft:
     "true: save as a draft (status draft): no time needed, rule problems are shown in the post's `problems` " +
     "instead of refused, never published until scheduled with update_post (draft: false).",

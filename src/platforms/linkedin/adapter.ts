@@ -5,16 +5,19 @@
 // LinkedIn's little text format. LinkedIn makes no idempotency promise and svc does not look posts up, so an
 // uncertain create goes to a person. Errors: 401 (token expired or revoked), 403, 422 (a duplicate), 429, 5xx.
 // Images (images.ts) or a video (videos.ts: uploaded in parts, then waited for until LinkedIn has processed it) are
-// uploaded first and named in the post.
+// uploaded first and named in the post. A Page's first comment is the Page's own comment on the post, the part
+// after it; deleting removes the comment, then the post.
 import type { App } from "../../app/context.ts";
 import type {
   Adapter,
   ConnectInput,
   ConnectOutcome,
+  DeleteOutcome,
   EngagementOutcome,
   PublishedPart,
   PublishInput,
   PublishOutcome,
+  PublishPart,
   RemoteInput,
 } from "../adapter.ts";
 import {
@@ -51,9 +54,8 @@ function refusal(res: NetworkResponse): PublishOutcome {
 
 function publisher(provider: "linkedin" | "linkedin_pages") {
   return async (app: App, input: PublishInput): Promise<PublishOutcome> => {
-    const part = input.parts[0];
+    const part = input.parts.find((p) => p.index === 0);
     if (!part) return { kind: "rejected", code: "rejected", message: "Nothing to post." };
-    if (input.done.length) return { kind: "published", permalink: input.done[0]!.remote_url };
     const author = str(input.channel.settings.author);
     if (!author)
       return {
@@ -63,55 +65,164 @@ function publisher(provider: "linkedin" | "linkedin_pages") {
       };
     const token = input.channel.secrets.access_token ?? "";
     const version = str(input.channel.settings.api_version);
-    // A video goes alone (video_alone), as the post's one medium.
-    const video = part.media.find((m) => m.kind === "video" || m.mime.startsWith("video/"));
-    let content: Record<string, unknown> | undefined;
-    if (video) {
-      const up = await uploadVideo(
-        app,
-        { token, version, owner: author, signal: input.signal },
-        video,
-        refusal,
-      );
-      if ("outcome" in up) return up.outcome;
-      content = { media: { id: up.urn } };
-    } else {
-      const uploaded = await uploadImages(app, token, version, author, part.media, refusal);
-      if ("outcome" in uploaded) return uploaded.outcome;
-      content = imageContent(uploaded.images);
+    // A later attempt resumes after what was posted: the post is never made again for a comment that failed.
+    let post = input.done.find((d) => d.index === 0) ?? null;
+    if (!post) {
+      const made = await createPost(app, input, part, { token, version, author });
+      if ("outcome" in made) return made.outcome;
+      post = made.post;
+      await input.onPartPublished(post);
     }
+    const comment = input.parts.find((p) => p.index === 1);
+    if (comment && !input.done.some((d) => d.index === 1)) {
+      const out = await firstComment(app, input.signal, { token, version, author, post, text: comment.text });
+      if ("outcome" in out) return out.outcome;
+      await input.onPartPublished(out.part);
+    }
+    return { kind: "published", permalink: post.remote_url };
+  };
+}
+
+async function createPost(
+  app: App,
+  input: PublishInput,
+  part: PublishPart,
+  o: { token: string; version: string | null; author: string },
+): Promise<{ post: PublishedPart } | { outcome: PublishOutcome }> {
+  const { token, version, author } = o;
+  // A video goes alone (video_alone), as the post's one medium.
+  const video = part.media.find((m) => m.kind === "video" || m.mime.startsWith("video/"));
+  let content: Record<string, unknown> | undefined;
+  if (video) {
+    const up = await uploadVideo(
+      app,
+      { token, version, owner: author, signal: input.signal },
+      video,
+      refusal,
+    );
+    if ("outcome" in up) return { outcome: up.outcome };
+    content = { media: { id: up.urn } };
+  } else {
+    const uploaded = await uploadImages(app, token, version, author, part.media, refusal);
+    if ("outcome" in uploaded) return { outcome: uploaded.outcome };
+    content = imageContent(uploaded.images);
+  }
+  let res: NetworkResponse;
+  try {
+    res = await networkRequest(app, {
+      method: "POST",
+      url: `${linkedinApi(app)}/rest/posts`,
+      signal: input.signal,
+      headers: restHeaders(token, version),
+      json: {
+        author,
+        commentary: littleText(part.text),
+        ...(content ? { content } : {}),
+        visibility: "PUBLIC",
+        distribution: {
+          feedDistribution: "MAIN_FEED",
+          targetEntities: [],
+          thirdPartyDistributionChannels: [],
+        },
+        lifecycleState: "PUBLISHED",
+        isReshareDisabledByAuthor: false,
+      },
+    });
+  } catch (err) {
+    if (!(err instanceof NoAnswer)) throw err;
+    return { outcome: noAnswerOutcome("LinkedIn", err, 0) };
+  }
+  if (res.status !== 201) return { outcome: refusal(res) };
+  const urn = res.headers.get("x-restli-id");
+  if (!urn) return { outcome: { kind: "uncertain", message: "LinkedIn accepted the post but sent no ID." } };
+  return { post: { index: 0, remote_id: urn, remote_url: `https://www.linkedin.com/feed/update/${urn}/` } };
+}
+
+/**
+ * The first comment: the Page's own comment on its post, right after it (Comments API, learn.microsoft.com/linkedin/
+ * marketing/community-management/shares/comments-api, "Create a Comment": POST /rest/socialActions/{post URN}/
+ * comments with the actor, the post as `object` and `message.text`, answered 201 with the comment and its
+ * `commentUrn`). Plain text: comments take no little text. LinkedIn makes no idempotency promise, so a comment whose
+ * answer was lost is uncertain (a person looks) and never sent again by itself.
+ */
+async function firstComment(
+  app: App,
+  signal: AbortSignal,
+  o: { token: string; version: string | null; author: string; post: PublishedPart; text: string },
+): Promise<{ part: PublishedPart } | { outcome: PublishOutcome }> {
+  let res: NetworkResponse;
+  try {
+    res = await networkRequest(app, {
+      method: "POST",
+      url: `${linkedinApi(app)}/rest/socialActions/${encodeURIComponent(o.post.remote_id)}/comments`,
+      signal,
+      headers: restHeaders(o.token, o.version),
+      json: { actor: o.author, object: o.post.remote_id, message: { text: o.text } },
+    });
+  } catch (err) {
+    if (!(err instanceof NoAnswer)) throw err;
+    return { outcome: noAnswerOutcome("LinkedIn", err, 1) };
+  }
+  if (res.status !== 201 && res.status !== 200) {
+    const out = refusal(res);
+    return {
+      outcome:
+        "message" in out ? { ...out, message: `${out.message} (the first comment; the post is up)` } : out,
+    };
+  }
+  const urn = str(field(res.json, "commentUrn")) ?? str(field(res.json, "$URN"));
+  if (!urn)
+    return { outcome: { kind: "uncertain", message: "LinkedIn accepted the first comment but sent no ID." } };
+  return {
+    part: {
+      index: 1,
+      remote_id: urn,
+      remote_url: `https://www.linkedin.com/feed/update/${o.post.remote_id}/?commentUrn=${encodeURIComponent(urn)}`,
+    },
+  };
+}
+
+/**
+ * Deletes a published target from LinkedIn, its first comment first (Comments API "Delete a Comment": DELETE
+ * /rest/socialActions/{post URN}/comments/{comment ID}?actor=…, 204), then the post (Posts API "Delete Posts":
+ * DELETE /rest/posts/{URN}, 204). Something already gone (404, 410) counts as deleted, so asking again is harmless.
+ */
+async function deletePublished(
+  app: App,
+  input: RemoteInput & { parts: PublishedPart[] },
+): Promise<DeleteOutcome> {
+  const token = input.channel.secrets.access_token ?? "";
+  const version = str(input.channel.settings.api_version);
+  const author = str(input.channel.settings.author);
+  const post = input.parts.find((p) => p.index === 0);
+  if (!post) return { kind: "failed", message: "The target has no published post to delete." };
+  const postPath = encodeURIComponent(post.remote_id);
+  const urls: string[] = [];
+  for (const c of input.parts.filter((p) => p.index > 0).sort((a, b) => b.index - a.index)) {
+    const id = /,(\d+)\)$/.exec(c.remote_id)?.[1] ?? c.remote_id;
+    urls.push(
+      `${linkedinApi(app)}/rest/socialActions/${postPath}/comments/${encodeURIComponent(id)}` +
+        (author ? `?actor=${encodeURIComponent(author)}` : ""),
+    );
+  }
+  urls.push(`${linkedinApi(app)}/rest/posts/${postPath}`);
+  for (const url of urls) {
     let res: NetworkResponse;
     try {
       res = await networkRequest(app, {
-        method: "POST",
-        url: `${linkedinApi(app)}/rest/posts`,
-        signal: input.signal,
+        method: "DELETE",
+        url,
         headers: restHeaders(token, version),
-        json: {
-          author,
-          commentary: littleText(part.text),
-          ...(content ? { content } : {}),
-          visibility: "PUBLIC",
-          distribution: {
-            feedDistribution: "MAIN_FEED",
-            targetEntities: [],
-            thirdPartyDistributionChannels: [],
-          },
-          lifecycleState: "PUBLISHED",
-          isReshareDisabledByAuthor: false,
-        },
+        signal: input.signal,
+        timeoutMs: 15_000,
       });
-    } catch (err) {
-      if (!(err instanceof NoAnswer)) throw err;
-      return noAnswerOutcome("LinkedIn", err, 0);
+    } catch (e) {
+      return { kind: "failed", message: `LinkedIn: ${e instanceof Error ? e.message : String(e)}` };
     }
-    if (res.status !== 201) return refusal(res);
-    const urn = res.headers.get("x-restli-id");
-    if (!urn) return { kind: "uncertain", message: "LinkedIn accepted the post but sent no ID." };
-    const done = { index: 0, remote_id: urn, remote_url: `https://www.linkedin.com/feed/update/${urn}/` };
-    await input.onPartPublished(done);
-    return { kind: "published", permalink: done.remote_url };
-  };
+    if (res.status !== 204 && res.status !== 200 && res.status !== 404 && res.status !== 410)
+      return { kind: "failed", message: `LinkedIn answered ${res.status}: ${errorText(res)}` };
+  }
+  return { kind: "deleted" };
 }
 
 /** A member channel (signed in, or a pasted token with its API version) is checked by reading the member. */
@@ -206,6 +317,7 @@ export const linkedinAdapter: Adapter = {
   publish: publisher("linkedin"),
   connect: connectMember,
   engagement,
+  deletePublished,
 };
 
 export const linkedinPagesAdapter: Adapter = {
@@ -214,4 +326,5 @@ export const linkedinPagesAdapter: Adapter = {
   publish: publisher("linkedin_pages"),
   connect: connectPage,
   engagement,
+  deletePublished,
 };

@@ -148,9 +148,12 @@ const specs: SignInSpec[] = [
     // prompt=consent so a second sign-in is given a refresh token again)
     authorize: { origin: "https://accounts.google.com", path: "/o/oauth2/v2/auth" },
     token: { origin: "https://oauth2.googleapis.com", path: "/token" },
+    // youtube.force-ssl is what commentThreads.insert needs (a first comment); a channel connected before it was
+    // asked for posts videos as before and gets its first comments once reconnected.
     scopes: [
       "https://www.googleapis.com/auth/youtube.upload",
       "https://www.googleapis.com/auth/youtube.readonly",
+      "https://www.googleapis.com/auth/youtube.force-ssl",
     ],
     authorizeParams: { access_type: "offline", prompt: "consent", include_granted_scopes: "true" },
     pkce: true,

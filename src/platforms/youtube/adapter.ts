@@ -4,7 +4,8 @@
 // or public as the channel's `privacy` says. The upload's video is saved as the target's part the moment YouTube
 // acknowledges the last byte, so nothing after it (the processing wait, a worker killed meanwhile) uploads it
 // again; then YouTube's processing is waited for (videos.list status and processingDetails) until the video is
-// processed, or failed, or the wait passes (plumbing/processing.ts). Counts come from videos.list statistics.
+// processed, or failed, or the wait passes (plumbing/processing.ts). A first comment is then the channel's own
+// top-level comment on the video, the part after it. Counts come from videos.list statistics.
 // The daily quota (1,600 of the app's 10,000 units an upload) is reserved by the worker before the adapter runs
 // (domain/targets/quota.ts); a quotaExceeded answer says the app's quota is spent.
 import type { App } from "../../app/context.ts";
@@ -18,9 +19,16 @@ import type {
   PublishOutcome,
   RemoteInput,
 } from "../adapter.ts";
-import { field, type NetworkResponse, NoAnswer, networkRequest, str } from "../plumbing/http.ts";
+import {
+  field,
+  type NetworkResponse,
+  NoAnswer,
+  networkRequest,
+  noAnswerOutcome,
+  str,
+} from "../plumbing/http.ts";
 import { type ProcessingState, waitForProcessing } from "../plumbing/processing.ts";
-import { bearer, errorText, refusal, youtubeOrigin } from "./api.ts";
+import { bearer, errorText, reasonOf, refusal, youtubeOrigin } from "./api.ts";
 import { youtubeAccounts } from "./signin.ts";
 import { titleAndDescription } from "./title.ts";
 import { uploadVideo, videoFacts } from "./upload.ts";
@@ -66,7 +74,74 @@ async function publish(app: App, input: PublishInput): Promise<PublishOutcome> {
     // From here on the video exists: a later attempt only waits for it, never uploads it again.
     await input.onPartPublished({ index: 0, remote_id: id, remote_url: watchUrl(id) });
   }
-  return processed(app, input, id);
+  const out = await processed(app, input, id);
+  if (out.kind !== "published") return out;
+  const comment = input.parts.find((p) => p.index === 1);
+  if (comment && !input.done.some((d) => d.index === 1)) {
+    const made = await firstComment(app, input, id, comment.text);
+    if ("outcome" in made) return made.outcome;
+    await input.onPartPublished(made.part);
+  }
+  return out;
+}
+
+/**
+ * The first comment: the channel's own top-level comment on its video once YouTube has processed it
+ * (commentThreads.insert, part=snippet, snippet.videoId and snippet.topLevelComment.snippet.textOriginal; 50 units
+ * of the quota; it needs the youtube.force-ssl scope, which a channel connected before svc asked for it lacks until
+ * it is reconnected). YouTube makes no idempotency promise: a comment whose answer was lost goes to a person.
+ */
+async function firstComment(
+  app: App,
+  input: PublishInput,
+  videoId: string,
+  text: string,
+): Promise<{ part: PublishedPart } | { outcome: PublishOutcome }> {
+  let res: NetworkResponse;
+  try {
+    res = await networkRequest(app, {
+      method: "POST",
+      url: `${youtubeOrigin(app)}/youtube/v3/commentThreads?part=snippet`,
+      headers: bearer(input.channel.secrets),
+      json: { snippet: { videoId, topLevelComment: { snippet: { textOriginal: text } } } },
+      signal: input.signal,
+      timeoutMs: 30_000,
+    });
+  } catch (e) {
+    if (!(e instanceof NoAnswer)) throw e;
+    return { outcome: noAnswerOutcome("YouTube", e, 1) };
+  }
+  if (res.status !== 200) {
+    const reason = reasonOf(res);
+    if (reason === "insufficientPermissions")
+      return {
+        outcome: {
+          kind: "rejected",
+          code: "unauthorized",
+          message: `YouTube refused the first comment (the video ${videoId} is up): the channel was connected without the youtube.force-ssl permission comments need; reconnect it, then retry the target.`,
+        },
+      };
+    if (res.status >= 500)
+      return {
+        outcome: {
+          kind: "uncertain",
+          message: `YouTube answered ${res.status} to the first comment: ${errorText(res)}; it may have been posted.`,
+        },
+      };
+    return { outcome: refusal(app, res, `the first comment (the video ${videoId} is up)`) };
+  }
+  const thread = str(field(res.json, "id"));
+  if (!thread)
+    return {
+      outcome: { kind: "uncertain", message: "YouTube accepted the first comment but named no thread." },
+    };
+  return {
+    part: {
+      index: 1,
+      remote_id: thread,
+      remote_url: `${watchUrl(videoId)}&lc=${encodeURIComponent(thread)}`,
+    },
+  };
 }
 
 /** Waits for YouTube to process the video: published when it has, rejected when it failed or was refused. */

@@ -45,4 +45,8 @@ export const youtube: PlatformRules = {
   test_only: false,
   video_only: true,
   title_max: 100,
+  // A first comment is the channel's own top-level comment on its video (commentThreads.insert); YouTube takes
+  // comments of up to 10,000 characters.
+  comments: true,
+  comment_max_length: 10_000,
 };

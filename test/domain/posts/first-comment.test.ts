@@ -66,6 +66,55 @@ describeEachDialect("first comments", (dialect) => {
     expect(codes(empty)).toEqual(["empty first_comment"]);
   });
 
+  test("sandbox channels take one as the network they emulate: LinkedIn Pages (up to 1,250) and YouTube, never a LinkedIn member", async () => {
+    const made: Record<string, string> = {};
+    for (const emulates of ["linkedin", "linkedin_pages", "youtube"]) {
+      const r = await w.t.request("POST", "/v1/channels", {
+        key: w.a.testKey,
+        body: { brand: w.a.brandId, provider: "sandbox", emulates },
+      });
+      expect(r.status).toBe(201);
+      made[emulates] = r.body.id;
+    }
+    const preview = async (comment: string) => {
+      const p = await w.t.request("POST", "/v1/posts/preview", {
+        key: w.a.testKey,
+        body: {
+          brand: w.a.brandId,
+          content: { body: "Hello" },
+          channels: [made.linkedin, made.linkedin_pages],
+          first_comment: comment,
+        },
+      });
+      expect(p.status).toBe(200);
+      return Object.fromEntries(
+        p.body.renditions.map((r: { channel: string; violations: { code: string }[] }) => [
+          r.channel,
+          r.violations.map((v) => v.code),
+        ]),
+      );
+    };
+    expect(await preview("Short")).toEqual({
+      [made.linkedin!]: ["first_comment_unsupported"],
+      [made.linkedin_pages!]: [],
+    });
+    expect((await preview("x".repeat(1251)))[made.linkedin_pages!]).toEqual(["too_long"]);
+    // YouTube takes one (a post there is a video, so only the comment's own check is read here).
+    const yt = await w.t.request("POST", "/v1/posts/preview", {
+      key: w.a.testKey,
+      body: {
+        brand: w.a.brandId,
+        content: { body: "Hello" },
+        channels: [made.youtube],
+        first_comment: "x".repeat(10_001),
+      },
+    });
+    expect(yt.body.renditions[0].violations.map((v: { code: string }) => v.code)).toContain("too_long");
+    expect(yt.body.renditions[0].violations.map((v: { code: string }) => v.code)).not.toContain(
+      "first_comment_unsupported",
+    );
+  });
+
   test("published right after the post as its own part, with its status", async () => {
     const p = await mustPost(w.t, w.a.testKey, {
       brand: w.a.brandId,

@@ -6,14 +6,16 @@
 // bucket), is finalized with the parts' ETags and waited for until LinkedIn has processed it.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { createApp } from "../../../src/domain/apps/create.ts";
+import type { Adapter } from "../../../src/platforms/adapter.ts";
 import { adapterFor } from "../../../src/platforms/adapter-registry.ts";
 import { littleText } from "../../../src/platforms/linkedin/little-text.ts";
 import { linkedinMember, linkedinPagesAccounts } from "../../../src/platforms/linkedin/signin.ts";
+import { startPublishWorker } from "../../../src/queue/publish/worker.ts";
 import type { TestApp } from "../../helpers/app.ts";
 import { describeEachDialect } from "../../helpers/db.ts";
 import { type Tenant, tenant } from "../../helpers/factories.ts";
 import { jpeg, upload } from "../../helpers/media.ts";
-import { networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
+import { drain, networkApp, publishDirect, publishLive } from "../../helpers/networks.ts";
 import { type OAuthServer, oauthServer } from "../../helpers/oauth-server.ts";
 import { personActor } from "../../helpers/person.ts";
 import { type LocalS3, localS3 } from "../../helpers/s3.ts";
@@ -379,5 +381,270 @@ describeEachDialect("LinkedIn adapters", (dialect) => {
     expect(broken.outcome.kind).toBe("transient");
     expect(li.requests.slice(before).some((q) => q.method === "PUT")).toBe(true);
     expect(li.posts.length).toBe(posts);
+  });
+});
+
+describeEachDialect("LinkedIn first comments and deleting", (dialect) => {
+  let t: TestApp;
+  let a: Tenant;
+  let auth: OAuthServer;
+  let li: LinkedInStandIn;
+  let memberApp: string;
+  let pagesApp: string;
+  beforeAll(async () => {
+    auth = await oauthServer({
+      routes: { authorization: "/oauth/v2/authorization", token: "/oauth/v2/accessToken" },
+      scopes: ["openid", "profile", "w_member_social", "r_organization_admin", "w_organization_social"],
+      pkce: false,
+      tokenEndpointAuthMethod: "client_secret_post",
+      accessTokenTtl: 60 * 24 * 3600,
+    });
+    await auth.start({ ...CLIENT, redirectUri: "http://localhost:8080/connect/linkedin/callback" });
+    li = startLinkedIn(auth);
+    t = await networkApp(dialect, { linkedin: li.url });
+    a = await tenant(t.app);
+    const actor = await personActor(t.app, a.userId, a.orgId, true);
+    const app = async (provider: string) =>
+      (
+        await createApp(t.app, actor, {
+          provider,
+          name: provider,
+          client_id: CLIENT.clientId,
+          client_secret: CLIENT.clientSecret,
+        })
+      ).id;
+    memberApp = await app("linkedin");
+    pagesApp = await app("linkedin_pages");
+  });
+  afterAll(async () => {
+    await t.close();
+    await auth.close();
+    li.stop();
+  });
+
+  const pageChannel = (account: string, id: string) => {
+    li.pages.set(account, [{ id, name: `${account} Co`, vanity: `${account}-co` }]);
+    return signedInChannel(t, a, auth, {
+      provider: "linkedin_pages",
+      appId: pagesApp,
+      clientId: CLIENT.clientId,
+      account,
+      expiresInMs: 60 * 24 * 3600_000,
+      shown: { key: id, settings: { author: `urn:li:organization:${id}`, api_version: "202506" } },
+    });
+  };
+  const create = (channel: string, body: string, first_comment?: string) =>
+    t.request("POST", "/v1/posts", {
+      key: a.liveKey,
+      body: {
+        brand: a.brandId,
+        channels: [channel],
+        content: { body },
+        ...(first_comment ? { first_comment } : {}),
+      },
+    });
+  const getPost = async (id: string) => (await t.request("GET", `/v1/posts/${id}`, { key: a.liveKey })).body;
+
+  test("a Page's first comment is the Page's own comment on its post; a member channel refuses one in the preview; LinkedIn's 1,250 characters", async () => {
+    const page = await pageChannel("kai", "4001");
+    const r = await create(page.id, "Hiring (3 roles)", "Apply: https://example.com/jobs");
+    expect(r.status).toBe(201);
+    await drain(t);
+    const target = (await getPost(r.body.id)).targets[0];
+    expect([target.status, target.first_comment.status]).toEqual(["published", "published"]);
+    const post = li.posts.at(-1)!;
+    expect([post.author, post.commentary]).toEqual(["urn:li:organization:4001", "Hiring \\(3 roles\\)"]);
+    const comment = li.postComments.at(-1)!;
+    // Comments take plain text, not little text; the Page comments as itself, on the post it made.
+    expect([comment.actor, comment.post, comment.text, comment.version]).toEqual([
+      "urn:li:organization:4001",
+      post.urn,
+      "Apply: https://example.com/jobs",
+      "202506",
+    ]);
+    expect(comment.body).toEqual({
+      actor: "urn:li:organization:4001",
+      object: post.urn,
+      message: { text: "Apply: https://example.com/jobs" },
+    });
+    expect(target.first_comment.permalink).toBe(
+      `https://www.linkedin.com/feed/update/${post.urn}/?commentUrn=${encodeURIComponent(comment.urn)}`,
+    );
+    // Made after the post, once each.
+    const made = li.requests.filter(
+      (q) => q.method === "POST" && /^\/rest\/(posts|socialActions)/.test(q.path),
+    );
+    expect(made.slice(-2).map((q) => q.path.split("/")[2])).toEqual(["posts", "socialActions"]);
+
+    const id = li.memberOf("kai");
+    const member = await signedInChannel(t, a, auth, {
+      provider: "linkedin",
+      appId: memberApp,
+      clientId: CLIENT.clientId,
+      account: "kai",
+      expiresInMs: 60 * 24 * 3600_000,
+      shown: { key: id, settings: { author: `urn:li:person:${id}`, api_version: "202506" } },
+    });
+    const preview = await t.request("POST", "/v1/posts/preview", {
+      key: a.liveKey,
+      body: {
+        brand: a.brandId,
+        channels: [member.id, page.id],
+        content: { body: "Both" },
+        first_comment: "x".repeat(1251),
+      },
+    });
+    expect(preview.status).toBe(200);
+    const codesOf = (ch: string) =>
+      preview.body.renditions
+        .find((x: { channel: string }) => x.channel === ch)
+        .violations.map((v: { code: string; limit: number | null }) => `${v.code}:${v.limit}`);
+    expect(codesOf(member.id)).toEqual(["first_comment_unsupported:null"]);
+    expect(codesOf(page.id)).toEqual(["too_long:1250"]);
+    const refused = await create(member.id, "Member post", "A comment");
+    expect([refused.status, refused.body.errors.map((e: { code: string }) => e.code)]).toEqual([
+      422,
+      ["first_comment_unsupported"],
+    ]);
+  });
+
+  test("a worker killed between the post and its comment: the retry posts the comment alone, never the post twice", async () => {
+    const page = await pageChannel("lena", "4002");
+    const r = await create(page.id, "Posted once", "Commented once");
+    const linkedin = adapterFor("linkedin_pages")!;
+    const killed: Adapter = {
+      ...linkedin,
+      publish: (app, input) =>
+        linkedin.publish(app, {
+          ...input,
+          onPartPublished: async (part) => {
+            await input.onPartPublished(part);
+            if (input.attempt === 1 && part.index === 0) throw new Error("worker killed");
+          },
+        }),
+    };
+    const w = startPublishWorker(t.app, {
+      adapterFor: (p) => (p === "linkedin_pages" ? killed : adapterFor(p)),
+      pollMs: 20,
+    });
+    for (let i = 0; i < 100; i++) {
+      await Bun.sleep(20);
+      await w.idle();
+      const s = (await getPost(r.body.id)).targets[0].status;
+      if (s !== "queued" && s !== "publishing") break;
+    }
+    await w.stop();
+    const mid = (await getPost(r.body.id)).targets[0];
+    // LinkedIn makes no idempotency promise: what the worker cannot tell goes to a person, never sent again alone.
+    expect(mid.status).toBe("needs_attention");
+    expect(mid.first_comment.status).not.toBe("published");
+    const mine = () => li.posts.filter((p) => p.author === "urn:li:organization:4002");
+    const comments = () => li.postComments.filter((c) => c.actor === "urn:li:organization:4002");
+    expect([mine().length, comments().length]).toEqual([1, 0]);
+    const retry = await t.request("POST", `/v1/post_targets/${mid.id}/retry`, { key: a.liveKey });
+    expect(retry.status).toBe(200);
+    await drain(t);
+    const done = (await getPost(r.body.id)).targets[0];
+    expect([done.status, done.first_comment.status]).toEqual(["published", "published"]);
+    expect(mine().map((p) => p.commentary)).toEqual(["Posted once"]);
+    expect(comments().map((c) => [c.post, c.text])).toEqual([[mine()[0]!.urn, "Commented once"]]);
+  });
+
+  test("a comment LinkedIn refuses fails the target with the post up; a retry sends only the comment", async () => {
+    const page = await pageChannel("mira", "4003");
+    const r = await create(page.id, "Post stays", "Comment later");
+    li.fail("server_error", 1, (q) => q.method === "POST" && q.path.includes("/comments"));
+    await drain(t);
+    const mid = (await getPost(r.body.id)).targets[0];
+    expect(mid.status).toBe("needs_attention");
+    expect(mid.first_comment.status).toBe("needs_attention");
+    expect(li.posts.filter((p) => p.author === "urn:li:organization:4003")).toHaveLength(1);
+    expect(li.postComments.filter((c) => c.actor === "urn:li:organization:4003")).toHaveLength(0);
+  });
+
+  test("delete_published removes the Page's comment, then its post, and a member's post; asking again deletes nothing twice", async () => {
+    const page = await pageChannel("nell", "4004");
+    const r = await create(page.id, "Short-lived", "Its comment");
+    await drain(t);
+    const post = li.posts.at(-1)!;
+    const comment = li.postComments.at(-1)!;
+    expect([post.deleted, comment.deleted, post.comments]).toEqual([false, false, 1]);
+    const before = li.requests.length;
+    const del = await t.request("POST", `/v1/posts/${r.body.id}/delete_published`, { key: a.liveKey });
+    expect(del.status).toBe(200);
+    expect(del.body.results.map((x: { provider: string; result: string }) => [x.provider, x.result])).toEqual(
+      [["linkedin_pages", "deleted"]],
+    );
+    expect([post.deleted, comment.deleted]).toEqual([true, true]);
+    const calls = li.requests
+      .slice(before)
+      .map((q) => [q.method, decodeURIComponent(q.path), q.query.actor ?? null]);
+    expect(calls).toEqual([
+      ["DELETE", `/rest/socialActions/${post.urn}/comments/${comment.id}`, "urn:li:organization:4004"],
+      ["DELETE", `/rest/posts/${post.urn}`, null],
+    ]);
+    const again = await t.request("POST", `/v1/posts/${r.body.id}/delete_published`, { key: a.liveKey });
+    expect(again.body.results[0].result).toBe("deleted");
+    expect(li.requests.length).toBe(before + 2);
+    const target = (await getPost(r.body.id)).targets[0];
+    expect(target.deleted_at).not.toBeNull();
+
+    // The adapter itself: asking a network that already deleted both counts them deleted.
+    const adapter = adapterFor("linkedin_pages")!;
+    const remote = {
+      targetId: target.id,
+      livemode: true,
+      signal: new AbortController().signal,
+      channel: {
+        id: page.id,
+        provider: "linkedin_pages",
+        emulates: null,
+        settings: { author: "urn:li:organization:4004", api_version: "202506" },
+        secrets: await auth.issue("nell", CLIENT.clientId),
+      },
+      parts: [
+        { index: 0, remote_id: post.urn, remote_url: null },
+        { index: 1, remote_id: comment.urn, remote_url: null },
+      ],
+    };
+    expect(await adapter.deletePublished!(t.app, remote)).toEqual({ kind: "deleted" });
+    // A refusal is the network's words.
+    const other = {
+      ...remote,
+      channel: { ...remote.channel, secrets: await auth.issue("stranger", CLIENT.clientId) },
+    };
+    const mine = await create(page.id, "Not yours to delete");
+    await drain(t);
+    const stranger = await adapter.deletePublished!(t.app, {
+      ...other,
+      parts: [{ index: 0, remote_id: li.posts.at(-1)!.urn, remote_url: null }],
+    });
+    expect(stranger).toMatchObject({
+      kind: "failed",
+      message: expect.stringContaining("LinkedIn answered 403"),
+    });
+    expect((await getPost(mine.body.id)).status).toBe("published");
+
+    const id = li.memberOf("nell");
+    const member = await signedInChannel(t, a, auth, {
+      provider: "linkedin",
+      appId: memberApp,
+      clientId: CLIENT.clientId,
+      account: "nell",
+      expiresInMs: 60 * 24 * 3600_000,
+      shown: { key: id, settings: { author: `urn:li:person:${id}`, api_version: "202506" } },
+    });
+    const m = await publishLive(t, a, member.id, { body: "A member's post" });
+    const memberPost = li.posts.at(-1)!;
+    const gone = await t.request("POST", `/v1/posts/${m.id}/delete_published`, { key: a.liveKey });
+    expect(gone.body.results[0]).toMatchObject({ provider: "linkedin", result: "deleted" });
+    expect(memberPost.deleted).toBe(true);
+    const events = await t.app.db
+      .selectFrom("events")
+      .select("type")
+      .where("type", "=", "post_target.deleted")
+      .where("org_id", "=", a.orgId)
+      .execute();
+    expect(events.length).toBe(2);
   });
 });

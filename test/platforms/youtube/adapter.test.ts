@@ -9,12 +9,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createApp } from "../../../src/domain/apps/create.ts";
 import { spentUnits } from "../../../src/domain/targets/quota.ts";
+import type { Adapter } from "../../../src/platforms/adapter.ts";
 import { adapterFor } from "../../../src/platforms/adapter-registry.ts";
 import { accountLister } from "../../../src/platforms/signin/accounts.ts";
 import { authorizeUrl } from "../../../src/platforms/signin/oauth.ts";
 import { signInSpec } from "../../../src/platforms/signin/specs.ts";
 import { nextReset, quotaDay } from "../../../src/platforms/youtube/quota.ts";
 import { titleAndDescription } from "../../../src/platforms/youtube/title.ts";
+import { startPublishWorker } from "../../../src/queue/publish/worker.ts";
 import type { TestApp } from "../../helpers/app.ts";
 import { type CuttingProxy, cuttingProxy } from "../../helpers/cutting-proxy.ts";
 import { describeEachDialect } from "../../helpers/db.ts";
@@ -36,6 +38,7 @@ const CLIENT = { clientId: "yt-client", clientSecret: "yt-secret" };
 const SCOPES = [
   "https://www.googleapis.com/auth/youtube.upload",
   "https://www.googleapis.com/auth/youtube.readonly",
+  "https://www.googleapis.com/auth/youtube.force-ssl",
 ];
 const adapter = adapterFor("youtube")!;
 
@@ -116,10 +119,11 @@ describeEachDialect("YouTube adapter", (dialect) => {
     await s3.close();
   });
 
-  async function channel(privacy = "unlisted") {
+  async function channel(privacy = "unlisted", scopes?: string[]) {
     const account = `ytuser${++n}`;
     const id = yt.channelOf(account);
     return signedInChannel(t, a, auth, {
+      ...(scopes ? { scopes } : {}),
       provider: "youtube",
       appId,
       clientId: CLIENT.clientId,
@@ -443,5 +447,134 @@ describeEachDialect("YouTube adapter", (dialect) => {
     });
     v.deleted = true;
     expect(await adapter.engagement!(t.app, input)).toEqual({ kind: "deleted" });
+  });
+  const postWithComment = async (channelId: string, mediaId: string, body: string, first_comment: string) => {
+    const r = await t.request("POST", "/v1/posts", {
+      key: a.liveKey,
+      body: { brand: a.brandId, content: { body }, channels: [channelId], media: [mediaId], first_comment },
+    });
+    expect(r.status).toBe(201);
+    return r.body.id as string;
+  };
+  const getPost = async (id: string) => (await t.request("GET", `/v1/posts/${id}`, { key: a.liveKey })).body;
+  /** A new day's quota for the app (the quota test before these spends the whole day). */
+  const newQuotaDay = async () => {
+    yt.units.clear();
+    await t.app.db.deleteFrom("app_quota").where("app_id", "=", appId).execute();
+  };
+
+  test("a first comment is the channel's own top-level comment on its video, once YouTube has processed it; over 10,000 characters is refused in the preview", async () => {
+    await newQuotaDay();
+    const ch = await channel("unlisted");
+    const video = await liveVideo(t, a, "With a comment");
+    const before = yt.requests.length;
+    const id = await postWithComment(
+      ch.id,
+      video.id,
+      "Behind the scenes\nHow we made it.",
+      "Chapters: 0:00 intro",
+    );
+    await drain(t);
+    const target = (await getPost(id)).targets[0];
+    expect([target.status, target.first_comment.status]).toEqual(["published", "published"]);
+    const v = yt.videos.at(-1)!;
+    const c = yt.commentThreads.at(-1)!;
+    expect([c.videoId, c.channelId, c.text]).toEqual([
+      v.id,
+      yt.channelOf(ch.account),
+      "Chapters: 0:00 intro",
+    ]);
+    expect(target.first_comment.permalink).toBe(`https://www.youtube.com/watch?v=${v.id}&lc=${c.id}`);
+    const seen = yt.requests.slice(before);
+    const insert = seen.findIndex((q) => q.path === "/youtube/v3/commentThreads");
+    expect(seen[insert]!.query).toEqual({ part: "snippet" });
+    expect(seen[insert]!.body).toEqual({
+      snippet: { videoId: v.id, topLevelComment: { snippet: { textOriginal: "Chapters: 0:00 intro" } } },
+    });
+    // After the processing looks, and once.
+    const looks = seen
+      .map((q, i) => (q.query.part === "status,processingDetails" ? i : -1))
+      .filter((i) => i >= 0);
+    expect(insert).toBeGreaterThan(looks.at(-1)!);
+    expect(seen.filter((q) => q.path === "/youtube/v3/commentThreads")).toHaveLength(1);
+
+    const preview = await t.request("POST", "/v1/posts/preview", {
+      key: a.liveKey,
+      body: {
+        brand: a.brandId,
+        content: { body: "Long" },
+        channels: [ch.id],
+        media: [video.id],
+        first_comment: "x".repeat(10_001),
+      },
+    });
+    expect(
+      preview.body.renditions[0].violations.map(
+        (x: { code: string; limit: number }) => `${x.code}:${x.limit}`,
+      ),
+    ).toEqual(["too_long:10000"]);
+  });
+
+  test("a worker killed between the upload and the comment: the retry comments alone, the video is never uploaded twice", async () => {
+    await newQuotaDay();
+    const ch = await channel("unlisted");
+    const video = await liveVideo(t, a, "Killed");
+    const id = await postWithComment(ch.id, video.id, "Uploaded once", "Commented once");
+    const youtube = adapterFor("youtube")!;
+    const killed: Adapter = {
+      ...youtube,
+      publish: (app, input) =>
+        youtube.publish(app, {
+          ...input,
+          onPartPublished: async (part) => {
+            await input.onPartPublished(part);
+            if (input.attempt === 1 && part.index === 0) throw new Error("worker killed");
+          },
+        }),
+    };
+    const w = startPublishWorker(t.app, {
+      adapterFor: (p) => (p === "youtube" ? killed : adapterFor(p)),
+      pollMs: 20,
+    });
+    for (let i = 0; i < 200; i++) {
+      await Bun.sleep(20);
+      await w.idle();
+      const s = (await getPost(id)).targets[0].status;
+      if (s !== "queued" && s !== "publishing") break;
+    }
+    await w.stop();
+    const mid = (await getPost(id)).targets[0];
+    expect(mid.status).toBe("needs_attention");
+    expect(mid.first_comment.status).not.toBe("published");
+    const channelId = yt.channelOf(ch.account);
+    const mine = () => yt.videos.filter((v) => v.channelId === channelId);
+    const comments = () => yt.commentThreads.filter((c) => c.channelId === channelId);
+    expect([mine().length, comments().length]).toEqual([1, 0]);
+    const retry = await t.request("POST", `/v1/post_targets/${mid.id}/retry`, { key: a.liveKey });
+    expect(retry.status).toBe(200);
+    await drain(t);
+    const done = (await getPost(id)).targets[0];
+    expect([done.status, done.first_comment.status]).toEqual(["published", "published"]);
+    expect(mine()).toHaveLength(1);
+    expect(comments().map((c) => [c.videoId, c.text])).toEqual([[mine()[0]!.id, "Commented once"]]);
+  });
+
+  test("a channel connected before svc asked for youtube.force-ssl: the video goes up, the comment is refused with what to do (reconnect)", async () => {
+    await newQuotaDay();
+    const older = SCOPES.filter((x) => !x.endsWith("youtube.force-ssl"));
+    const ch = await channel("unlisted", older);
+    const video = await liveVideo(t, a, "Older consent");
+    const id = await postWithComment(ch.id, video.id, "Still uploads", "Needs the new permission");
+    await drain(t);
+    const target = (await getPost(id)).targets[0];
+    expect(target.status).toBe("failed");
+    expect(target.first_comment.status).toBe("failed");
+    expect(target.error.code).toBe("unauthorized");
+    expect(target.error.message).toContain("reconnect it");
+    const channelId = yt.channelOf(ch.account);
+    expect(yt.videos.filter((v) => v.channelId === channelId)).toHaveLength(1);
+    expect(yt.commentThreads.filter((c) => c.channelId === channelId)).toHaveLength(0);
+    const refused = yt.requests.filter((q) => q.path === "/youtube/v3/commentThreads").at(-1)!;
+    expect(refused.headers.authorization).toBe(`Bearer ${ch.tokens.access_token}`);
   });
 });

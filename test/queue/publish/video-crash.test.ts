@@ -10,6 +10,7 @@ import { silentLogger } from "../../../src/app/log.ts";
 import { openDatabase } from "../../../src/db/index.ts";
 import { createApp } from "../../../src/domain/apps/create.ts";
 import { FakeClock } from "../../../src/lib/clock.ts";
+import { signInSpec } from "../../../src/platforms/signin/specs.ts";
 import { reclaimExpired } from "../../../src/queue/tasks/publish-reclaim.ts";
 import type { TestApp } from "../../helpers/app.ts";
 import { describeEachDialect } from "../../helpers/db.ts";
@@ -44,7 +45,8 @@ describeEachDialect("never twice during a video's processing wait", (dialect) =>
   beforeAll(async () => {
     ytAuth = await oauthServer({
       routes: { authorization: "/o/oauth2/v2/auth", token: "/token" },
-      scopes: ["https://www.googleapis.com/auth/youtube.upload"],
+      // What the YouTube sign-in asks for: the stand-in checks each call's scopes as Google does.
+      scopes: signInSpec("youtube")!.scopes,
       tokenEndpointAuthMethod: "client_secret_post",
       accessTokenTtl: 3600,
     });
