@@ -105,7 +105,7 @@ export const deferredAdapters: DeferredAdapter[] = [
     provider: "youtube",
     idempotent: false,
     consistencyWindowMs: 0,
-    has: ["connect", "engagement", "find"],
+    has: ["connect", "engagement", "find", "deletePublished"],
     load: async () => (await import("./youtube/adapter.ts")).youtubeAdapter,
   },
   {

@@ -83,6 +83,7 @@ const COST: Record<string, number> = {
   "youtube.videos.list": 1,
   "youtube.channels.list": 1,
   "youtube.commentThreads.insert": 50,
+  "youtube.videos.delete": 50,
 };
 
 const googleError = (code: number, reason: string, message: string, domain = "youtube.api"): Answer => ({
@@ -303,6 +304,7 @@ export async function startYouTube(auth: OAuthServer): Promise<YouTubeStandIn> {
     streams: (method, path) => method === "PUT" && path === "/upload/youtube/v3/videos",
     invalid: (problems) => googleError(400, "invalid", problems.join("; ")),
     documentedElsewhere: {
+      204: "developers.google.com/youtube/v3/docs/videos/delete: 204 No Content (the Discovery document has no response for videos.delete)",
       308: "developers.google.com/youtube/v3/guides/using_resumable_upload_protocol: 308 Resume Incomplete",
       400: "developers.google.com/youtube/v3/docs/errors: 400 (badContent, invalidTitle, …)",
       401: "developers.google.com/youtube/v3/docs/errors: 401 authError",
@@ -411,6 +413,24 @@ export async function startYouTube(auth: OAuthServer): Promise<YouTubeStandIn> {
             items,
           },
         };
+      }
+      // docs "Videos: delete" (developers.google.com/youtube/v3/docs/videos/delete): 204 without a body; 404
+      // videoNotFound for a video that is not (or no longer) there; 403 forbidden for another channel's video.
+      // The video's comment threads go with it.
+      if (req.operationId === "youtube.videos.delete") {
+        const v = videos.find((x) => x.id === req.query.id && !x.deleted);
+        if (!v)
+          return googleError(
+            404,
+            "videoNotFound",
+            "The video that you are trying to delete cannot be found.",
+          );
+        if (v.channelId !== channelOf(me.account))
+          return googleError(403, "forbidden", "The video that you are trying to delete cannot be deleted.");
+        v.deleted = true;
+        for (let i = commentThreads.length - 1; i >= 0; i--)
+          if (commentThreads[i]!.videoId === v.id) commentThreads.splice(i, 1);
+        return { status: 204 };
       }
       if (req.operationId === "youtube.commentThreads.insert") {
         if (req.query.part !== "snippet")

@@ -12,6 +12,7 @@ import type { App } from "../../app/context.ts";
 import type {
   Adapter,
   ConnectOutcome,
+  DeleteOutcome,
   EngagementOutcome,
   FindOutcome,
   PublishedPart,
@@ -268,6 +269,37 @@ async function find(_app: App, input: RemoteInput & { done: PublishedPart[] }): 
   };
 }
 
+/**
+ * Deletes the video (videos.delete, 50 units; its first comment goes with it). A video already gone counts as
+ * deleted. Channels connected before svc asked for `youtube.force-ssl` hold only `youtube.upload`, which cannot
+ * delete: YouTube refuses with insufficientPermissions, shown with a word on reconnecting.
+ */
+async function deletePublished(
+  app: App,
+  input: RemoteInput & { parts: PublishedPart[] },
+): Promise<DeleteOutcome> {
+  const video = input.parts.find((p) => p.index === 0);
+  if (!video) return { kind: "deleted" };
+  let res: NetworkResponse;
+  try {
+    res = await networkRequest(app, {
+      method: "DELETE",
+      url: `${youtubeOrigin(app)}/youtube/v3/videos?id=${encodeURIComponent(video.remote_id)}`,
+      headers: bearer(input.channel.secrets),
+      signal: input.signal,
+      timeoutMs: 30_000,
+    });
+  } catch (e) {
+    return { kind: "failed", message: `YouTube: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  if (res.status === 204 || res.status === 404) return { kind: "deleted" };
+  const reconnect =
+    reasonOf(res) === "insufficientPermissions"
+      ? " Connect the channel again (same Google account) to allow deleting."
+      : "";
+  return { kind: "failed", message: `YouTube answered ${res.status}: ${errorText(res)}.${reconnect}` };
+}
+
 export const youtubeAdapter: Adapter = {
   provider: "youtube",
   idempotent: false,
@@ -275,5 +307,6 @@ export const youtubeAdapter: Adapter = {
   connect,
   engagement,
   find,
+  deletePublished,
   consistencyWindowMs: 0,
 };

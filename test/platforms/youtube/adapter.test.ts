@@ -577,4 +577,77 @@ describeEachDialect("YouTube adapter", (dialect) => {
     const refused = yt.requests.filter((q) => q.path === "/youtube/v3/commentThreads").at(-1)!;
     expect(refused.headers.authorization).toBe(`Bearer ${ch.tokens.access_token}`);
   });
+
+  test("delete_published deletes the video and its comment with it; asking again deletes nothing twice; an older consent or another channel's video is refused in YouTube's words", async () => {
+    await newQuotaDay();
+    const ch = await channel("unlisted");
+    const video = await liveVideo(t, a, "Short-lived");
+    const id = await postWithComment(ch.id, video.id, "Up for a day", "And its comment");
+    await drain(t);
+    const v = yt.videos.at(-1)!;
+    expect(yt.commentThreads.filter((c) => c.videoId === v.id)).toHaveLength(1);
+    const before = yt.requests.length;
+    const del = await t.request("POST", `/v1/posts/${id}/delete_published`, { key: a.liveKey });
+    expect(del.status).toBe(200);
+    expect(del.body.results.map((x: { provider: string; result: string }) => [x.provider, x.result])).toEqual(
+      [["youtube", "deleted"]],
+    );
+    expect(v.deleted).toBe(true);
+    expect(yt.commentThreads.filter((c) => c.videoId === v.id)).toHaveLength(0);
+    const calls = yt.requests.slice(before).map((q) => [q.method, q.path, q.query.id ?? null]);
+    expect(calls).toEqual([["DELETE", "/youtube/v3/videos", v.id]]);
+    const again = await t.request("POST", `/v1/posts/${id}/delete_published`, { key: a.liveKey });
+    expect(again.body.results[0].result).toBe("deleted");
+    expect(yt.requests.length).toBe(before + 1);
+    const target = (await getPost(id)).targets[0];
+    expect(target.deleted_at).not.toBeNull();
+
+    // The adapter itself: a video already gone counts as deleted (404 videoNotFound).
+    const remote = {
+      targetId: target.id,
+      livemode: true,
+      signal: new AbortController().signal,
+      channel: {
+        id: ch.id,
+        provider: "youtube",
+        emulates: null,
+        settings: settingsOf(ch.account),
+        secrets: ch.tokens,
+      },
+      parts: [{ index: 0, remote_id: v.id, remote_url: null }],
+    };
+    expect(await adapter.deletePublished!(t.app, remote)).toEqual({ kind: "deleted" });
+
+    // Another channel's video: YouTube's 403, in its words; the video stays.
+    const other = await channel("unlisted");
+    const kept = await liveVideo(t, a, "Not yours");
+    await postWithComment(other.id, kept.id, "Stays up", "Stays too");
+    await drain(t);
+    const theirs = yt.videos.at(-1)!;
+    const refused = await adapter.deletePublished!(t.app, {
+      ...remote,
+      parts: [{ index: 0, remote_id: theirs.id, remote_url: null }],
+    });
+    expect(refused).toMatchObject({
+      kind: "failed",
+      message: expect.stringContaining("YouTube answered 403"),
+    });
+    expect(theirs.deleted).toBe(false);
+
+    // A channel connected with youtube.upload alone cannot delete: the refusal says to connect it again.
+    const older = await channel(
+      "unlisted",
+      SCOPES.filter((x) => !x.endsWith("youtube.force-ssl")),
+    );
+    const upload = await adapter.deletePublished!(t.app, {
+      ...remote,
+      channel: { ...remote.channel, id: older.id, secrets: older.tokens },
+      parts: [{ index: 0, remote_id: theirs.id, remote_url: null }],
+    });
+    expect(upload).toMatchObject({
+      kind: "failed",
+      message: expect.stringContaining("Connect the channel again"),
+    });
+    expect(theirs.deleted).toBe(false);
+  });
 });
