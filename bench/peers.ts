@@ -15,17 +15,16 @@
 // peers. Prints jobs (targets) per second, CPU per job (this process; on Postgres also the server's, read from /proc
 // for the backends of the run's own database), and each of ours ÷ each peer in every round, then ranges and medians.
 // Usage: bun bench/peers.ts [--quick] [--rounds R] [--sqlite-only | --postgres-only]
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { walSync } from "../src/db/wal-sync.ts";
+import { freshDatabase } from "./fresh-database.ts";
 import {
   type Dialect,
   drainWithWorker,
   measureLoop,
-  PG,
   requiredWritesLoop,
   requiredWritesLoopSynced,
   serverCpu,
@@ -112,24 +111,7 @@ const RUNNERS = 4;
 const CONCURRENCY = 10;
 const LOCAL_QUEUE = 10;
 
-async function freshPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `svc_bench_gw_${randomBytes(4).toString("hex")}`;
-  const c = new pg.Client({ connectionString: PG });
-  await c.connect();
-  await c.query(`CREATE DATABASE ${name}`);
-  await c.end();
-  const u = new URL(PG);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    async drop() {
-      const d = new pg.Client({ connectionString: PG });
-      await d.connect();
-      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await d.end();
-    },
-  };
-}
+const freshPgDatabase = () => freshDatabase("postgres", "gw");
 
 /**
  * graphile-worker draining `n` jobs: RUNNERS runners in this process (each with its own pool, as svc's Postgres

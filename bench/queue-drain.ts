@@ -3,9 +3,8 @@
 // publish worker draining them; and the reference loops (the raw claim-10-and-complete floor, and the loop writing
 // only the rows the specification requires per target).
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { sql } from "kysely";
 import pg from "pg";
 import { loadConfig } from "../src/app/config.ts";
@@ -21,11 +20,13 @@ import { checkPostConsistency } from "../src/domain/targets/consistency.ts";
 import { newId } from "../src/lib/ids.ts";
 import type { Adapter } from "../src/platforms/adapter.ts";
 import { startPublishWorker } from "../src/queue/publish/worker.ts";
+import { freshDatabase, PG } from "./fresh-database.ts";
 import { seedQueue } from "./seed-queue.ts";
 
 export type Dialect = "sqlite" | "postgres";
 export const CHANNELS = 1000;
-export const PG = process.env.SVC_BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+export { PG } from "./fresh-database.ts";
 
 export const instant: Adapter = {
   provider: "sandbox",
@@ -34,28 +35,7 @@ export const instant: Adapter = {
 };
 
 export async function freshApp(dialect: Dialect): Promise<{ url: string; app: App; drop(): Promise<void> }> {
-  let url: string;
-  let drop = async () => {};
-  if (dialect === "sqlite") {
-    const dir = mkdtempSync(join(tmpdir(), "svc-bench-q-"));
-    url = `sqlite:${join(dir, "q.db")}`;
-    drop = async () => rmSync(dir, { recursive: true, force: true });
-  } else {
-    const name = `svc_bench_${randomBytes(4).toString("hex")}`;
-    const c = new pg.Client({ connectionString: PG });
-    await c.connect();
-    await c.query(`CREATE DATABASE ${name}`);
-    await c.end();
-    const u = new URL(PG);
-    u.pathname = `/${name}`;
-    url = u.toString();
-    drop = async () => {
-      const d = new pg.Client({ connectionString: PG });
-      await d.connect();
-      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await d.end();
-    };
-  }
+  const { url, drop } = await freshDatabase(dialect, "q");
   const config = loadConfig({
     SVC_DATABASE_URL: url,
     SVC_MASTER_KEYS: `b:${randomBytes(32).toString("base64")}`,

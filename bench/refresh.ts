@@ -8,10 +8,7 @@
 // lateness p99 (goal <= 1 s) says whether renewals hold publishing up.
 // Usage: bun bench/refresh.ts [--quick] [--sqlite-only | --postgres-only]
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import pg from "pg";
 import { loadConfig } from "../src/app/config.ts";
 import { type App, createApp } from "../src/app/context.ts";
 import { silentLogger } from "../src/app/log.ts";
@@ -27,11 +24,11 @@ import { scopesOfRole } from "../src/domain/scopes.ts";
 import { newId } from "../src/lib/ids.ts";
 import type { Adapter } from "../src/platforms/adapter.ts";
 import { startPublishWorker } from "../src/queue/publish/worker.ts";
+import { freshDatabase } from "./fresh-database.ts";
 import { seedQueue } from "./seed-queue.ts";
 
 const quick = process.argv.includes("--quick");
 const N = quick ? 1000 : 10_000;
-const PG = process.env.SVC_BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DAY = 24 * 3600_000;
 /** Targets published beside the renewals, and the span their due times cover from the start of the run. */
 const LATE_N = quick ? 300 : 1000;
@@ -95,25 +92,7 @@ async function tokenEndpoint() {
 }
 
 async function freshApp(dialect: "sqlite" | "postgres", origin: string) {
-  let url: string;
-  let drop = async () => {};
-  if (dialect === "sqlite") url = `sqlite:${join(mkdtempSync(join(tmpdir(), "svc-bench-r-")), "r.db")}`;
-  else {
-    const name = `svc_bench_${randomBytes(4).toString("hex")}`;
-    const c = new pg.Client({ connectionString: PG });
-    await c.connect();
-    await c.query(`CREATE DATABASE ${name}`);
-    await c.end();
-    const u = new URL(PG);
-    u.pathname = `/${name}`;
-    url = u.toString();
-    drop = async () => {
-      const d = new pg.Client({ connectionString: PG });
-      await d.connect();
-      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await d.end();
-    };
-  }
+  const { url, drop } = await freshDatabase(dialect, "r");
   const config = loadConfig({
     SVC_DATABASE_URL: url,
     SVC_MASTER_KEYS: `b:${randomBytes(32).toString("base64")}`,
