@@ -47,7 +47,12 @@ if (process.env.SVC_TEST_SQLITE_ONLY !== "1" && (await reachable())) {
   console.log("Postgres: not reachable; tests run on SQLite only");
 }
 
-const proc = Bun.spawn(["bun", "test", "--timeout", "60000", ...args], {
+// Test files run in parallel, one worker process per core (each file still runs its own tests in order, in a fresh
+// module registry): most files wait on a browser, a network stand-in or a database as much as they compute.
+// SVC_TEST_SERIAL=1 runs them one after another in one process.
+const parallel =
+  process.env.SVC_TEST_SERIAL === "1" || args.some((a) => a.startsWith("--parallel")) ? [] : ["--parallel"];
+const proc = Bun.spawn(["bun", "test", "--timeout", "60000", ...parallel, ...args], {
   env,
   stdout: "pipe",
   stderr: "pipe",
