@@ -2,6 +2,8 @@
 // The whole test suite: every database test on SQLite and, when Postgres is reachable, on a throwaway Postgres
 // database too. Ends with the line `N passed, N failed`.
 import { randomBytes } from "node:crypto";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import pg from "pg";
 import { openDatabase } from "../src/db/index.ts";
 import { migrate } from "../src/db/migrate.ts";
@@ -46,6 +48,20 @@ if (process.env.SVC_TEST_SQLITE_ONLY !== "1" && (await reachable())) {
 } else {
   console.log("Postgres: not reachable; tests run on SQLite only");
 }
+
+// The Bluesky tests' local PDS, installed before the workers start: in parallel each would try to install it at once.
+// Instant when present (npm test has installed it already).
+const installed = (dir: string) => {
+  const at = join(import.meta.dir, "..", ".tools", dir);
+  return existsSync(at) && readdirSync(at).some((f) => f.startsWith(".installed-"));
+};
+if (!installed("pds") || !installed("devenv"))
+  console.log("Installing the local Bluesky PDS for its tests (once; a few minutes)…");
+if (
+  Bun.spawnSync(["bash", join(import.meta.dir, "install-pds.sh")], { stdout: "inherit", stderr: "inherit" })
+    .exitCode !== 0
+)
+  console.error("warning: the local Bluesky PDS could not be installed; its tests will fail");
 
 // Test files run in parallel, one worker process per core (each file still runs its own tests in order, in a fresh
 // module registry): most files wait on a browser, a network stand-in or a database as much as they compute.
