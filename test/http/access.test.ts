@@ -1,11 +1,11 @@
 // Every /v1 route, tried with no credential, a malformed one, a revoked one, an expired one, a key lacking the
 // route's scope, a key of another org and a key of the other mode (ARCHITECTURE rule 4).
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import { ALL_SCOPES } from "../../src/domain/scopes.ts";
 import { v1Routes } from "../../src/http/api/v1/index.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { describeEachDialect } from "../helpers/db.ts";
-import { key, member, type Tenant, tenant, userToken } from "../helpers/factories.ts";
+import { ADMIN, INTEGRATION, key, member, type Tenant, tenant, userToken } from "../helpers/factories.ts";
 import { fixtures } from "./fixtures.ts";
 
 const fill = (path: string, params: Record<string, string>) =>
@@ -44,6 +44,15 @@ describeEachDialect("access to every /v1 route", (dialect) => {
     await Bun.sleep(1600);
   });
   afterAll(() => t.close());
+  // Each test gets full keys of its own, with a full rate-limit bucket: the file's 300-odd tests a dialect spend
+  // an org's keys faster than their limit (burst 100, 25 a second) refills on a quick machine, and a 429 would
+  // hide the answer under test. Same orgs, scopes and modes as the tenants' first keys.
+  beforeEach(async () => {
+    for (const x of [a, b]) {
+      x.testKey = await key(t.app, x.orgId, { name: "test full", scopes: [...INTEGRATION, ...ADMIN] });
+      x.liveKey = await key(t.app, x.orgId, { name: "live full", scopes: [...INTEGRATION, ...ADMIN] }, true);
+    }
+  });
 
   for (const r of v1Routes) {
     const name = `${r.method} ${r.path}`;
