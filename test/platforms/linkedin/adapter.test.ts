@@ -33,6 +33,34 @@ test("little text: reserved characters are escaped, hashtags stay hashtags, ment
   expect(littleText("#first and issue#2")).toBe("{hashtag|\\#|first} and issue\\#2");
 });
 
+/** LinkedIn's sign-in (a local OAuth server with LinkedIn's paths and scopes; no PKCE, secret in the body). */
+async function linkedinAuth(): Promise<OAuthServer> {
+  const auth = await oauthServer({
+    routes: { authorization: "/oauth/v2/authorization", token: "/oauth/v2/accessToken" },
+    scopes: ["openid", "profile", "w_member_social", "r_organization_admin", "w_organization_social"],
+    pkce: false,
+    tokenEndpointAuthMethod: "client_secret_post",
+    accessTokenTtl: 60 * 24 * 3600,
+  });
+  await auth.start({ ...CLIENT, redirectUri: "http://localhost:8080/connect/linkedin/callback" });
+  return auth;
+}
+
+/** The org's developer apps for members and for Pages, registered by its owner. */
+async function linkedinApps(t: TestApp, a: Tenant) {
+  const actor = await personActor(t.app, a.userId, a.orgId, true);
+  const app = async (provider: string) =>
+    (
+      await createApp(t.app, actor, {
+        provider,
+        name: provider,
+        client_id: CLIENT.clientId,
+        client_secret: CLIENT.clientSecret,
+      })
+    ).id;
+  return { memberApp: await app("linkedin"), pagesApp: await app("linkedin_pages") };
+}
+
 describeEachDialect("LinkedIn adapters", (dialect) => {
   let t: TestApp;
   let a: Tenant;
@@ -43,28 +71,12 @@ describeEachDialect("LinkedIn adapters", (dialect) => {
   let pagesApp: string;
   const signal = new AbortController().signal;
   beforeAll(async () => {
-    auth = await oauthServer({
-      routes: { authorization: "/oauth/v2/authorization", token: "/oauth/v2/accessToken" },
-      scopes: ["openid", "profile", "w_member_social", "r_organization_admin", "w_organization_social"],
-      pkce: false,
-      tokenEndpointAuthMethod: "client_secret_post",
-      accessTokenTtl: 60 * 24 * 3600,
-    });
-    await auth.start({ ...CLIENT, redirectUri: "http://localhost:8080/connect/linkedin/callback" });
+    auth = await linkedinAuth();
     li = startLinkedIn(auth);
     s3 = await localS3();
     t = await networkApp(dialect, { linkedin: li.url }, s3.env);
     a = await tenant(t.app);
-    const actor = await personActor(t.app, a.userId, a.orgId, true);
-    const app = (provider: string) =>
-      createApp(t.app, actor, {
-        provider,
-        name: provider,
-        client_id: CLIENT.clientId,
-        client_secret: CLIENT.clientSecret,
-      });
-    memberApp = (await app("linkedin")).id;
-    pagesApp = (await app("linkedin_pages")).id;
+    ({ memberApp, pagesApp } = await linkedinApps(t, a));
   });
   afterAll(async () => {
     await t.close();
@@ -392,29 +404,11 @@ describeEachDialect("LinkedIn first comments and deleting", (dialect) => {
   let memberApp: string;
   let pagesApp: string;
   beforeAll(async () => {
-    auth = await oauthServer({
-      routes: { authorization: "/oauth/v2/authorization", token: "/oauth/v2/accessToken" },
-      scopes: ["openid", "profile", "w_member_social", "r_organization_admin", "w_organization_social"],
-      pkce: false,
-      tokenEndpointAuthMethod: "client_secret_post",
-      accessTokenTtl: 60 * 24 * 3600,
-    });
-    await auth.start({ ...CLIENT, redirectUri: "http://localhost:8080/connect/linkedin/callback" });
+    auth = await linkedinAuth();
     li = startLinkedIn(auth);
     t = await networkApp(dialect, { linkedin: li.url });
     a = await tenant(t.app);
-    const actor = await personActor(t.app, a.userId, a.orgId, true);
-    const app = async (provider: string) =>
-      (
-        await createApp(t.app, actor, {
-          provider,
-          name: provider,
-          client_id: CLIENT.clientId,
-          client_secret: CLIENT.clientSecret,
-        })
-      ).id;
-    memberApp = await app("linkedin");
-    pagesApp = await app("linkedin_pages");
+    ({ memberApp, pagesApp } = await linkedinApps(t, a));
   });
   afterAll(async () => {
     await t.close();
