@@ -2,10 +2,13 @@
 // the start of the text) and how many slots are still free; a day opens its week in the queue, where posts move by
 // form. With scripts on, a post that can still move is dragged onto another day: it keeps its time of day there
 // (the same move as the week's form, refused with slot_taken or post_not_movable shown on the page).
+
+import { zonedClock } from "../src/lib/zoned.ts";
 import type { Frame } from "./frame.ts";
+import { esc, trusted } from "./html.ts";
 import { Layout } from "./layout.tsx";
-import { brandLabel, Csrf, dateFormat } from "./parts.tsx";
-import { canChange, FieldProblems, type Problems, StatusTag } from "./publishing.tsx";
+import { brandLabel, Csrf, dateLabel } from "./parts.tsx";
+import { canChange, FieldProblems, type Problems, statusTagHtml } from "./publishing.tsx";
 import type { QueuePost } from "./queue.tsx";
 
 export interface MonthDay {
@@ -28,34 +31,60 @@ export interface CalendarMonth {
 
 const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 
-const timeIn = (iso: string, tz: string) =>
-  dateFormat({
-    timeZone: tz,
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).format(new Date(iso));
-const monthLabel = (month: string) => {
-  const [y, m] = month.split("-").map(Number) as [number, number];
-  return dateFormat({ timeZone: "UTC", month: "long", year: "numeric" }).format(
-    new Date(Date.UTC(y, m - 1, 1)),
-  );
-};
-const dayLabel = (date: string) => {
-  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  return dateFormat({
-    timeZone: "UTC",
-    weekday: "long",
-    day: "numeric",
-    month: "long",
-  }).format(new Date(Date.UTC(y, m - 1, d)));
-};
+const timeIn = (iso: string, tz: string) => zonedClock(Date.parse(iso), tz);
+const monthLabel = (month: string) => dateLabel(`${month}-01`, { month: "long", year: "numeric" });
+const dayLabel = (date: string) => dateLabel(date, { weekday: "long", day: "numeric", month: "long" });
 const movable = (p: QueuePost) =>
   (p.status === "scheduled" || p.status === "pending_approval") && p.targets.every((t) => t.attempts === 0);
 const excerpt = (p: QueuePost) => {
   const t = (p.targets[0]?.parts[0] ?? "").replace(/\s+/g, " ");
   return t.length > 60 ? `${t.slice(0, 60)}…` : t || "(media only)";
 };
+
+/**
+ * A day's cell as a string (views/html.ts): a month shows six weeks of days and up to four posts a day, and the
+ * JSX runtime's node per element cost most of the page's time. Every value goes through esc().
+ */
+function dayHtml(
+  d: MonthDay,
+  today: string,
+  tz: string,
+  drag: boolean,
+  q: (extra: Record<string, string>) => string,
+): string {
+  const cls = [
+    "month-day",
+    d.in_month ? "" : "other-month",
+    d.date === today ? "today" : "",
+    d.date < today ? "past" : "",
+    d.posts.length === 0 && d.free_slots.length === 0 ? "quiet" : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+  const week = esc(q({ week: d.date }));
+  const posts = d.posts.map((p) => {
+    const canDrag = drag && movable(p);
+    const time = p.publish_at ? timeIn(p.publish_at, tz) : "";
+    return (
+      `<li class="month-post status-bar-${esc(p.status)}" id="month-${esc(p.id)}"` +
+      (canDrag ? ` draggable="true" data-move="/queue/${esc(p.id)}/move"` : "") +
+      (p.publish_at ? ` data-time="${esc(time)}"` : "") +
+      `><a href="/posts/${esc(p.id)}"><span class="cal-time">${esc(time)}</span> ` +
+      `<span class="month-text">${esc(excerpt(p))}</span></a>${statusTagHtml(p.status)}</li>`
+    );
+  });
+  if (d.posts.length && d.count > d.posts.length)
+    posts.push(`<li><a href="${week}" class="month-more">${d.count - d.posts.length} more</a></li>`);
+  const free = d.free_slots.length;
+  return (
+    `<div class="${cls}" id="day-${esc(d.date)}" data-date="${esc(d.date)}">` +
+    `<a class="month-date" href="${week}"><span class="month-num" aria-hidden="true">${Number(d.date.slice(8))}</span>` +
+    `<span class="month-day-name">${esc(dayLabel(d.date))}</span></a>` +
+    (posts.length ? `<ul class="plain month-posts">${posts.join("")}</ul>` : "") +
+    (free ? `<p class="month-free">${free} free slot${free > 1 ? "s" : ""}</p>` : "") +
+    "</div>"
+  );
+}
 
 export function MonthPage(props: {
   f: Frame;
@@ -123,63 +152,16 @@ export function MonthPage(props: {
               <span class="month-weekday">{d}</span>
             ))}
           </div>
-          {Array.from({ length: month.days.length / 7 }, (_, w) => (
-            <div class="month-week">
-              {month.days.slice(w * 7, w * 7 + 7).map((d) => {
-                const past = d.date < props.today;
-                const cls = [
-                  "month-day",
-                  d.in_month ? "" : "other-month",
-                  d.date === props.today ? "today" : "",
-                  past ? "past" : "",
-                  d.posts.length === 0 && d.free_slots.length === 0 ? "quiet" : "",
-                ]
-                  .filter(Boolean)
-                  .join(" ");
-                return (
-                  <div class={cls} id={`day-${d.date}`} data-date={d.date}>
-                    <a class="month-date" href={q({ week: d.date })}>
-                      <span class="month-num" aria-hidden="true">
-                        {Number(d.date.slice(8))}
-                      </span>
-                      <span class="month-day-name">{dayLabel(d.date)}</span>
-                    </a>
-                    {d.posts.length ? (
-                      <ul class="plain month-posts">
-                        {d.posts.map((p) => (
-                          <li
-                            class={`month-post status-bar-${p.status}`}
-                            id={`month-${p.id}`}
-                            draggable={drag && movable(p) ? "true" : undefined}
-                            data-move={drag && movable(p) ? `/queue/${p.id}/move` : undefined}
-                            data-time={p.publish_at ? timeIn(p.publish_at, tz) : undefined}
-                          >
-                            <a href={`/posts/${p.id}`}>
-                              <span class="cal-time">{p.publish_at ? timeIn(p.publish_at, tz) : ""}</span>{" "}
-                              <span class="month-text">{excerpt(p)}</span>
-                            </a>
-                            <StatusTag status={p.status} />
-                          </li>
-                        ))}
-                        {d.count > d.posts.length ? (
-                          <li>
-                            <a href={q({ week: d.date })} class="month-more">
-                              {d.count - d.posts.length} more
-                            </a>
-                          </li>
-                        ) : null}
-                      </ul>
-                    ) : null}
-                    {d.free_slots.length ? (
-                      <p class="month-free">
-                        {d.free_slots.length} free slot{d.free_slots.length > 1 ? "s" : ""}
-                      </p>
-                    ) : null}
-                  </div>
-                );
-              })}
-            </div>
-          ))}
+          {trusted(
+            Array.from(
+              { length: month.days.length / 7 },
+              (_, w) =>
+                `<div class="month-week">${month.days
+                  .slice(w * 7, w * 7 + 7)
+                  .map((d) => dayHtml(d, props.today, tz, drag, q))
+                  .join("")}</div>`,
+            ).join(""),
+          )}
         </div>
         {month.days.every((d) => d.posts.length === 0 && d.free_slots.length === 0) ? (
           <div class="empty" id="month-empty">

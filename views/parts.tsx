@@ -1,6 +1,7 @@
 // Small pieces shared by the pages: labelled fields with their error beside them, the hidden CSRF field, and a
 // form-level error. Text is escaped by the JSX runtime; nothing here opts out.
 import type { Child } from "hono/jsx";
+import { zonedStamp } from "../src/lib/zoned.ts";
 import type { FieldErrors } from "./frame.ts";
 
 export function Csrf(props: { token: string }) {
@@ -130,20 +131,23 @@ export const when = (iso: string | null | undefined) =>
 
 /** A time as the brand's people read it: in its IANA zone, with the offset (2026-11-24 10:00 GMT-5). */
 export function whenIn(iso: string | null | undefined, timeZone: string): string {
-  if (!iso) return "—";
-  const parts = Object.fromEntries(
-    dateFormat({
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-      timeZoneName: "shortOffset",
-    })
-      .formatToParts(new Date(iso))
-      .map((p) => [p.type, p.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute} ${parts.timeZoneName}`;
+  return iso ? zonedStamp(Date.parse(iso), timeZone) : "—";
+}
+
+/**
+ * A calendar date's label as Intl writes it with `options` (read in UTC, where the date's midnight is that date),
+ * kept: a calendar names each of its days on every page, and Intl costs several µs a call. Bounded by the dates
+ * and the few option sets the views use; cleared when it grows past them.
+ */
+const dateLabels = new Map<string, string>();
+export function dateLabel(date: string, options: Intl.DateTimeFormatOptions): string {
+  const key = `${date} ${options.weekday ?? ""} ${options.day ?? ""} ${options.month ?? ""} ${options.year ?? ""}`;
+  let label = dateLabels.get(key);
+  if (label === undefined) {
+    const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+    label = dateFormat({ ...options, timeZone: "UTC" }).format(new Date(Date.UTC(y, m - 1, d)));
+    if (dateLabels.size >= 10_000) dateLabels.clear();
+    dateLabels.set(key, label);
+  }
+  return label;
 }

@@ -4,10 +4,12 @@
 // post; with it (static/calendar.js) the same form opens in a dialog at once. One form per page, not one per card:
 // a busy week of 500 posts each with its own form of every free slot and swap choice was 60 times the API's time.
 // A refused move (slot_taken, post_not_movable, publish_at_invalid) shows on the post's card and in the form.
+
+import { localParts, zonedClock } from "../src/lib/zoned.ts";
 import type { Frame } from "./frame.ts";
 import { esc, trusted } from "./html.ts";
 import { Layout } from "./layout.tsx";
-import { brandLabel, Csrf, dateFormat } from "./parts.tsx";
+import { brandLabel, Csrf, dateLabel } from "./parts.tsx";
 import {
   type ChannelLabel,
   canChange,
@@ -49,25 +51,18 @@ export interface QueueProps {
   moving?: string | undefined;
 }
 
-/** Times of day and short dates in the brand's zone: one formatter each per page, fetched once, not per row. */
+/** Times of day and short dates in the brand's zone (from the zone's offset cache, not Intl per row). */
 function clocks(tz: string) {
-  const hm = dateFormat({ timeZone: tz, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-  const day = dateFormat({ timeZone: tz, weekday: "short", day: "numeric", month: "short" });
   return {
-    timeIn: (iso: string) => hm.format(Date.parse(iso)),
-    dayIn: (iso: string) => day.format(Date.parse(iso)),
+    timeIn: (iso: string) => zonedClock(Date.parse(iso), tz),
+    dayIn: (iso: string) => {
+      const p = localParts(Date.parse(iso), tz);
+      return dateLabel(`${p.year}-${p.month}-${p.day}`, { weekday: "short", day: "numeric", month: "short" });
+    },
   };
 }
 /** The date of a local-midnight instant, read in the zone (days are labelled by their own calendar date). */
-const dayLabel = (date: string) => {
-  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  return dateFormat({
-    timeZone: "UTC",
-    weekday: "long",
-    day: "numeric",
-    month: "short",
-  }).format(new Date(Date.UTC(y, m - 1, d)));
-};
+const dayLabel = (date: string) => dateLabel(date, { weekday: "long", day: "numeric", month: "short" });
 
 const movable = (p: QueuePost) =>
   (p.status === "scheduled" || p.status === "pending_approval") && p.targets.every((t) => t.attempts === 0);

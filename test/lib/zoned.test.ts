@@ -1,7 +1,8 @@
 // Local times read through the per-hour offset cache agree with Intl itself, in zones with daylight saving,
 // half- and quarter-hour offsets, a southern-hemisphere half-hour change, and across changes to the second.
 import { describe, expect, test } from "bun:test";
-import { localParts, zonedToUtc } from "../../src/lib/zoned.ts";
+import { localParts, offsetName, zonedClock, zonedStamp, zonedToUtc } from "../../src/lib/zoned.ts";
+import { dateLabel, whenIn } from "../../views/parts.tsx";
 
 const ZONES = [
   "UTC",
@@ -94,5 +95,78 @@ describe("zonedToUtc", () => {
       expect(back === ms || (back < ms && ms - back <= 1800_000)).toBe(true);
       expect(localParts(back, tz)).toEqual(p);
     }
+  });
+});
+
+// What the dashboard printed with Intl before the offset cache: the views now format from the cache, and must read
+// the same.
+describe("the dashboard's time labels", () => {
+  const stampFormats = new Map<string, Intl.DateTimeFormat>();
+  function intlStamp(ms: number, tz: string) {
+    let f = stampFormats.get(tz);
+    if (!f) {
+      f = new Intl.DateTimeFormat("en-GB", {
+        timeZone: tz,
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        hour: "2-digit",
+        minute: "2-digit",
+        hourCycle: "h23",
+        timeZoneName: "shortOffset",
+      });
+      stampFormats.set(tz, f);
+    }
+    const o: Record<string, string> = {};
+    for (const p of f.formatToParts(new Date(ms))) o[p.type] = p.value;
+    return {
+      stamp: `${o.year}-${o.month}-${o.day} ${o.hour}:${o.minute} ${o.timeZoneName}`,
+      zone: o.timeZoneName ?? "",
+    };
+  }
+
+  test("a stamp, its offset's name and the clock match Intl at instants from 1990 to 2040 and around changes", () => {
+    let seed = 11;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const from = Date.UTC(1990, 0, 1);
+    const to = Date.UTC(2040, 0, 1);
+    const instants = Array.from({ length: 300 }, () => Math.floor(from + rand() * (to - from)));
+    const change = Date.parse("2026-10-25T01:00:00Z");
+    for (let ms = change - 3600_000; ms <= change + 3600_000; ms += 59_999) instants.push(ms);
+    for (const tz of ZONES)
+      for (const ms of instants) {
+        const intl = intlStamp(ms, tz);
+        expect(zonedStamp(ms, tz)).toBe(intl.stamp);
+        expect(offsetName(ms, tz)).toBe(intl.zone);
+        expect(zonedClock(ms, tz)).toBe(intl.stamp.slice(11, 16));
+        expect(whenIn(new Date(ms).toISOString(), tz)).toBe(intl.stamp);
+      }
+    expect(whenIn("2026-11-24T15:00:00.000Z", "America/New_York")).toBe("2026-11-24 10:00 GMT-5");
+    expect(whenIn("2026-07-01T06:15:00.000Z", "Asia/Kathmandu")).toBe("2026-07-01 12:00 GMT+5:45");
+    expect(whenIn(null, "UTC")).toBe("—");
+  });
+
+  test("a date's label is Intl's, from the first call and from the kept one", () => {
+    const f = new Intl.DateTimeFormat("en-GB", {
+      timeZone: "UTC",
+      weekday: "long",
+      day: "numeric",
+      month: "long",
+    });
+    for (const date of ["2026-11-30", "2026-2-1", "2024-02-29", "2027-01-01"])
+      for (let i = 0; i < 2; i++) {
+        const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+        expect(dateLabel(date, { weekday: "long", day: "numeric", month: "long" })).toBe(
+          f.format(new Date(Date.UTC(y, m - 1, d))),
+        );
+      }
+    expect(dateLabel("2026-11-30", { weekday: "long", day: "numeric", month: "long" })).toBe(
+      "Monday 30 November",
+    );
+    expect(dateLabel("2026-11-01", { month: "long", year: "numeric" })).toBe("November 2026");
+    expect(dateLabel("2026-11-30", { weekday: "short", day: "numeric", month: "short" })).toBe("Mon 30 Nov");
   });
 });

@@ -17,6 +17,7 @@ import { APPROVAL_POLICIES, BrandCreate, BrandUpdate, DEFAULT_SLOTS } from "./sc
 // Built once rather than joining the column list on every call.
 const BRAND_BY_ID = `SELECT ${columns(BRAND_COLUMNS)} FROM brands WHERE org_id = ? AND id = ?`;
 const BRAND_BY_SLUG = `SELECT ${columns(BRAND_COLUMNS)} FROM brands WHERE org_id = ? AND slug = ?`;
+const BRAND_CHOICES = "SELECT id, name, slug, timezone FROM brands WHERE org_id = ?";
 
 /** Finds a brand by ID or slug in the actor's org; other orgs' and hidden brands look missing. */
 export async function loadBrand(
@@ -50,12 +51,13 @@ export async function brandChoices(
   actor: Actor,
 ): Promise<{ id: string; name: string; slug: string; timezone: string }[]> {
   requireScope(actor, "brands:read");
-  let q = app.db
-    .selectFrom("brands")
-    .select(["id", "name", "slug", "timezone"])
-    .where("org_id", "=", actor.orgId);
-  if (actor.brandId) q = q.where("id", "=", actor.brandId);
-  return q.orderBy("id", "desc").limit(100).execute();
+  // Plain text: most dashboard pages list them (the filters, the pickers).
+  return actor.brandId
+    ? raw(app.db, app.dialect, `${BRAND_CHOICES} AND id = ? ORDER BY id DESC LIMIT 100`, [
+        actor.orgId,
+        actor.brandId,
+      ])
+    : raw(app.db, app.dialect, `${BRAND_CHOICES} ORDER BY id DESC LIMIT 100`, [actor.orgId]);
 }
 
 export async function getBrand(app: App, actor: Actor, ref: string) {

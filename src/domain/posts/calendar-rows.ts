@@ -3,6 +3,9 @@
 // targets; reading every column (content, metadata, search text, media, network answers) and presenting each as
 // the API's Post took longer than the page's own rendering.
 import type { Db, Tx } from "../../db/index.ts";
+import { dialectOf } from "../../db/raw.ts";
+import { calendarTargetsOf } from "../../db/sql/calendar-posts.ts";
+import { run } from "../../db/sql/statement.ts";
 import { isoOrNull } from "../../lib/clock.ts";
 
 /** The posts columns a calendar reads (select these). */
@@ -29,12 +32,7 @@ export async function calendarTargets(
 ): Promise<Map<string, CalendarTarget[]>> {
   const out = new Map<string, CalendarTarget[]>();
   if (postIds.length === 0) return out;
-  const rows = await db
-    .selectFrom("post_targets")
-    .select(["post_id", "channel_id", "channel_name", "parts", "attempts"])
-    .where("post_id", "in", postIds)
-    .orderBy("id")
-    .execute();
+  const rows = await run(db, dialectOf(db), calendarTargetsOf.of(postIds.length), postIds);
   for (const t of rows) {
     const target = {
       channel: t.channel_id,

@@ -2,6 +2,8 @@
 // month, each day with its posts in time order and how many of its slots are still free. The same reads and rules
 // as the week (week.ts): the actor's org, mode and brand visibility; posts found by the brand's time index.
 import type { App } from "../../app/context.ts";
+import { monthDayCounts, monthDayFirsts } from "../../db/sql/calendar-posts.ts";
+import { run } from "../../db/sql/statement.ts";
 import { badRequest } from "../../lib/errors.ts";
 import { localParts, zonedToUtc } from "../../lib/zoned.ts";
 import { type Actor, requireScope } from "../actor.ts";
@@ -9,7 +11,7 @@ import { presentBrand } from "../brands/present.ts";
 import type { Slot } from "../brands/schema.ts";
 import { loadBrand } from "../brands/service.ts";
 import { slotTimes } from "../slots/next.ts";
-import { CALENDAR_POST_COLUMNS, calendarTargets, presentCalendarPost } from "./calendar-rows.ts";
+import { calendarTargets, presentCalendarPost } from "./calendar-rows.ts";
 
 /** A day of the month shows its first posts, this many, and how many there are in all (its week shows every one). */
 export const PER_DAY = 4;
@@ -66,52 +68,26 @@ export async function getMonth(app: App, actor: Actor, brandRef: string, month?:
       .where("slot_time", ">=", from)
       .where("slot_time", "<", to)
       .execute(),
-    // Every post's time in the month, from posts_brand_time alone (publish_at is in the index, so no row is read),
-    // counted per day here; then the rows of each day's first few in one read. Three statements a month, where a
-    // pair per day (84) cost more in building and sending statements than in reading.
-    app.db
-      .selectFrom("posts")
-      .select("publish_at")
-      .where("org_id", "=", actor.orgId)
-      .where("livemode", "=", livemode)
-      .where("brand_id", "=", brand.id)
-      .where("publish_at", ">=", from)
-      .where("publish_at", "<", to)
-      .orderBy("publish_at")
-      .execute()
-      .then(async (times) => {
-        const bounds = days.slice(0, count).map((d, i) => ({ start: d.start, end: days[i + 1]!.start }));
-        const counts = bounds.map(() => 0);
-        // The times of each day's first PER_DAY posts; their rows are read by those times (posts sharing one of
-        // them come too, and are cut below).
-        const wanted = new Set<number>();
-        let day = 0;
-        for (const { publish_at } of times) {
-          const t = Number(publish_at);
-          while (day < bounds.length && t >= bounds[day]!.end) day++;
-          if (day >= bounds.length) break;
-          if (counts[day]! < PER_DAY) wanted.add(t);
-          counts[day]!++;
-        }
-        const rows = wanted.size
-          ? await app.db
-              .selectFrom("posts")
-              .select(CALENDAR_POST_COLUMNS)
-              .where("org_id", "=", actor.orgId)
-              .where("livemode", "=", livemode)
-              .where("brand_id", "=", brand.id)
-              .where("publish_at", "in", [...wanted])
-              .orderBy("publish_at")
-              .orderBy("id")
-              .execute()
-          : [];
-        return bounds.map((b, i) => ({
-          rows: rows
-            .filter((r) => Number(r.publish_at) >= b.start && Number(r.publish_at) < b.end)
-            .slice(0, PER_DAY),
-          count: counts[i]!,
-        }));
-      }),
+    // Each day's count and first posts, from posts_brand_time: two statements a month, whatever the posts in it.
+    (async () => {
+      const bounds = days.slice(0, count).map((d, i) => ({ start: d.start, end: days[i + 1]!.start }));
+      const params = bounds.flatMap((b) => [actor.orgId, livemode, brand.id, b.start, b.end]);
+      const [counts, rows] = await Promise.all([
+        run(app.db, app.dialect, monthDayCounts.of(count), params),
+        run(app.db, app.dialect, monthDayFirsts.of(count, PER_DAY), [
+          actor.orgId,
+          livemode,
+          brand.id,
+          ...params,
+        ]),
+      ]);
+      return bounds.map((b, i) => ({
+        rows: rows
+          .filter((r) => Number(r.publish_at) >= b.start && Number(r.publish_at) < b.end)
+          .slice(0, PER_DAY),
+        count: Number(counts[0]?.[`c${i}`] ?? 0),
+      }));
+    })(),
   ]);
   const taken = new Set(held.map((h) => Number(h.slot_time)));
   const now = app.clock.now();

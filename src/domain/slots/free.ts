@@ -2,15 +2,23 @@
 // time a next_slot create would take now. Reading it takes nothing, so the create may still land later if
 // another post takes this slot first.
 import type { App } from "../../app/context.ts";
+import type { BrandsTable } from "../../db/schema.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import type { Slot } from "../brands/schema.ts";
 import { loadBrand } from "../brands/service.ts";
 import { SEARCH_DAYS, slotTimes } from "./next.ts";
 
-/** The earliest free slot instant (epoch ms) of the brand in the actor's mode, or null when none is free. */
-export async function nextFreeSlot(app: App, actor: Actor, brandRef: string): Promise<number | null> {
+/**
+ * The earliest free slot instant (epoch ms) of the brand in the actor's mode, or null when none is free. A caller
+ * that has loaded the brand (for this actor) passes its row, and it is not read again.
+ */
+export async function nextFreeSlot(
+  app: App,
+  actor: Actor,
+  brandRef: string | BrandsTable,
+): Promise<number | null> {
   requireScope(actor, "posts:read");
-  const brand = await loadBrand(app.db, actor, brandRef);
+  const brand = typeof brandRef === "string" ? await loadBrand(app.db, actor, brandRef) : brandRef;
   const slots = JSON.parse(brand.slots) as Slot[];
   if (slots.length === 0) return null;
   // The same search as takeNextSlot: from a minute ahead, 56 days.

@@ -17,7 +17,7 @@ import {
 } from "../../../views/composer.tsx";
 import type { Problems } from "../../../views/publishing.tsx";
 import { type DataField, dataFields, readData } from "../../../views/template-data.tsx";
-import { getBrand, listBrands } from "../../domain/brands/service.ts";
+import { listBrands, loadBrand } from "../../domain/brands/service.ts";
 import { channelsByIds, listChannels } from "../../domain/channels/service.ts";
 import { once } from "../../domain/idempotency/once.ts";
 import { listMedia } from "../../domain/media/service.ts";
@@ -123,10 +123,9 @@ async function previewLibrary(w: Web, picked: string[]): Promise<Library | null>
   // The brand is the first picked channel's in the library's order (newest first), as formBrand chooses it.
   const first = channels[0];
   if (!first) return null;
-  const [b, slot] = await Promise.all([
-    getBrand(app, actor, first.brand),
-    nextFreeSlot(app, actor, first.brand),
-  ]);
+  // Read once: the brand's labels and its next free slot both come from this row.
+  const b = await loadBrand(app.db, actor, first.brand);
+  const slot = await nextFreeSlot(app, actor, b);
   return {
     brands: [
       {
