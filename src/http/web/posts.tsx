@@ -12,7 +12,7 @@ import {
 } from "../../../views/posts.tsx";
 import type { Problems } from "../../../views/publishing.tsx";
 import { brandChoices, getBrand } from "../../domain/brands/service.ts";
-import { channelsByIds, listChannels } from "../../domain/channels/service.ts";
+import { channelChoices, channelChoicesByIds } from "../../domain/channels/choices.ts";
 import { cancelPost } from "../../domain/posts/cancel.ts";
 import { deletePublished } from "../../domain/posts/delete-published.ts";
 import { attemptsOfPost, getPost, listAttempts, listPosts } from "../../domain/posts/read.ts";
@@ -40,14 +40,12 @@ function byParam(e: ServiceError, prefix = ""): Problems {
  * the org's first 100. A brand's are read by the channels_org index; the org's are sorted first.
  */
 async function channelsOf(w: Web, brand: string): Promise<ChannelInfo[]> {
-  const query: Record<string, string> = { limit: "100" };
-  if (brand) query.brand = brand;
   try {
-    return (await listChannels(w.app, w.member!.actor, query)).data;
+    return await channelChoices(w.app, w.member!.actor, brand || undefined);
   } catch (e) {
     // An unknown brand in the URL: the list says so beside the filter (listPosts refuses it the same way).
     if (!brand || !(e instanceof ServiceError) || e.status !== 404) throw e;
-    return (await listChannels(w.app, w.member!.actor, { limit: "100" })).data;
+    return channelChoices(w.app, w.member!.actor);
   }
 }
 
@@ -116,7 +114,7 @@ async function list(w: Web) {
 
 /** The channels of the post's targets (all on its brand's channels): only those the page names. */
 async function targetChannels(w: Web, post: PostRow): Promise<ChannelInfo[]> {
-  return channelsByIds(
+  return channelChoicesByIds(
     w.app,
     w.member!.actor,
     post.targets.map((t) => t.channel),
@@ -161,7 +159,7 @@ async function targetCard(w: Web) {
   if (!target) throw notFound("No such target in this post.", "id");
   const [brand, channels, attempts] = await Promise.all([
     getBrand(app, actor, post.brand),
-    channelsByIds(app, actor, [target.channel]),
+    channelChoicesByIds(app, actor, [target.channel]),
     listAttempts(app, actor, target.id),
   ]);
   return fragment(
