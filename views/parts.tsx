@@ -136,11 +136,15 @@ export function whenIn(iso: string | null | undefined, timeZone: string): string
 
 /**
  * A calendar date's label as Intl writes it with `options` (read in UTC, where the date's midnight is that date),
- * kept: a calendar names each of its days on every page, and Intl costs several µs a call. Bounded by the dates
- * and the few option sets the views use; cleared when it grows past them.
+ * kept: a calendar names each of its days on every page, and Intl costs several µs a call. The options are only
+ * those four (the key names each); the cache is bounded by the dates and option sets the views use, and cleared
+ * when it grows past them.
  */
 const dateLabels = new Map<string, string>();
-export function dateLabel(date: string, options: Intl.DateTimeFormatOptions): string {
+export function dateLabel(
+  date: string,
+  options: Pick<Intl.DateTimeFormatOptions, "weekday" | "day" | "month" | "year">,
+): string {
   const key = `${date} ${options.weekday ?? ""} ${options.day ?? ""} ${options.month ?? ""} ${options.year ?? ""}`;
   let label = dateLabels.get(key);
   if (label === undefined) {

@@ -57,7 +57,8 @@ function clocks(tz: string) {
     timeIn: (iso: string) => zonedClock(Date.parse(iso), tz),
     dayIn: (iso: string) => {
       const p = localParts(Date.parse(iso), tz);
-      return dateLabel(`${p.year}-${p.month}-${p.day}`, { weekday: "short", day: "numeric", month: "short" });
+      const date = `${p.year}-${String(p.month).padStart(2, "0")}-${String(p.day).padStart(2, "0")}`;
+      return dateLabel(date, { weekday: "short", day: "numeric", month: "short" });
     },
   };
 }

@@ -128,9 +128,9 @@ export function zonedToUtc(
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 
 /**
- * The zone's offset at an instant as Intl's `timeZoneName: "shortOffset"` names it in en-GB ("GMT+0", "GMT-5", "GMT+5:30"),
- * from the offset cache: Intl formatting with a zone name costs about 50 µs a call, and a list of posts names one
- * per row.
+ * The zone's offset at an instant as Intl's `timeZoneName: "shortOffset"` names it in en-GB ("GMT+0", "GMT-5",
+ * "GMT+5:30"), from the offset cache: Intl formatting with a zone name costs about 50 µs a call, and a list of
+ * posts names one per row.
  */
 export function offsetName(ms: number, tz: string): string {
   const offset = Math.round(offsetAt(ms, tz) / 1000);
