@@ -15,6 +15,7 @@ import {
 } from "kysely";
 import { Checkpointer } from "./checkpointer.ts";
 import { GroupCommit, type GroupLimits } from "./group-commit.ts";
+import { sqliteText } from "./sqlite-params.ts";
 
 export class BunSqliteConnection implements DatabaseConnection {
   constructor(readonly db: Database) {}
@@ -24,12 +25,13 @@ export class BunSqliteConnection implements DatabaseConnection {
    * post's write) run thousands a second, and Kysely freezing each parameter list cost more than SQLite took.
    */
   rows<R>(text: string, params: readonly unknown[]): R[] {
-    return this.db.query(text).all(...(params as never[])) as R[];
+    return this.db.query(sqliteText(text)).all(...(params as never[])) as R[];
   }
 
   async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
-    // db.query caches the prepared statement by SQL text, so a hot query is prepared once.
-    const stmt = this.db.query(q.sql);
+    // db.query caches the prepared statement by SQL text, so a hot query is prepared once (and, its parameters
+    // written as values, stays prepared: sqlite-params.ts).
+    const stmt = this.db.query(sqliteText(q.sql));
     const params = q.parameters as never[];
     if (stmt.columnNames.length > 0) return { rows: stmt.all(...params) as R[] };
     const r = stmt.run(...params);

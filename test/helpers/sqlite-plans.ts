@@ -9,6 +9,7 @@ import { silentLogger } from "../../src/app/log.ts";
 import type { Db } from "../../src/db/index.ts";
 import type { DB } from "../../src/db/schema.ts";
 import { BunSqliteDialect, openSqlite } from "../../src/db/sqlite.ts";
+import { sqliteText } from "../../src/db/sqlite-params.ts";
 import type { Clock } from "../../src/lib/clock.ts";
 import type { TestApp } from "./app.ts";
 
@@ -42,12 +43,15 @@ export async function indexDefinitions(
   }
 }
 
-/** The plan's lines (EXPLAIN QUERY PLAN), on a connection of its own to the test's database file. */
+/**
+ * The plan's lines (EXPLAIN QUERY PLAN), on a connection of its own to the test's database file, of the text as the
+ * app's connection prepares it (its parameters written as values: src/db/sqlite-params.ts).
+ */
 export function explain(on: TestDatabase, text: string, params: readonly unknown[]): string[] {
   const f = new SqliteFile(fileOf(on), { readonly: true });
   try {
     return f
-      .query<{ detail: string }, never[]>(`EXPLAIN QUERY PLAN ${text}`)
+      .query<{ detail: string }, never[]>(`EXPLAIN QUERY PLAN ${sqliteText(text)}`)
       .all(...(params as never[]))
       .map((r) => r.detail);
   } finally {
