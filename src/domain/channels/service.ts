@@ -53,24 +53,6 @@ export async function listChannels(app: App, actor: Actor, query: Record<string,
   return page(q, p, "/v1/channels", presentChannel);
 }
 
-/**
- * The actor's channels of these IDs (any not theirs, or of the other mode, are left out): a post's page names the
- * networks of its targets, a handful of the brand's channels.
- */
-export async function channelsByIds(app: App, actor: Actor, ids: readonly string[]) {
-  requireScope(actor, "channels:read");
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return [];
-  let q = app.db
-    .selectFrom("channels")
-    .selectAll()
-    .where("org_id", "=", actor.orgId)
-    .where("livemode", "=", actor.livemode ? 1 : 0)
-    .where("id", "in", unique);
-  if (actor.brandId) q = q.where("brand_id", "=", actor.brandId);
-  return (await q.orderBy("id", "desc").execute()).map(presentChannel);
-}
-
 export async function getChannel(app: App, actor: Actor, id: string) {
   requireScope(actor, "channels:read");
   return presentChannel(await loadChannel(app.db, actor, id));

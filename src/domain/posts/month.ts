@@ -3,6 +3,7 @@
 // as the week (week.ts): the actor's org, mode and brand visibility; posts found by the brand's time index.
 import type { App } from "../../app/context.ts";
 import { monthDayCounts, monthDayFirsts } from "../../db/sql/calendar-posts.ts";
+import { heldSlots } from "../../db/sql/held-slots.ts";
 import { run } from "../../db/sql/statement.ts";
 import { badRequest } from "../../lib/errors.ts";
 import { localParts, zonedToUtc } from "../../lib/zoned.ts";
@@ -60,14 +61,7 @@ export async function getMonth(app: App, actor: Actor, brandRef: string, month?:
   const livemode = actor.livemode ? 1 : 0;
   const slots = slotTimes(JSON.parse(brand.slots) as Slot[], tz, from, count + 1).filter((t) => t < to);
   const [held, perDay] = await Promise.all([
-    app.db
-      .selectFrom("post_slots")
-      .select(["slot_time"])
-      .where("brand_id", "=", brand.id)
-      .where("livemode", "=", livemode)
-      .where("slot_time", ">=", from)
-      .where("slot_time", "<", to)
-      .execute(),
+    run(app.db, app.dialect, heldSlots, [brand.id, livemode, from, to]),
     // Each day's count and first posts, from posts_brand_time: two statements a month, whatever the posts in it.
     (async () => {
       const bounds = days.slice(0, count).map((d, i) => ({ start: d.start, end: days[i + 1]!.start }));

@@ -2,6 +2,8 @@
 // days with the post holding it (or free), and the posts whose time falls in the week. The same rules as the
 // API's reads: the actor's org, mode and brand visibility.
 import type { App } from "../../app/context.ts";
+import { heldSlots } from "../../db/sql/held-slots.ts";
+import { run } from "../../db/sql/statement.ts";
 import { badRequest } from "../../lib/errors.ts";
 import { localParts, zonedToUtc } from "../../lib/zoned.ts";
 import { type Actor, requireScope } from "../actor.ts";
@@ -61,14 +63,7 @@ export async function getWeek(app: App, actor: Actor, brandRef: string, date?: s
   const livemode = actor.livemode ? 1 : 0;
   const slots = slotTimes(JSON.parse(brand.slots) as Slot[], tz, from, 8).filter((t) => t < to);
   const [held, rows] = await Promise.all([
-    app.db
-      .selectFrom("post_slots")
-      .select(["slot_time", "post_id"])
-      .where("brand_id", "=", brand.id)
-      .where("livemode", "=", livemode)
-      .where("slot_time", ">=", from)
-      .where("slot_time", "<", to)
-      .execute(),
+    run(app.db, app.dialect, heldSlots, [brand.id, livemode, from, to]),
     // The brand's posts narrowed by the posts_brand index, then by time: a week's read is bounded by LIMIT.
     app.db
       .selectFrom("posts")

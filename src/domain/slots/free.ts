@@ -3,6 +3,8 @@
 // another post takes this slot first.
 import type { App } from "../../app/context.ts";
 import type { BrandsTable } from "../../db/schema.ts";
+import { heldSlots } from "../../db/sql/held-slots.ts";
+import { run } from "../../db/sql/statement.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import type { Slot } from "../brands/schema.ts";
 import { loadBrand } from "../brands/service.ts";
@@ -23,18 +25,13 @@ export async function nextFreeSlot(
   if (slots.length === 0) return null;
   // The same search as takeNextSlot: from a minute ahead, 56 days.
   const from = app.clock.now() + 60_000;
-  const taken = new Set(
-    (
-      await app.db
-        .selectFrom("post_slots")
-        .select("slot_time")
-        .where("brand_id", "=", brand.id)
-        .where("livemode", "=", actor.livemode ? 1 : 0)
-        .where("slot_time", ">=", from)
-        .where("slot_time", "<", from + SEARCH_DAYS * 86400_000)
-        .execute()
-    ).map((r) => Number(r.slot_time)),
-  );
+  const held = await run(app.db, app.dialect, heldSlots, [
+    brand.id,
+    actor.livemode ? 1 : 0,
+    from,
+    from + SEARCH_DAYS * 86400_000,
+  ]);
+  const taken = new Set(held.map((r) => Number(r.slot_time)));
   // The next two days' slots first: each slot instant costs a few readings of the zone (Intl), and 56 days of them
   // were most of a live preview's time. They are the first of the 56 days' list (a later day's slots all come
   // after an earlier day's), so a free one among them is the answer; only when all are taken is the rest searched.

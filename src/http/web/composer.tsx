@@ -18,7 +18,7 @@ import {
 import type { Problems } from "../../../views/publishing.tsx";
 import { type DataField, dataFields, readData } from "../../../views/template-data.tsx";
 import { listBrands, loadBrand } from "../../domain/brands/service.ts";
-import { channelsByIds, listChannels } from "../../domain/channels/service.ts";
+import { channelChoices, channelChoicesByIds } from "../../domain/channels/choices.ts";
 import { once } from "../../domain/idempotency/once.ts";
 import { listMedia } from "../../domain/media/service.ts";
 import { createPost } from "../../domain/posts/create.ts";
@@ -72,9 +72,10 @@ async function chosenTemplate(w: Web, form: ComposeForm) {
 type Chosen = Awaited<ReturnType<typeof chosenTemplate>>;
 
 /**
- * What the composer offers: the org's brands (with their next free slot), channels and media in this mode. The live
- * preview asks only for the brand of the channels picked (`picked`): a next free slot is a search of up to 56 days
- * per brand, and with 50 brands that was most of every keystroke's round trip.
+ * What the composer offers: the org's brands (with their next free slot), channels (the first 100, newest first,
+ * with what the picker shows) and media in this mode. The live preview asks only for the brand of the channels
+ * picked (`picked`): a next free slot is a search of up to 56 days per brand, and with 50 brands that was most of
+ * every keystroke's round trip.
  */
 async function library(w: Web, picked?: string[]) {
   const { app } = w;
@@ -82,13 +83,11 @@ async function library(w: Web, picked?: string[]) {
   if (w.member!.org.status === "suspended") return { brands: [], channels: [], media: [], templates: [] };
   const [brands, channels, media, templates] = await Promise.all([
     listBrands(app, actor, { limit: "100" }),
-    listChannels(app, actor, { limit: "100" }),
+    channelChoices(app, actor),
     listMedia(app, actor, { limit: "100" }),
     actor.scopes.has("templates:read") ? listTemplates(app, actor, { limit: "100" }) : { data: [] },
   ]);
-  const need = picked
-    ? new Set(channels.data.filter((c) => picked.includes(c.id)).map((c) => c.brand))
-    : null;
+  const need = picked ? new Set(channels.filter((c) => picked.includes(c.id)).map((c) => c.brand)) : null;
   const slots = await Promise.all(
     brands.data.map((b) => (!need || need.has(b.id) ? nextFreeSlot(app, actor, b.id) : null)),
   );
@@ -102,7 +101,7 @@ async function library(w: Web, picked?: string[]) {
   out.sort((a, b) => a.name.localeCompare(b.name));
   return {
     brands: out,
-    channels: channels.data,
+    channels,
     media: media.data,
     templates: templates.data.map((t) => ({ id: t.id, key: t.key, name: t.name, brand: t.brand })),
   };
@@ -119,7 +118,7 @@ async function previewLibrary(w: Web, picked: string[]): Promise<Library | null>
   const { app } = w;
   const actor = w.member!.actor;
   if (w.member!.org.status === "suspended" || picked.length === 0) return null;
-  const channels = await channelsByIds(app, actor, picked);
+  const channels = await channelChoicesByIds(app, actor, picked);
   // The brand is the first picked channel's in the library's order (newest first), as formBrand chooses it.
   const first = channels[0];
   if (!first) return null;
