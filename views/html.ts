@@ -12,3 +12,7 @@ export const esc = (s: string): string => (NEEDS.test(s) ? s.replace(ALL, (c) =>
 
 /** A string of HTML this module built (its values escaped), to place in a JSX tree as it is. */
 export const trusted = (html: string) => raw(html);
+
+/** An <option> as a string, as the JSX runtime writes one (a chosen one `selected=""`). */
+export const optionHtml = (value: string, label: string, selected: boolean) =>
+  `<option value="${esc(value)}"${selected ? ' selected=""' : ""}>${esc(label)}</option>`;

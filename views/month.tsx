@@ -5,7 +5,7 @@
 
 import { zonedClock } from "../src/lib/zoned.ts";
 import type { Frame } from "./frame.ts";
-import { esc, trusted } from "./html.ts";
+import { esc, optionHtml, trusted } from "./html.ts";
 import { Layout } from "./layout.tsx";
 import { brandLabel, Csrf, dateLabel } from "./parts.tsx";
 import { canChange, FieldProblems, type Problems, statusTagHtml } from "./publishing.tsx";
@@ -45,13 +45,7 @@ const excerpt = (p: QueuePost) => {
  * A day's cell as a string (views/html.ts): a month shows six weeks of days and up to four posts a day, and the
  * JSX runtime's node per element cost most of the page's time. Every value goes through esc().
  */
-function dayHtml(
-  d: MonthDay,
-  today: string,
-  tz: string,
-  drag: boolean,
-  q: (extra: Record<string, string>) => string,
-): string {
+function dayHtml(d: MonthDay, today: string, tz: string, drag: boolean, weekBase: string): string {
   const cls = [
     "month-day",
     d.in_month ? "" : "other-month",
@@ -61,7 +55,7 @@ function dayHtml(
   ]
     .filter(Boolean)
     .join(" ");
-  const week = esc(q({ week: d.date }));
+  const week = esc(`${weekBase}${d.date}`);
   const posts = d.posts.map((p) => {
     const canDrag = drag && movable(p);
     const time = p.publish_at ? timeIn(p.publish_at, tz) : "";
@@ -99,6 +93,8 @@ export function MonthPage(props: {
   const q = (extra: Record<string, string>) =>
     `/queue?${new URLSearchParams({ brand: month.brand.id, ...extra })}`;
   const problemPosts = Object.keys(props.problems ?? {});
+  // Each day links to its week: the link's start, built once (a date, YYYY-MM-DD, needs no encoding).
+  const weekBase = `${q({})}&week=`;
   return (
     <Layout f={f} scripts={drag ? ["/static/calendar.js"] : []}>
       <div class="wide">
@@ -107,11 +103,9 @@ export function MonthPage(props: {
             <input type="hidden" name="view" value="month" />
             <label for="q-brand">Brand</label>
             <select id="q-brand" name="brand">
-              {props.brands.map((b) => (
-                <option value={b.id} selected={b.id === month.brand.id}>
-                  {brandLabel(b)}
-                </option>
-              ))}
+              {trusted(
+                props.brands.map((b) => optionHtml(b.id, brandLabel(b), b.id === month.brand.id)).join(""),
+              )}
             </select>
             <input type="hidden" name="month" value={month.month} />
             <button type="submit">Show</button>
@@ -158,7 +152,7 @@ export function MonthPage(props: {
               (_, w) =>
                 `<div class="month-week">${month.days
                   .slice(w * 7, w * 7 + 7)
-                  .map((d) => dayHtml(d, props.today, tz, drag, q))
+                  .map((d) => dayHtml(d, props.today, tz, drag, weekBase))
                   .join("")}</div>`,
             ).join(""),
           )}

@@ -3,7 +3,7 @@
 // own card), so the page follows the publishing without a reload; a card that needs a person stops polling, so
 // nothing typed into its form is swept away.
 import type { Frame } from "./frame.ts";
-import { esc, trusted } from "./html.ts";
+import { esc, optionHtml, trusted } from "./html.ts";
 import { Layout } from "./layout.tsx";
 import { brandLabel, Csrf, when, whenIn } from "./parts.tsx";
 import {
@@ -108,9 +108,6 @@ const textOf = (p: PostRow) => p.targets[0]?.parts.join("\n\n") ?? "";
 
 // The list's rows and its filters' options are built as escaped strings (views/html.ts): fifty brands' options
 // and their channels' groups, and twenty rows, cost the JSX runtime more than the page's reads.
-
-const optionHtml = (value: string, label: string, selected: boolean) =>
-  `<option value="${esc(value)}"${selected ? ' selected=""' : ""}>${esc(label)}</option>`;
 
 /** The channel filter's options, grouped by brand. */
 function channelGroupsHtml(brands: PostBrand[], channels: ChannelInfo[], chosen: string): string {

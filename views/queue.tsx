@@ -7,7 +7,7 @@
 
 import { localParts, zonedClock } from "../src/lib/zoned.ts";
 import type { Frame } from "./frame.ts";
-import { esc, trusted } from "./html.ts";
+import { esc, optionHtml, trusted } from "./html.ts";
 import { Layout } from "./layout.tsx";
 import { brandLabel, Csrf, dateLabel } from "./parts.tsx";
 import {
@@ -207,11 +207,9 @@ export function QueuePage(props: QueueProps) {
           <form method="get" action="/queue" class="inline" id="queue-brand">
             <label for="q-brand">Brand</label>
             <select id="q-brand" name="brand">
-              {props.brands.map((b) => (
-                <option value={b.id} selected={b.id === week.brand.id}>
-                  {brandLabel(b)}
-                </option>
-              ))}
+              {trusted(
+                props.brands.map((b) => optionHtml(b.id, brandLabel(b), b.id === week.brand.id)).join(""),
+              )}
             </select>
             <input type="hidden" name="week" value={week.days[0]!.date} />
             <button type="submit">Show</button>
