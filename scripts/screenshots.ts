@@ -209,10 +209,14 @@ async function demoData(svc: Svc) {
   };
 }
 
-async function save(page: Page, name: string) {
+/**
+ * `page` as a person sees it: the whole page, or (`fullPage` false) the screen alone, for a page with a dialog
+ * open, whose backdrop covers the screen and would cover only its top in a picture of the whole page.
+ */
+async function save(page: Page, name: string, fullPage = true) {
   // A sticky part (the composer's preview) is drawn where the last scroll left it: photograph from the top.
   await page.evaluate("window.scrollTo(0, 0)");
-  let png: Buffer = await page.screenshot({ fullPage: true });
+  let png: Buffer = await page.screenshot({ fullPage });
   png = await sharp(png).png({ compressionLevel: 9 }).toBuffer();
   if (png.length > MAX_BYTES) png = await sharp(png).png({ palette: true, compressionLevel: 9 }).toBuffer();
   await Bun.write(join(OUT, `${name}.png`), png);
@@ -405,7 +409,7 @@ async function main() {
     await page.goto(`/queue?brand=${demo.brandId}&week=${first.publish_at.slice(0, 10)}`);
     await page.locator(`#cal-${first.id}`).getByRole("link", { name: "Move this post" }).click();
     await page.locator("#move-dialog").waitFor();
-    await save(page, "dashboard-queue");
+    await save(page, "dashboard-queue", false);
     await phone.page.goto(`/queue?brand=${demo.brandId}&week=${first.publish_at.slice(0, 10)}`);
     await save(phone.page, "dashboard-queue-phone");
 
