@@ -1,9 +1,8 @@
 // Reading posts: get one (with its targets), list with filters, and a target's attempts.
 import type { App } from "../../app/context.ts";
-import { marks, raw } from "../../db/raw.ts";
+import { attemptsOfTargets } from "../../db/sql/post-attempts.ts";
 import { postMetadataEquals, postTextContains } from "../../db/sql/post-filters.ts";
-import { where } from "../../db/sql/statement.ts";
-import type { PostAttemptsTable } from "../../db/tables/posts.ts";
+import { run, where } from "../../db/sql/statement.ts";
 import { badRequest, invalid, problem } from "../../lib/errors.ts";
 import { type Actor, requireScope } from "../actor.ts";
 import { loadBrand } from "../brands/service.ts";
@@ -106,15 +105,8 @@ export async function attemptsOfPost(
   requireScope(actor, "posts:read");
   const out = new Map<string, ReturnType<typeof presentAttempt>[]>(post.targets.map((t) => [t.id, []]));
   if (post.targets.length === 0) return out;
-  // Plain text: a post's page reads these on every load and every poll of a target's card.
   const ids = post.targets.map((t) => t.id);
-  const rows = await raw<PostAttemptsTable>(
-    app.db,
-    app.dialect,
-    `SELECT id, org_id, target_id, attempt, started_at, finished_at, outcome, error_code, error_message, settlement
-      FROM post_attempts WHERE org_id = ? AND target_id IN (${marks(ids.length)}) ORDER BY target_id, attempt`,
-    [actor.orgId, ...ids],
-  );
+  const rows = await run(app.db, app.dialect, attemptsOfTargets.of(ids.length), [actor.orgId, ...ids]);
   for (const r of rows) out.get(r.target_id)?.push(presentAttempt(r));
   return out;
 }
