@@ -1,8 +1,9 @@
 // Group commit for the one SQLite connection. Each COMMIT writes every page its transaction touched to the WAL,
 // and every ~1,000 WAL pages SQLite checkpoints (copies them back with an fsync; 10 ms on the project's machine,
 // with the event loop stopped). A post create touches about 20 B-trees. Transactions that use the connection
-// close together run inside one SQLite transaction instead, each in its own savepoint (a member's failure rolls
-// back only its own writes), and the group commits once: pages the members share (index leaves, the tail of the
+// close together run inside one SQLite transaction instead, each after the first in its own savepoint (a member's
+// failure rolls back only its own writes; the first's, made before anyone joined, roll back with the whole
+// transaction, and the group ends there), and the group commits once: pages the members share (index leaves, the tail of the
 // events table) are written once per group, and checkpoints come as much less often.
 //
 // No member learns it succeeded before the real COMMIT did: Kysely awaits releaseConnection before handing a
@@ -50,6 +51,12 @@ export class GroupCommit {
   private group: Group | null = null;
   /** The current holder's last transaction rolled back: its caller fails anyway and need not wait. */
   private memberFailed = false;
+  /**
+   * Whether the current member runs in a savepoint. The group's first member needs none: nothing else is in the
+   * transaction yet, so its failure rolls back the whole of it. A lone transaction (the publish worker's step,
+   * most API writes) then costs BEGIN and COMMIT, not two more statements.
+   */
+  private inSavepoint = false;
   private commitScheduled = false;
 
   constructor(
@@ -72,16 +79,20 @@ export class GroupCommit {
       this.loseGroup(new Error("the shared SQLite transaction ended"));
       throw this.group.lost;
     }
+    this.memberFailed = false;
     if (!this.group) {
       this.db.run("BEGIN IMMEDIATE");
       this.group = newGroup();
+      this.inSavepoint = false;
+      return;
     }
     this.db.run(`SAVEPOINT ${SAVEPOINT}`);
-    this.memberFailed = false;
+    this.inSavepoint = true;
   }
 
   commit(): void {
-    this.db.run(`RELEASE ${SAVEPOINT}`);
+    if (this.inSavepoint) this.db.run(`RELEASE ${SAVEPOINT}`);
+    this.inSavepoint = false;
   }
 
   rollback(): void {
@@ -91,6 +102,15 @@ export class GroupCommit {
       this.loseGroup(new Error("the shared SQLite transaction was rolled back"));
       return;
     }
+    if (!this.inSavepoint) {
+      // The group's first member: the transaction holds only its writes. The group ends with it, unjoined.
+      this.db.run("ROLLBACK");
+      const g = this.group;
+      this.group = null;
+      g?.reject(new Error("the group's first transaction rolled back"));
+      return;
+    }
+    this.inSavepoint = false;
     this.db.run(`ROLLBACK TO ${SAVEPOINT}`);
     this.db.run(`RELEASE ${SAVEPOINT}`);
   }

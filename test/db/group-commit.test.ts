@@ -126,6 +126,48 @@ describe("group commit (sqlite)", () => {
     expect(await count(d, "id LIKE 'c%'")).toBe(1);
   });
 
+  test("the group's first transaction failing undoes only its rows; the ones after it commit", async () => {
+    const results = await Promise.allSettled([
+      d.db.transaction().execute(async (tx) => {
+        await raw(tx, "sqlite", "INSERT INTO gc_rows (id, n) VALUES ('f1', 1)", []);
+        throw new Error("the first fails");
+      }),
+      d.db
+        .transaction()
+        .execute((tx) => raw(tx, "sqlite", "INSERT INTO gc_rows (id, n) VALUES ('f2', 2)", [])),
+      d.db.transaction().execute(async (tx) => {
+        await raw(tx, "sqlite", "INSERT INTO gc_rows (id, n) VALUES ('f3', 3)", []);
+        throw new Error("the third fails");
+      }),
+      d.db
+        .transaction()
+        .execute((tx) => raw(tx, "sqlite", "INSERT INTO gc_rows (id, n) VALUES ('f4', 4)", [])),
+    ]);
+    expect(results.map((r) => (r.status === "rejected" ? String(r.reason) : "ok"))).toEqual([
+      "Error: the first fails",
+      "ok",
+      "Error: the third fails",
+      "ok",
+    ]);
+    const rows = await raw<{ id: string }>(
+      d.db,
+      "sqlite",
+      "SELECT id FROM gc_rows WHERE id LIKE 'f%' ORDER BY id",
+      [],
+    );
+    expect(rows.map((r) => r.id)).toEqual(["f2", "f4"]);
+    // Committed, not left in an open transaction: another connection to the file sees them.
+    const other = openSqlite(url.replace(/^sqlite:/, ""));
+    try {
+      expect(other.query("SELECT id FROM gc_rows WHERE id LIKE 'f%' ORDER BY id").all()).toEqual([
+        { id: "f2" },
+        { id: "f4" },
+      ]);
+    } finally {
+      other.close();
+    }
+  });
+
   test("another process writing to the same file meanwhile: every row of both is there", async () => {
     const path = url.replace(/^sqlite:/, "");
     const script = `
