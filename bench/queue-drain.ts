@@ -22,6 +22,7 @@ import type { Adapter } from "../src/platforms/adapter.ts";
 import { startPublishWorker } from "../src/queue/publish/worker.ts";
 import { freshDatabase, PG } from "./fresh-database.ts";
 import { seedQueue } from "./seed-queue.ts";
+import { countStatements } from "./statement-timer.ts";
 
 export type Dialect = "sqlite" | "postgres";
 export const CHANNELS = 1000;
@@ -216,6 +217,18 @@ export const cpuPerTarget = (c0: NodeJS.CpuUsage, n: number) => {
   return (c.user + c.system) / n;
 };
 
+/**
+ * Bytes this process has handed to write calls so far (`wchar` of /proc/self/io: on SQLite the log's frames and
+ * the checkpoints' copies), or null where there is no /proc.
+ */
+export function writtenBytes(): number | null {
+  try {
+    return Number(/^wchar: (\d+)$/m.exec(readFileSync("/proc/self/io", "utf8"))?.[1] ?? Number.NaN);
+  } catch {
+    return null;
+  }
+}
+
 /** Targets per second of `loop` run by `workers` apps on a freshly seeded database of `n` due targets. */
 export async function measureLoop(
   dialect: Dialect,
@@ -261,6 +274,11 @@ export async function drainWithWorker(
   cpu: number;
   /** Postgres only: the server's CPU per target (µs). */
   serverCpu?: number;
+  /** SQLite calls and COMMITs per target (the polling for the end of the drain included: a few dozen calls). */
+  statements: number;
+  commits: number;
+  /** Bytes written per target (log and checkpoints; null without /proc). Postgres: the client's only. */
+  written: number | null;
   check: Awaited<ReturnType<typeof checkPostConsistency>>;
   posts: number;
   consistent: boolean;
@@ -277,12 +295,19 @@ export async function drainWithWorker(
     )),
   ];
   const s0 = dialect === "postgres" ? await serverCpu(ours.url) : null;
+  const counted = countStatements();
+  const { statements: q0, commits: k0 } = counted;
+  const w0 = writtenBytes();
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   const ws = apps.map((a) => startPublishWorker(a, { adapterFor: () => instant, pollMs: 5 }));
   while (await anyLeft(ours.app)) await Bun.sleep(50);
   const secs = (performance.now() - t0) / 1000;
   const cpu = cpuPerTarget(c0, n);
+  const w1 = writtenBytes();
+  const statements = (counted.statements - q0) / n;
+  const commits = (counted.commits - k0) / n;
+  const written = w0 === null || w1 === null ? null : (w1 - w0) / n;
   const server = s0 && serverCpuPerTarget(s0, await serverCpu(ours.url), n);
   if ((await published(ours.app)) !== n) throw new Error("the worker did not publish everything");
   for (const w of ws) await w.stop();
@@ -295,5 +320,15 @@ export async function drainWithWorker(
     check.finalEvents === posts;
   for (const a of apps) await a.close();
   await ours.drop();
-  return { rate: n / secs, cpu, ...(server === null ? {} : { serverCpu: server }), check, posts, consistent };
+  return {
+    rate: n / secs,
+    cpu,
+    ...(server === null ? {} : { serverCpu: server }),
+    statements,
+    commits,
+    written,
+    check,
+    posts,
+    consistent,
+  };
 }

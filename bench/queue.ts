@@ -2,9 +2,19 @@
 // queue-drain: N due targets and an adapter that answers at once; targets published per second by the publish
 // worker (1 on SQLite, 4 on Postgres), beside a raw claim-10-and-complete loop (the same number of loops) on the
 // same database and data in the same run.
-// A second line gives a loop writing only the rows the specification requires per target, for scale.
+// A second line gives a loop writing only the rows the specification requires per target, for scale, and the same
+// loop syncing each claim to disk before its calls, as the worker must (SQLite; Postgres commits are durable).
+// The worker's SQLite calls and bytes written per target are counted too: unlike CPU time, they do not move with
+// the machine's load.
 // Usage: bun bench/queue.ts [--quick] [--sqlite-only | --postgres-only]
-import { CHANNELS, drainWithWorker, measureLoop, rawLoop, requiredWritesLoop } from "./queue-drain.ts";
+import {
+  CHANNELS,
+  drainWithWorker,
+  measureLoop,
+  rawLoop,
+  requiredWritesLoop,
+  requiredWritesLoopSynced,
+} from "./queue-drain.ts";
 
 const quick = process.argv.includes("--quick");
 const N = quick ? 10_000 : 100_000;
@@ -14,8 +24,11 @@ async function run(dialect: "sqlite" | "postgres") {
 
   // The worker right after the floor it is compared with; the reference loop for scale last.
   const { rate: floor, cpu: floorCpu } = await measureLoop(dialect, workers, rawLoop, N);
-  const { rate, cpu: ourCpu, check, posts, consistent } = await drainWithWorker(dialect, workers, N);
+  const drain = await drainWithWorker(dialect, workers, N);
+  const { rate, cpu: ourCpu, check, posts, consistent } = drain;
   const { rate: required, cpu: requiredCpu } = await measureLoop(dialect, workers, requiredWritesLoop, N);
+  const synced =
+    dialect === "sqlite" ? await measureLoop(dialect, workers, requiredWritesLoopSynced, N) : null;
   console.log(
     `queue-drain ${dialect}: ${Math.round(rate)} targets/s, ratio ${(rate / floor).toFixed(2)} (raw claim-10-and-complete ${Math.round(floor)}/s; ${N} targets, ${CHANNELS} channels, ${workers} worker${workers > 1 ? "s" : ""})`,
   );
@@ -29,6 +42,14 @@ async function run(dialect: "sqlite" | "postgres") {
   console.log(
     `  required-writes loop ${dialect}: ${Math.round(required)} targets/s, ${(required / floor).toFixed(2)} of the raw floor; the worker is ${(rate / required).toFixed(2)} of it`,
   );
+  if (synced)
+    console.log(
+      `  required-writes loop with each claim synced ${dialect}: ${Math.round(synced.rate)} targets/s, ${synced.cpu.toFixed(1)} µs cpu per target; the worker is ${(rate / synced.rate).toFixed(2)} of it`,
+    );
+  if (dialect === "sqlite")
+    console.log(
+      `  worker's sqlite calls per target: ${drain.statements.toFixed(2)} (commits ${drain.commits.toFixed(3)}); bytes written per target: ${drain.written === null ? "not measured" : `${(drain.written / 1000).toFixed(1)} KB`}`,
+    );
 }
 
 if (!process.argv.includes("--postgres-only")) await run("sqlite");
