@@ -106,6 +106,14 @@ const figures: Figure[] = [
     better: 1,
   },
   {
+    // The leanest code doing every write the worker does (bench/every-duty-loop.ts): what the duties cost alone.
+    name: "worker CPU ÷ every-duty loop's",
+    value: num(queue, /every-duty loop sqlite: .* ([\d.]+)× its cpu/),
+    unit: "×",
+    ...noGoal,
+    better: -1,
+  },
+  {
     // Counts, not times: the same on a busy machine as on a quiet one, so a statement added per target shows.
     name: "worker SQLite calls per target",
     value: num(queue, /sqlite calls per target: ([\d.]+)/),

@@ -229,12 +229,16 @@ export function writtenBytes(): number | null {
   }
 }
 
-/** Targets per second of `loop` run by `workers` apps on a freshly seeded database of `n` due targets. */
+/**
+ * Targets per second of `loop` run by `workers` apps on a freshly seeded database of `n` due targets. `consistent`:
+ * afterwards every post must carry its final status and exactly one final event, as after the worker's drain.
+ */
 export async function measureLoop(
   dialect: Dialect,
   workers: number,
   loop: (app: App) => Promise<void>,
   n: number,
+  opts: { consistent?: boolean } = {},
 ): Promise<{ rate: number; cpu: number; serverCpu?: number }> {
   const db = await freshApp(dialect);
   await seedQueue(db.app, n, CHANNELS, Date.now() - 1000);
@@ -255,6 +259,13 @@ export async function measureLoop(
   const cpu = cpuPerTarget(c0, n);
   const server = s0 && serverCpuPerTarget(s0, await serverCpu(db.url), n);
   if ((await published(db.app)) !== n) throw new Error("a raw loop did not publish everything");
+  if (opts.consistent) {
+    const check = await checkPostConsistency(db.app.db);
+    if (check.stuck.length || check.missingEvent.length || check.duplicateEvent.length)
+      throw new Error(
+        `posts out of step with their targets after a loop: ${JSON.stringify(check).slice(0, 200)}`,
+      );
+  }
   for (const a of loops) await a.close();
   await db.drop();
   return { rate: n / secs, cpu, ...(server === null ? {} : { serverCpu: server }) };

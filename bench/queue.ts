@@ -3,10 +3,13 @@
 // worker (1 on SQLite, 4 on Postgres), beside a raw claim-10-and-complete loop (the same number of loops) on the
 // same database and data in the same run.
 // A second line gives a loop writing only the rows the specification requires per target, for scale, and the same
-// loop syncing each claim to disk before its calls, as the worker must (SQLite; Postgres commits are durable).
+// loop syncing each claim to disk before its calls, as the worker must (SQLite; Postgres commits are durable), and
+// on SQLite a loop doing every write the worker does in the leanest code (every-duty-loop.ts): what the duties
+// cost by themselves.
 // The worker's SQLite calls and bytes written per target are counted too: unlike CPU time, they do not move with
 // the machine's load.
 // Usage: bun bench/queue.ts [--quick] [--sqlite-only | --postgres-only]
+import { everyDutyLoop } from "./every-duty-loop.ts";
 import {
   CHANNELS,
   drainWithWorker,
@@ -29,6 +32,8 @@ async function run(dialect: "sqlite" | "postgres") {
   const { rate: required, cpu: requiredCpu } = await measureLoop(dialect, workers, requiredWritesLoop, N);
   const synced =
     dialect === "sqlite" ? await measureLoop(dialect, workers, requiredWritesLoopSynced, N) : null;
+  const duties =
+    dialect === "sqlite" ? await measureLoop(dialect, workers, everyDutyLoop, N, { consistent: true }) : null;
   console.log(
     `queue-drain ${dialect}: ${Math.round(rate)} targets/s, ratio ${(rate / floor).toFixed(2)} (raw claim-10-and-complete ${Math.round(floor)}/s; ${N} targets, ${CHANNELS} channels, ${workers} worker${workers > 1 ? "s" : ""})`,
   );
@@ -45,6 +50,10 @@ async function run(dialect: "sqlite" | "postgres") {
   if (synced)
     console.log(
       `  required-writes loop with each claim synced ${dialect}: ${Math.round(synced.rate)} targets/s, ${synced.cpu.toFixed(1)} µs cpu per target; the worker is ${(rate / synced.rate).toFixed(2)} of it`,
+    );
+  if (duties)
+    console.log(
+      `  every-duty loop ${dialect}: ${Math.round(duties.rate)} targets/s, ${duties.cpu.toFixed(1)} µs cpu per target; the worker is ${(rate / duties.rate).toFixed(2)} of its rate and ${(ourCpu / duties.cpu).toFixed(2)}× its cpu`,
     );
   if (dialect === "sqlite")
     console.log(
