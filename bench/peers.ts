@@ -6,7 +6,8 @@
 //   (WAL, synchronous = NORMAL: its claims are not synced before its handler runs), plainjob with its claim synced
 //   before its handler (the handler first waits for an fdatasync of the WAL, the same src/db/wal-sync.ts svc uses),
 //   and the required-writes loop of bench/queue.ts (1 loop) twice: as bench/queue.ts runs it (no sync), and with
-//   each claimed batch synced to disk before its calls would be made (`app.syncWrites()`, as the worker does).
+//   each claimed batch synced to disk before its calls would be made (`app.syncWrites()`, as the worker does), and
+//   the every-duty loop of bench/every-duty-loop.ts: every write the worker makes, in the leanest code.
 // - Postgres (synchronous_commit as the server has it, `on` by default, so every commit, claims included, is durable
 //   when it returns): svc's worker (4 workers in one process), graphile-worker batched (4 runners, each with up to
 //   10 jobs at once, fetching and locking 10 jobs a query through its local queue, completions batched), and the
@@ -20,6 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { walSync } from "../src/db/wal-sync.ts";
+import { everyDutyLoop } from "./every-duty-loop.ts";
 import { freshDatabase } from "./fresh-database.ts";
 import {
   type Dialect,
@@ -253,6 +255,11 @@ if (!argv.includes("--postgres-only"))
       name: "required-writes synced",
       kind: "required",
       run: () => measureLoop("sqlite", 1, requiredWritesLoopSynced, N),
+    },
+    {
+      name: "every-duty",
+      kind: "required",
+      run: () => measureLoop("sqlite", 1, everyDutyLoop, N, { consistent: true }),
     },
   ]);
 if (!argv.includes("--sqlite-only"))
