@@ -3,8 +3,8 @@
 // with the event loop stopped). A post create touches about 20 B-trees. Transactions that use the connection
 // close together run inside one SQLite transaction instead, each after the first in its own savepoint (a member's
 // failure rolls back only its own writes; the first's, made before anyone joined, roll back with the whole
-// transaction, and the group ends there), and the group commits once: pages the members share (index leaves, the tail of the
-// events table) are written once per group, and checkpoints come as much less often.
+// transaction, and the group ends there), and the group commits once: pages the members share (index leaves,
+// the tail of the events table) are written once per group, and checkpoints come as much less often.
 //
 // No member learns it succeeded before the real COMMIT did: Kysely awaits releaseConnection before handing a
 // transaction's (or a query's) result to its caller, and that is where a member waits for its group. A COMMIT
