@@ -87,6 +87,21 @@ export async function shot(page: Page, name: string) {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }
 
+/**
+ * Waits for the page to reach `url` when a form was sent twice (a double click): the browser abandons the first
+ * submission's navigation for the second's, and a wait that caught the first one ends in ERR_ABORTED. The next
+ * wait sees the second (or finds the page there already).
+ */
+export async function waitPastAbandoned(page: Page, url: RegExp): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await page.waitForURL(url);
+    } catch (e) {
+      if (tries >= 2 || !String(e).includes("ERR_ABORTED")) throw e;
+    }
+  }
+}
+
 export async function signIn(page: Page, email: string, password: string) {
   await page.goto("/");
   await page.getByLabel("Email").fill(email);

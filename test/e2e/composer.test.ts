@@ -9,7 +9,7 @@ import { whenIn } from "../../views/parts.tsx";
 import { describeEachDialect } from "../helpers/db.ts";
 import { key } from "../helpers/factories.ts";
 import { png, upload } from "../helpers/media.ts";
-import { type LiveSvc, launchChromium, liveSvc, person, shot, signIn } from "./browser.ts";
+import { type LiveSvc, launchChromium, liveSvc, person, shot, signIn, waitPastAbandoned } from "./browser.ts";
 
 const MARK = (what: string) => `<img src=x onerror=alert('${what}')><b>${what}</b>`;
 const LONG = `Our autumn blend is back. ${"Cinnamon, dark chocolate and orange. ".repeat(10)}`;
@@ -108,7 +108,7 @@ describeEachDialect("composer in Chromium", (dialect) => {
 
     // A double click sends the form twice; the Idempotency-Key makes it one post.
     await page.getByRole("button", { name: "Create post" }).dblclick();
-    await page.waitForURL(/\/posts\/post_/);
+    await waitPastAbandoned(page, /\/posts\/post_/);
     expect(await page.locator("#flash").innerText()).toBe("Post created.");
     const posts = await postsOf(svc, o.orgId);
     expect(posts.length).toBe(1);
