@@ -173,7 +173,11 @@ async function finish(tx: Tx, done: Claimed[], now: number): Promise<void> {
       finished,
     );
     const mine = new Map<string, PostTargetsTable[]>();
-    for (const t of published) mine.set(t.post_id, [...(mine.get(t.post_id) ?? []), t]);
+    for (const t of published) {
+      const list = mine.get(t.post_id);
+      if (list) list.push(t);
+      else mine.set(t.post_id, [t]);
+    }
     const counts = new Map<string, number>();
     for (const s of statuses) counts.set(s.post_id, (counts.get(s.post_id) ?? 0) + 1);
     const read = finished.filter((id) => mine.get(id)?.length !== counts.get(id));

@@ -1,7 +1,8 @@
 // Every SQLite call of this process timed by its SQL text, for the *-statements tools: the statements plain SQL
 // sends straight to the connection (BunSqliteConnection.rows), the query builder's (executeQuery) and bun:sqlite's
 // own run (BEGIN, COMMIT, savepoints). Only calls made while `timing` is on are counted. Each call is timed by the
-// calling thread's CPU time (SVC_BENCH_WALL=1: wall time).
+// calling thread's CPU time (SVC_BENCH_WALL=1: wall time). countStatements only counts the same calls, cheaply
+// enough for a benchmark to keep it on while it measures CPU (bench/queue.ts).
 import { dlopen, FFIType, ptr } from "bun:ffi";
 import { Database } from "bun:sqlite";
 import { BunSqliteConnection } from "../src/db/sqlite.ts";
