@@ -4,12 +4,13 @@
 // same database and data in the same run.
 // A second line gives a loop writing only the rows the specification requires per target, for scale, and the same
 // loop syncing each claim to disk before its calls, as the worker must (SQLite; Postgres commits are durable), and
-// on SQLite a loop doing every write the worker does in the leanest code (every-duty-loop.ts): what the duties
-// cost by themselves.
+// a loop doing every write the worker does in the leanest code (every-duty-loop.ts on SQLite, every-duty-loop-pg.ts
+// on Postgres, 4 loops): what the duties cost by themselves.
 // The worker's SQLite calls and bytes written per target are counted too: unlike CPU time, they do not move with
 // the machine's load.
 // Usage: bun bench/queue.ts [--quick] [--sqlite-only | --postgres-only]
 import { everyDutyLoop } from "./every-duty-loop.ts";
+import { everyDutyLoopPg } from "./every-duty-loop-pg.ts";
 import {
   CHANNELS,
   drainWithWorker,
@@ -32,8 +33,13 @@ async function run(dialect: "sqlite" | "postgres") {
   const { rate: required, cpu: requiredCpu } = await measureLoop(dialect, workers, requiredWritesLoop, N);
   const synced =
     dialect === "sqlite" ? await measureLoop(dialect, workers, requiredWritesLoopSynced, N) : null;
-  const duties =
-    dialect === "sqlite" ? await measureLoop(dialect, workers, everyDutyLoop, N, { consistent: true }) : null;
+  const duties = await measureLoop(
+    dialect,
+    workers,
+    dialect === "sqlite" ? everyDutyLoop : everyDutyLoopPg,
+    N,
+    { consistent: true },
+  );
   console.log(
     `queue-drain ${dialect}: ${Math.round(rate)} targets/s, ratio ${(rate / floor).toFixed(2)} (raw claim-10-and-complete ${Math.round(floor)}/s; ${N} targets, ${CHANNELS} channels, ${workers} worker${workers > 1 ? "s" : ""})`,
   );
@@ -51,10 +57,12 @@ async function run(dialect: "sqlite" | "postgres") {
     console.log(
       `  required-writes loop with each claim synced ${dialect}: ${Math.round(synced.rate)} targets/s, ${synced.cpu.toFixed(1)} µs cpu per target; the worker is ${(rate / synced.rate).toFixed(2)} of it`,
     );
-  if (duties)
-    console.log(
-      `  every-duty loop ${dialect}: ${Math.round(duties.rate)} targets/s, ${duties.cpu.toFixed(1)} µs cpu per target; the worker is ${(rate / duties.rate).toFixed(2)} of its rate and ${(ourCpu / duties.cpu).toFixed(2)}× its cpu`,
-    );
+  // On Postgres the server's CPU per target too (client + server), the larger part of the work there.
+  const server = (x: { serverCpu?: number }) =>
+    x.serverCpu === undefined ? "" : ` + ${x.serverCpu.toFixed(1)} µs on the server`;
+  console.log(
+    `  every-duty loop ${dialect}: ${Math.round(duties.rate)} targets/s, ${(duties.rate / required).toFixed(2)} of the required-writes loop, ${duties.cpu.toFixed(1)} µs cpu per target${server(duties)}; the worker is ${(rate / duties.rate).toFixed(2)} of its rate and ${(ourCpu / duties.cpu).toFixed(2)}× its cpu${drain.serverCpu === undefined ? "" : ` (worker ${ourCpu.toFixed(1)}${server(drain)})`}`,
+  );
   if (dialect === "sqlite")
     console.log(
       `  worker's sqlite calls per target: ${drain.statements.toFixed(2)} (commits ${drain.commits.toFixed(3)}); bytes written per target: ${drain.written === null ? "not measured" : `${(drain.written / 1000).toFixed(1)} KB`}`,

@@ -8,7 +8,7 @@ import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
 import { raw } from "../../db/raw.ts";
 
-const BEGIN_PG =
+export const BEGIN_PG =
   "BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off; SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off";
 
 // Our IDs (prefix, underscore, base32): safe to write into the statement as literals.
