@@ -1,6 +1,7 @@
 // Recording a batch's outcomes on Postgres, as one statement: the targets (only those whose lease is still ours),
 // their attempt rows, their channel locks, and reading back their posts with every target of those posts for
-// deriving the posts' status: five round trips as separate statements (complete.ts runs them one by one on
+// deriving the posts' status, and the webhook endpoints the outcomes' events go to (for the outbox: see
+// webhooks/known-endpoints.ts): six round trips as separate statements (complete.ts runs them one by one on
 // SQLite, where a statement costs no round trip).
 import type { App } from "../../app/context.ts";
 import type { Tx } from "../../db/index.ts";
@@ -11,6 +12,7 @@ import {
   type PostsTable,
   type PostTargetsTable,
 } from "../../db/tables/posts.ts";
+import { endpointScope, endpointsOfScopesSql, rememberEndpoints } from "../webhooks/known-endpoints.ts";
 import type { Finished } from "./claimed.ts";
 
 const ROW = "(?::text, ?::text, ?::bigint, ?::text, ?::bigint, ?::text, ?::text, ?::text, ?::text)";
@@ -39,7 +41,8 @@ function text(rows: number): string {
       SELECT ${columns(POST_TARGET_COLUMNS, "t")}, false AS ours FROM post_targets t
       WHERE t.post_id IN (SELECT post_id FROM done) AND t.id NOT IN (SELECT id FROM done)
     )
-    SELECT x.*, ${POST_COLUMNS.map((c) => `p.${c} AS post_${c}`).join(", ")}
+    SELECT x.*, ${POST_COLUMNS.map((c) => `p.${c} AS post_${c}`).join(", ")},
+      ${endpointsOfScopesSql("done")} AS known_endpoints
     FROM targets x JOIN posts p ON p.id = x.post_id ORDER BY x.id`;
     texts.set(rows, t);
   }
@@ -91,5 +94,15 @@ export async function completePg(
     for (const c of POST_COLUMNS) post[c] = r[`post_${c}`];
     out.posts.push(post as unknown as PostsTable);
   }
+  // Every row carries the same endpoints (one subquery, run once); none come back when no outcome was ours.
+  if (rows.length)
+    rememberEndpoints(
+      tx,
+      out.ours.map((id) => {
+        const t = after.get(id)!;
+        return endpointScope(t.org_id, t.livemode);
+      }),
+      rows[0]!.known_endpoints as string | null,
+    );
   return out;
 }

@@ -9,6 +9,7 @@ import { newId } from "../../lib/ids.ts";
 import type { EventHook } from "../events/hooks.ts";
 import { nudge } from "../events/nudge.ts";
 import type { RecordedEvent } from "../events/types.ts";
+import { type EndpointRow, endpointScope, takeKnownEndpoints } from "./known-endpoints.ts";
 
 export const subscribes = (enabledEvents: string, type: string): boolean => {
   const list = JSON.parse(enabledEvents) as string[];
@@ -16,14 +17,15 @@ export const subscribes = (enabledEvents: string, type: string): boolean => {
 };
 
 export const enqueueDeliveries: EventHook = async (tx: Tx, app: App, events: RecordedEvent[]) => {
-  // One endpoint lookup per org and mode in the batch (a worker's batch is usually one org).
-  const endpointsOf = new Map<string, { id: string; enabled_events: string }[]>();
+  // One endpoint lookup per org and mode in the batch (a worker's batch is usually one org), none for those a
+  // statement of this transaction read already (known-endpoints.ts).
+  const endpointsOf = takeKnownEndpoints(tx) ?? new Map<string, EndpointRow[]>();
   const rows: WebhookDeliveriesTable[] = [];
   for (const event of events) {
-    const scope = `${event.org_id}|${event.livemode ? 1 : 0}`;
+    const scope = endpointScope(event.org_id, event.livemode);
     let endpoints = endpointsOf.get(scope);
     if (!endpoints) {
-      endpoints = await raw<{ id: string; enabled_events: string }>(
+      endpoints = await raw<EndpointRow>(
         tx,
         app.dialect,
         "SELECT id, enabled_events FROM webhook_endpoints WHERE org_id = ? AND livemode = ? AND status = 'enabled'",
