@@ -14,6 +14,7 @@
 import { type RawBuilder, sql } from "kysely";
 import type { Db, Dialect, Tx } from "../index.ts";
 import { flushPending, type PendingWrites, pendingWrites, raw } from "../raw.ts";
+import { allTexts, textArrayLiteral } from "../text-array.ts";
 
 /** One text per dialect; null: that dialect runs nothing. */
 export interface Texts {
@@ -137,7 +138,15 @@ export function bindRows<Row>(
 ): { text: string; params: unknown[] } {
   const text = s.of(items.length)[dialect]!;
   const cols = s.columns;
-  if (dialect === "postgres") return { text, params: cols.map((c) => items.map((row) => row[c])) };
+  if (dialect === "postgres")
+    return {
+      text,
+      params: cols.map((c) => {
+        const values = items.map((row) => row[c]);
+        // Texts as one literal quoted natively (text-array.ts); numbers and others as the array pg formats.
+        return allTexts(values) ? textArrayLiteral(values) : values;
+      }),
+    };
   const params: unknown[] = new Array(items.length * cols.length);
   let k = 0;
   for (const row of items) for (const c of cols) params[k++] = row[c] ?? null;
