@@ -15,6 +15,8 @@ import {
 import { endpointScope, endpointsOfScopesSql, rememberEndpoints } from "../webhooks/known-endpoints.ts";
 import type { Finished } from "./claimed.ts";
 
+/** A post's columns as one JSON object (all of them text, integer or bigint: JSON gives the values pg would). */
+const POST_JSON = `json_build_object(${POST_COLUMNS.map((c) => `'${c}', p.${c}`).join(", ")})`;
 const ROW = "(?::text, ?::text, ?::bigint, ?::text, ?::bigint, ?::text, ?::text, ?::text, ?::text)";
 const texts = new Map<number, string>();
 
@@ -40,10 +42,14 @@ function text(rows: number): string {
       UNION ALL
       SELECT ${columns(POST_TARGET_COLUMNS, "t")}, false AS ours FROM post_targets t
       WHERE t.post_id IN (SELECT post_id FROM done) AND t.id NOT IN (SELECT id FROM done)
+    ), head AS (
+      SELECT min(id) AS id FROM targets
     )
-    SELECT x.*, ${POST_COLUMNS.map((c) => `p.${c} AS post_${c}`).join(", ")},
-      ${endpointsOfScopesSql("done")} AS known_endpoints
-    FROM targets x JOIN posts p ON p.id = x.post_id ORDER BY x.id`;
+    SELECT x.*,
+      CASE WHEN x.id = (SELECT id FROM head) THEN
+        (SELECT json_agg(${POST_JSON}) FROM posts p WHERE p.id IN (SELECT post_id FROM done))::text END AS loaded_posts,
+      CASE WHEN x.id = (SELECT id FROM head) THEN ${endpointsOfScopesSql("done")} END AS known_endpoints
+    FROM targets x ORDER BY x.id`;
     texts.set(rows, t);
   }
   return t;
@@ -82,19 +88,23 @@ export async function completePg(
   params.push(now, app.instanceId, now);
   const rows = await raw<Record<string, unknown>>(tx, "postgres", text(finished.length), params);
   const out: CompletedPg = { ours: [], posts: [], targets: [] };
-  const seen = new Set<string>();
+  // The posts and the endpoints come once, on the first row (none come back when no outcome was ours): each
+  // post's columns on every one of its targets' rows were a third of what the client decoded.
+  const posts = new Map<string, PostsTable>();
+  for (const p of JSON.parse((rows[0]?.loaded_posts as string | null) ?? "[]") as PostsTable[])
+    posts.set(p.id, p);
   for (const r of rows) {
     const target = {} as Record<string, unknown>;
     for (const c of POST_TARGET_COLUMNS) target[c] = r[c];
     out.targets.push(target as unknown as PostTargetsTable);
     if (r.ours) out.ours.push(target.id as string);
-    if (seen.has(target.post_id as string)) continue;
-    seen.add(target.post_id as string);
-    const post = {} as Record<string, unknown>;
-    for (const c of POST_COLUMNS) post[c] = r[`post_${c}`];
-    out.posts.push(post as unknown as PostsTable);
+    // In the order their targets come, as before.
+    const post = posts.get(target.post_id as string);
+    if (post) {
+      out.posts.push(post);
+      posts.delete(post.id);
+    }
   }
-  // Every row carries the same endpoints (one subquery, run once); none come back when no outcome was ours.
   if (rows.length)
     rememberEndpoints(
       tx,
