@@ -19,6 +19,7 @@ import { columns, raw } from "../src/db/raw.ts";
 import { POST_TARGET_COLUMNS, type PostsTable, type PostTargetsTable } from "../src/db/tables/posts.ts";
 import { newId } from "../src/lib/ids.ts";
 import { BEGIN_PG } from "../src/queue/publish/step-tx.ts";
+import { asPublished } from "./every-duty-loop.ts";
 
 const LEASE_MS = 180_000;
 const BATCH = 10;
@@ -164,16 +165,7 @@ async function step(db: Db, done: Claimed[], postIds: string[]): Promise<Claimed
     const ours = new Set(ids);
     const byPost = new Map<string, PostTargetsTable[]>();
     for (const { loop_posts: _p, loop_endpoints: _e, ...t } of rows) {
-      const target: PostTargetsTable = ours.has(t.id)
-        ? {
-            ...t,
-            status: "published",
-            published_at: now,
-            leased_until: null,
-            lease_owner: null,
-            updated_at: now,
-          }
-        : t;
+      const target = ours.has(t.id) ? asPublished(t, now) : t;
       if (ours.has(t.id)) addEvent(events, data, target, "post_target.published", { object: target }, now);
       const list = byPost.get(t.post_id);
       if (list) list.push(target);

@@ -31,6 +31,16 @@ const CANDIDATES = `SELECT t.id, t.channel_id FROM post_targets t
 const TARGETS = columns(POST_TARGET_COLUMNS);
 const POSTS = columns(POST_COLUMNS);
 
+/** A claimed target's row as the outcome leaves it (both loops announce it so). */
+export const asPublished = (t: PostTargetsTable, now: number): PostTargetsTable => ({
+  ...t,
+  status: "published",
+  published_at: now,
+  leased_until: null,
+  lease_owner: null,
+  updated_at: now,
+});
+
 interface Claimed {
   target: PostTargetsTable;
   attemptId: string;
@@ -136,14 +146,7 @@ async function finish(tx: Tx, done: Claimed[], now: number): Promise<void> {
 
   // Each post's status from all its targets; a post whose targets are all published now is published, and
   // announced with the whole post (its targets from this batch's rows when they are all here).
-  const published = done.map(({ target: t }) => ({
-    ...t,
-    status: "published",
-    published_at: now,
-    leased_until: null,
-    lease_owner: null,
-    updated_at: now,
-  }));
+  const published = done.map(({ target: t }) => asPublished(t, now));
   const postIds = [...new Set(published.map((t) => t.post_id))];
   const statuses = await raw<{ post_id: string; status: string }>(
     tx,

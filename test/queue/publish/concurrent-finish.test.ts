@@ -14,6 +14,7 @@ import { startPublishWorker } from "../../../src/queue/publish/worker.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
 import { describeEachDialect } from "../../helpers/db.ts";
 import { key } from "../../helpers/factories.ts";
+import { runUntilDone, targetsLeft } from "../../helpers/queue.ts";
 
 const WORKERS = 8;
 const POSTS = 300;
@@ -50,23 +51,14 @@ describeEachDialect("many workers finishing the targets of the same posts", (dia
     await t.close();
   });
 
-  const left = () =>
-    t.app.db
-      .selectFrom("post_targets")
-      .select("id")
-      .where("status", "in", ["queued", "publishing"])
-      .limit(1)
-      .execute();
-
   test("no post is left in publishing and each has exactly one post.published", async () => {
     const { orgId } = await seedQueue(t.app, POSTS * PER_POST, PER_POST * 4, Date.now() - 1000, PER_POST);
     // Few targets in flight per worker: a post's targets are spread over several workers.
     const running = workers.map((w) =>
       startPublishWorker(w, { adapterFor: () => jittery, pollMs: 5, maxInFlight: 2 }),
     );
-    for (let i = 0; i < 1200 && (await left()).length; i++) await Bun.sleep(50);
-    for (const w of running) await w.stop();
-    expect(await left()).toEqual([]);
+    await runUntilDone(t.app, running, 60_000);
+    expect(await targetsLeft(t.app)).toEqual([]);
 
     const statuses = await t.app.db
       .selectFrom("posts")
@@ -113,9 +105,8 @@ describeEachDialect("many workers finishing the targets of the same posts", (dia
     );
     await cancels;
     expect(await deletes).toEqual([200, 200]);
-    for (let i = 0; i < 1200 && (await left()).length; i++) await Bun.sleep(50);
-    for (const w of running) await w.stop();
-    expect(await left()).toEqual([]);
+    await runUntilDone(t.app, running, 60_000);
+    expect(await targetsLeft(t.app)).toEqual([]);
 
     // 200, or 409 when the workers had taken every target already; never a deadlock's 500.
     expect([...new Set(answers)].filter((s) => s !== 200 && s !== 409)).toEqual([]);

@@ -12,6 +12,7 @@ import { startPublishWorker } from "../../../src/queue/publish/worker.ts";
 import { type TestApp, testApp } from "../../helpers/app.ts";
 import { describeEachDialect } from "../../helpers/db.ts";
 import { ADMIN, INTEGRATION, key } from "../../helpers/factories.ts";
+import { runUntilDone, targetsLeft } from "../../helpers/queue.ts";
 
 const instant: Adapter = {
   provider: "sandbox",
@@ -74,16 +75,8 @@ describeEachDialect("webhook deliveries of the publish worker's events", (dialec
     const running = workers.map((w) =>
       startPublishWorker(w, { adapterFor: () => instant, pollMs: 5, maxInFlight: 2 }),
     );
-    const left = () =>
-      t.app.db
-        .selectFrom("post_targets")
-        .select("id")
-        .where("status", "in", ["queued", "publishing"])
-        .limit(1)
-        .execute();
-    for (let i = 0; i < 600 && (await left()).length; i++) await Bun.sleep(50);
-    for (const w of running) await w.stop();
-    expect(await left()).toEqual([]);
+    await runUntilDone(t.app, running, 30_000);
+    expect(await targetsLeft(t.app)).toEqual([]);
 
     const events = await t.app.db
       .selectFrom("events")
