@@ -14,7 +14,6 @@
 import { type RawBuilder, sql } from "kysely";
 import type { Db, Dialect, Tx } from "../index.ts";
 import { flushPending, type PendingWrites, pendingWrites, raw } from "../raw.ts";
-import { allTexts, textArrayLiteral } from "../text-array.ts";
 
 /** One text per dialect; null: that dialect runs nothing. */
 export interface Texts {
@@ -139,14 +138,8 @@ export function bindRows<Row>(
   const text = s.of(items.length)[dialect]!;
   const cols = s.columns;
   if (dialect === "postgres")
-    return {
-      text,
-      params: cols.map((c) => {
-        const values = items.map((row) => row[c]);
-        // Texts as one literal quoted natively (text-array.ts); numbers and others as the array pg formats.
-        return allTexts(values) ? textArrayLiteral(values) : values;
-      }),
-    };
+    // One array per column; raw() sends each as a literal (text-array.ts).
+    return { text, params: cols.map((c) => items.map((row) => row[c])) };
   const params: unknown[] = new Array(items.length * cols.length);
   let k = 0;
   for (const row of items) for (const c of cols) params[k++] = row[c] ?? null;
