@@ -1,6 +1,6 @@
-// Named background tasks: croner fires them on every worker; a lease row per task makes each scheduled run
-// happen once across all workers (the claim names the scheduled fire time, so a second worker firing the same
-// minute finds it taken). Last success and consecutive failures are kept per task for metrics and alerts.
+// Named background tasks: croner reads their schedules and one timer fires them on every worker; a lease row per
+// task makes each scheduled run happen once across all workers (the claim names the scheduled fire time, so a
+// second worker firing the same minute finds it taken). Last success and consecutive failures are kept per task for metrics and alerts.
 import { Cron } from "croner";
 import type { App } from "../app/context.ts";
 
@@ -89,10 +89,28 @@ export async function runTask(app: App, task: TaskDef, fireMs: number): Promise<
   return true;
 }
 
-/** Runs every task on its schedule until stopped. */
+/** When a schedule next fires strictly after `afterMs` (croner reads the pattern; times in UTC). */
+export function nextFire(schedule: string, afterMs: number): number {
+  const at = new Cron(schedule, { utcOffset: 0 }).nextRun(new Date(afterMs));
+  if (!at) throw new Error(`the schedule "${schedule}" never fires again`);
+  return at.getTime();
+}
+
+/** The longest a timer waits before looking again, so that a clock set forward or a suspended host is noticed. */
+const LOOK_AGAIN_MS = 30_000;
+
+/**
+ * Runs every task on its schedule until stopped: one timer for all of them, set for the soonest fire. croner
+ * computes each fire and its job is not kept: a job holds its pattern, and each pattern a table of 10,000 years
+ * (about 80 KiB), so a job per task was 2.6 MiB of an idle process (docs/performance.md, "Start and idle memory").
+ */
 export class TaskRunner {
-  private jobs: Cron[] = [];
+  private due: { task: TaskDef; at: number }[] = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private stopped = false;
   private running = new Set<Promise<unknown>>();
+  /** Tasks of this process running now: a run that falls due while the last is still going is skipped. */
+  private busy = new Set<string>();
   constructor(
     private readonly app: App,
     private readonly tasks: TaskDef[],
@@ -100,23 +118,47 @@ export class TaskRunner {
 
   async start(): Promise<void> {
     await ensureTaskRows(this.app, this.tasks);
-    for (const task of this.tasks) {
-      const job: Cron = new Cron(task.schedule, { protect: true, utcOffset: 0 }, async () => {
-        const fire = job.currentRun()?.getTime() ?? Date.now();
-        const p = runTask(this.app, task, fire).catch((e) =>
-          this.app.log.error("task claim failed", { task: task.name, error: String(e) }),
-        );
-        this.running.add(p);
-        await p;
+    const now = Date.now();
+    this.due = this.tasks.map((task) => ({ task, at: nextFire(task.schedule, now) }));
+    this.arm();
+  }
+
+  private arm(): void {
+    if (this.stopped || this.due.length === 0) return;
+    let soonest = Number.POSITIVE_INFINITY;
+    for (const d of this.due) soonest = Math.min(soonest, d.at);
+    const wait = Math.min(Math.max(soonest - Date.now(), 0), LOOK_AGAIN_MS);
+    this.timer = setTimeout(() => this.tick(), wait);
+  }
+
+  private tick(): void {
+    this.timer = null;
+    const now = Date.now();
+    for (const d of this.due) {
+      if (d.at > now) continue;
+      this.fire(d.task, d.at);
+      // Fires missed while the process could not run (a suspended host) are not made up: the next is after now.
+      d.at = nextFire(d.task.schedule, now);
+    }
+    this.arm();
+  }
+
+  private fire(task: TaskDef, fireMs: number): void {
+    if (this.stopped || this.busy.has(task.name)) return;
+    this.busy.add(task.name);
+    const p = runTask(this.app, task, fireMs)
+      .catch((e) => this.app.log.error("task claim failed", { task: task.name, error: String(e) }))
+      .finally(() => {
+        this.busy.delete(task.name);
         this.running.delete(p);
       });
-      this.jobs.push(job);
-    }
+    this.running.add(p);
   }
 
   async stop(): Promise<void> {
-    for (const j of this.jobs) j.stop();
-    this.jobs = [];
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     await Promise.allSettled([...this.running]);
   }
 }

@@ -6,7 +6,7 @@ import { newId } from "../../src/lib/ids.ts";
 import { tasks } from "../../src/queue/registry.ts";
 import { idempotencyPrune } from "../../src/queue/tasks/idempotency-prune.ts";
 import { requestsPrune } from "../../src/queue/tasks/requests-prune.ts";
-import { ensureTaskRows, runTask, type TaskDef } from "../../src/queue/tasks.ts";
+import { ensureTaskRows, nextFire, runTask, type TaskDef, TaskRunner } from "../../src/queue/tasks.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { describeEachDialect } from "../helpers/db.ts";
 import { type Tenant, tenant } from "../helpers/factories.ts";
@@ -121,6 +121,64 @@ describeEachDialect("named tasks", (dialect) => {
       consecutive_failures: 1,
       last_error: "Error: timed out after 50 ms",
     });
+  });
+
+  test("the runner fires each task on its schedule, skips a fire while the last run goes on, and stops", async () => {
+    const fires: Record<string, number[]> = { "test.tick": [], "test.tock": [], "test.long": [] };
+    let longRunning = 0;
+    let longOverlapped = false;
+    let longFinished = 0;
+    const every = (name: string, run: () => Promise<void>): TaskDef => ({
+      name,
+      schedule: "* * * * * *",
+      timeoutMs: 10_000,
+      run,
+    });
+    const quick = (name: string) =>
+      every(name, async () => {
+        fires[name]!.push(Date.now());
+      });
+    const long = every("test.long", async () => {
+      fires["test.long"]!.push(Date.now());
+      if (++longRunning > 1) longOverlapped = true;
+      await Bun.sleep(2_300);
+      longRunning--;
+      longFinished++;
+    });
+    const runner = new TaskRunner(one.app, [quick("test.tick"), quick("test.tock"), long]);
+    await runner.start();
+    await Bun.sleep(3_200);
+    await runner.stop();
+    // Both tasks of the same schedule ran at the seconds that passed (three or four, unless the machine held the timer back).
+    expect(fires["test.tick"]!.length).toBeGreaterThanOrEqual(2);
+    expect(fires["test.tock"]!.length).toBe(fires["test.tick"]!.length);
+    // The long task was not started again while it ran: at most two runs in 3.2 s, never two at once, and stop()
+    // waited for the one under way.
+    expect(fires["test.long"]!.length).toBeGreaterThanOrEqual(1);
+    expect(fires["test.long"]!.length).toBeLessThanOrEqual(2);
+    expect(longOverlapped).toBe(false);
+    expect(longFinished).toBe(fires["test.long"]!.length);
+    // Each claim names its scheduled second, not the moment the timer woke.
+    const tick = await lease(one.app, "test.tick");
+    expect(tick.last_fire! % 1000).toBe(0);
+    expect(tick.last_success_at).not.toBeNull();
+    // Nothing fires after stop().
+    const ran = fires["test.tick"]!.length;
+    await Bun.sleep(1_200);
+    expect(fires["test.tick"]!.length).toBe(ran);
+  });
+
+  test("nextFire is the schedule's next time strictly after the given one, in UTC", () => {
+    const at = (iso: string) => Date.parse(iso);
+    expect(nextFire("0 20 * * * *", at("2026-01-05T10:19:59.500Z"))).toBe(at("2026-01-05T10:20:00Z"));
+    expect(nextFire("0 20 * * * *", at("2026-01-05T10:20:00Z"))).toBe(at("2026-01-05T11:20:00Z"));
+    expect(nextFire("*/30 * * * * *", at("2026-01-05T10:00:00Z"))).toBe(at("2026-01-05T10:00:30Z"));
+    expect(nextFire("0 20 3 * * *", at("2026-01-05T03:20:00Z"))).toBe(at("2026-01-06T03:20:00Z"));
+    // Every registered task fires at least daily.
+    for (const t of tasks) {
+      const first = nextFire(t.schedule, at("2026-01-05T00:00:00Z"));
+      expect(nextFire(t.schedule, first) - first).toBeLessThanOrEqual(DAY);
+    }
   });
 
   test("requests.prune deletes request log rows older than 14 days and keeps newer ones", async () => {
