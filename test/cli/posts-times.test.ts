@@ -14,7 +14,11 @@ import { jpeg } from "../helpers/media.ts";
 
 // Kolkata is UTC+05:30 all year, so a wall-clock time there has one UTC reading, whatever the date.
 const ZONE = "Asia/Kolkata";
-/** A date 30 days ahead, as YYYY-MM-DD (within the year a post may be scheduled ahead). */
+/**
+ * A date 30 days ahead, as YYYY-MM-DD (within the year a post may be scheduled ahead). It falls on any day of the
+ * week, so the times below keep off the default slots (09:00 and 13:00 on weekdays): a post at a slot's time holds
+ * that slot, and a second one there is refused.
+ */
 const ahead = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
 
 describeEachDialect("svc posts: zones, slots, fit, names, media", (dialect) => {
@@ -47,16 +51,16 @@ describeEachDialect("svc posts: zones, slots, fit, names, media", (dialect) => {
   const post = async (id: string) => (await t.request("GET", `/v1/posts/${id}`, { key: acme.testKey })).body;
 
   test("a time without a zone is the brand's wall-clock time; at a terminal stderr says which zone and what UTC time", async () => {
-    const args = ["posts", "create", "--brand", acme.brandSlug, "--body", "Zoned", "--at", `${ahead} 09:00`];
+    const args = ["posts", "create", "--brand", acme.brandSlug, "--body", "Zoned", "--at", `${ahead} 09:10`];
     const tty = c.pty([...args, "--by", `${ahead}T18:00`]);
     expect(await tty.exited).toBe(0);
     const said = tty.screen.trimEnd().split("\n");
     expect(said.slice(0, 2)).toEqual([
-      `--at ${ahead} 09:00 is in ${acme.brandSlug}'s time zone, ${ZONE}: ${ahead}T03:30:00Z`,
+      `--at ${ahead} 09:10 is in ${acme.brandSlug}'s time zone, ${ZONE}: ${ahead}T03:40:00Z`,
       `--by ${ahead}T18:00 is in ${acme.brandSlug}'s time zone, ${ZONE}: ${ahead}T12:30:00Z`,
     ]);
     const viaTty = await post(said[2]!);
-    expect(Date.parse(viaTty.publish_at)).toBe(Date.parse(`${ahead}T03:30:00Z`));
+    expect(Date.parse(viaTty.publish_at)).toBe(Date.parse(`${ahead}T03:40:00Z`));
     // In a pipe the same time is read the same way, and only the ID is printed.
     const r = await c.run([
       ...args.slice(0, 4),
@@ -69,7 +73,7 @@ describeEachDialect("svc posts: zones, slots, fit, names, media", (dialect) => {
     expect(r.code).toBe(0);
     expect(r.err).toBe("");
     const p = await post(r.out.trim());
-    expect(Date.parse(p.publish_at)).toBe(Date.parse(`${ahead}T03:30:00Z`));
+    expect(Date.parse(p.publish_at)).toBe(Date.parse(`${ahead}T03:40:00Z`));
     expect(Date.parse(p.publish_by)).toBe(Date.parse(`${ahead}T12:30:00Z`));
     // A time with an offset is an instant: sent as given, nothing to say.
     const o = await c.run([
@@ -195,7 +199,7 @@ describeEachDialect("svc posts: zones, slots, fit, names, media", (dialect) => {
       "--alt",
       "A red square",
       "--at",
-      `${ahead} 13:00`,
+      `${ahead} 13:10`,
     ]);
     expect(made.code).toBe(0);
     const id = made.out.trim();
@@ -203,7 +207,7 @@ describeEachDialect("svc posts: zones, slots, fit, names, media", (dialect) => {
     const g = await c.run(["posts", "get", id]);
     expect(g.code).toBe(0);
     expect(g.out).toContain(`Brand:  Zoned Brand (${acme.brandSlug})\n`);
-    expect(g.out).toContain(`When:   ${ahead} 13:00 ${ZONE} (${p.publish_at})\n`);
+    expect(g.out).toContain(`When:   ${ahead} 13:10 ${ZONE} (${p.publish_at})\n`);
     expect(g.out).toContain(
       `Media:\n  ${p.media[0].id}  image/jpeg  400×300  ${(bytes.length / 1024).toFixed(1)} KiB  photo.jpg  alt "A red square"\n`,
     );
