@@ -1,6 +1,6 @@
 // A hostile Mastodon server, as the probe ran them: it answers the account check as Mastodon does
 // (GET /api/v1/accounts/verify_credentials, so a channel connects), lists no statuses, and answers a new status
-// (POST /api/v1/statuses) with 200 and then a byte of whitespace every 100 ms, never finishing the body. It counts
+// (POST /api/v1/statuses) with 200 and then a byte of whitespace every 50 ms, never finishing the body. It counts
 // the answers still open, so a test sees when svc hangs up.
 export interface Trickler {
   url: string;
@@ -53,7 +53,7 @@ export function trickler(username: string): Trickler {
               } catch {
                 close();
               }
-            }, 100);
+            }, 50);
           },
           cancel: close,
         });
