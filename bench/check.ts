@@ -104,6 +104,9 @@ const figures: Figure[] = [
     goal: "≥ 0.5",
     ok: (v) => v >= 0.5,
     better: 1,
+    // The drain waits for each claim's sync to disk, which this loop never does: a disk that syncs more slowly
+    // lowers this ratio with the build unchanged, and the ratio to the loop that syncs as the worker does holds.
+    sameRun: "queue drain ÷ that loop with claims synced",
   },
   {
     // The same loop with the worker's other duty, each claim synced to disk before its calls.
