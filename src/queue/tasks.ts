@@ -115,6 +115,8 @@ const LOOK_AGAIN_MS = 30_000;
 export class TaskRunner {
   private due: { task: TaskDef; at: number }[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** When the runner last looked at the clock: a clock set back since then has every fire read again. */
+  private lookedAt = 0;
   private stopped = false;
   private running = new Set<Promise<unknown>>();
   /** Tasks of this process running now: a run that falls due while the last is still going is skipped. */
@@ -129,6 +131,7 @@ export class TaskRunner {
     const now = Date.now();
     const next = fireAfter(now);
     this.due = this.tasks.map((task) => ({ task, at: next(task.schedule) }));
+    this.lookedAt = now;
     this.arm();
   }
 
@@ -144,6 +147,9 @@ export class TaskRunner {
     this.timer = null;
     const now = Date.now();
     const next = fireAfter(now);
+    // The clock was set back (by hand or by a time sync): the fires read before would come that much late.
+    if (now < this.lookedAt) for (const d of this.due) d.at = next(d.task.schedule);
+    this.lookedAt = now;
     for (const d of this.due) {
       if (d.at > now) continue;
       this.fire(d.task, d.at);

@@ -1,5 +1,5 @@
 // Named tasks: one run per scheduled fire across workers (lease rows), failure counting, and the two prune tasks.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setSystemTime, test } from "bun:test";
 import type { App } from "../../src/app/context.ts";
 import { FakeClock } from "../../src/lib/clock.ts";
 import { newId } from "../../src/lib/ids.ts";
@@ -166,6 +166,34 @@ describeEachDialect("named tasks", (dialect) => {
     const ran = fires["test.tick"]!.length;
     await Bun.sleep(1_200);
     expect(fires["test.tick"]!.length).toBe(ran);
+  });
+
+  test("a clock set back has every fire read again, so no task waits out the difference", async () => {
+    const runs: number[] = [];
+    const task: TaskDef = {
+      name: "test.clock",
+      schedule: "* * * * * *",
+      timeoutMs: 10_000,
+      async run() {
+        runs.push(Date.now());
+      },
+    };
+    const runner = new TaskRunner(one.app, [task]);
+    try {
+      await runner.start(); // due at the next second of the real clock
+      // The clock goes back an hour, to 200 ms into a second, and stays there.
+      const back = Math.floor(Date.now() / 1000) * 1000 - HOUR + 200;
+      setSystemTime(new Date(back));
+      await Bun.sleep(1_200); // the timer set for the real next second finds the clock behind it
+      expect(runs).toEqual([]);
+      setSystemTime(new Date(back + 1_000)); // past the next second of the earlier hour
+      await Bun.sleep(1_200);
+      expect(runs.length).toBe(1);
+      expect((await lease(one.app, "test.clock")).last_fire).toBe(back - 200 + 1_000);
+    } finally {
+      setSystemTime();
+      await runner.stop();
+    }
   });
 
   test("nextFire is the schedule's next time strictly after the given one, in UTC", () => {
