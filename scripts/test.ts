@@ -63,12 +63,20 @@ if (
 )
   console.error("warning: the local Bluesky PDS could not be installed; its tests will fail");
 
-// Test files run in parallel, one worker process per core (each file still runs its own tests in order, in a fresh
-// module registry): most files wait on a browser, a network stand-in or a database as much as they compute.
-// SVC_TEST_SERIAL=1 runs them one after another in one process.
+// Test files run in parallel, one worker process per core plus one (each file still runs its own tests in order, in
+// a fresh module registry): most files wait on a browser, a network stand-in, a database or a protocol's own pause
+// (a device sign-in polls every 5 s) as much as they compute, and with one worker per core a fifth of the CPU sat
+// idle through the suite. test/timings.json holds each file's last measured duration so the slowest start first
+// and none is left running alone at the end; `bun scripts/test.ts --update-timings` rewrites it.
+// SVC_TEST_SERIAL=1 runs the files one after another in one process.
 const parallel =
-  process.env.SVC_TEST_SERIAL === "1" || args.some((a) => a.startsWith("--parallel")) ? [] : ["--parallel"];
-const proc = Bun.spawn(["bun", "test", "--timeout", "60000", ...parallel, ...args], {
+  process.env.SVC_TEST_SERIAL === "1" || args.some((a) => a.startsWith("--parallel"))
+    ? []
+    : [`--parallel=${navigator.hardwareConcurrency + 1}`];
+const timings = args.some((a) => a.startsWith("--timings"))
+  ? []
+  : [`--timings=${join(import.meta.dir, "..", "test", "timings.json")}`];
+const proc = Bun.spawn(["bun", "test", "--timeout", "60000", ...parallel, ...timings, ...args], {
   env,
   stdout: "pipe",
   stderr: "pipe",

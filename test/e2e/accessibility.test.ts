@@ -1,6 +1,9 @@
 // Accessibility of every dashboard page, checked in Chromium with axe-core (WCAG 2.2 A and AA rules, contrast
 // included), at desktop and phone widths; the page is usable from the keyboard (the first Tab reaches "Skip to
-// content") and fits a phone's width without sideways scrolling. axe is injected past the CSP for the check only.
+// content") and fits a phone's width without sideways scrolling. axe is injected past the CSP for the check only, as
+// an init script: every document and frame has it from the start (so the newsletter previews' frames are checked
+// too), at about a third of what sending its 500 KB through addScriptTag after each of the 70 loads cost.
+// Only violations are collected (resultTypes): axe skips gathering the passing nodes, which took half its time.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
@@ -26,9 +29,8 @@ interface AxeViolation {
 }
 
 async function violations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE });
   const result = (await page.evaluate(
-    `axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } })`,
+    `axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] }, resultTypes: ["violations"] })`,
   )) as { violations: AxeViolation[] };
   return result.violations.map(
     (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`,
@@ -142,6 +144,7 @@ describeEachDialect("dashboard accessibility", (dialect) => {
         bypassCSP: true,
         extraHTTPHeaders: { "x-client-ip": label === "phone" ? "192.0.2.10" : "192.0.2.11" },
       });
+      await context.addInitScript({ content: AXE });
       const page = await context.newPage();
       await page.goto("/signin");
       expect(await violations(page)).toEqual([]);
